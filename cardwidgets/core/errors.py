@@ -1,0 +1,45 @@
+"""Errors raised by the engines.
+
+Both are ``ValueError`` subclasses split by cause, as in python-chess: the text did
+not parse (:class:`InvalidActionError`) or the action is well formed but not allowed
+now (:class:`IllegalActionError`, which names the rule it breaks).
+
+Core rule IDs, for refusals no game rule covers:
+
+* ``G1`` the game is over;
+* ``G2`` the action does not exist in this phase;
+* ``G3`` the seat is not the one to act.
+"""
+
+from __future__ import annotations
+
+CORE_RULES = {
+    "G1": "the game is over",
+    "G2": "this action does not exist in the current phase",
+    "G3": "it is not this seat's turn",
+}
+
+
+class InvalidActionError(ValueError):
+    """The action text (or object) is malformed: it is not an action of this game."""
+
+
+class IllegalActionError(ValueError):
+    """A well-formed action that the rules do not allow now.
+
+    Attributes
+    ----------
+    rule:
+        The rule ID that forbids it, e.g. ``"D4.7"`` (see ``shared/rules``) or a core
+        ID ``G1``–``G3``.
+    reason:
+        Plain words with the concrete numbers of the position.
+    action:
+        The refused action (object), when known.
+    """
+
+    def __init__(self, rule: str, reason: str, action: object = None) -> None:
+        self.rule = rule
+        self.reason = reason
+        self.action = action
+        super().__init__(f"Illegal: rule {rule} — {reason}")

@@ -1,0 +1,925 @@
+"""Depot: a climbing/shedding game whose shared Storage sets the size of every play.
+
+Rules: ``shared/rules/depot.md`` (rule IDs ``D1``–``D10``, cited in every refusal and
+narration line). Cards are values 1–8; equal values are interchangeable, so every
+zone is a multiset, kept as a count vector ``c[v]`` (index 0 unused).
+
+>>> st = new_game(players=4, seed=1)
+>>> st.phase, st.current_player
+('lead', 0)
+>>> st.apply("play 2")[0].text
+'A leads [2] (single; limits: set 1, run 3) — rule D4.8.'
+>>> st.apply("pass take 9")
+Traceback (most recent call last):
+...
+cardwidgets.core.errors.InvalidActionError: 'pass take 9': '9' is not a card value 1-8
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Iterable, Sequence, Union
+
+from ..core import ANY, Event, IllegalActionError, InvalidActionError, Option, Outcome, State
+from ..core import fresh_seed, resolve, seat_name
+from ..core.options import int_range, optional
+
+GAME = "depot"
+VALUES = range(1, 9)
+PLAYERS = (3, 4, 5)
+
+DEFAULT_DECK = {1: 13, 2: 12, 3: 11, 4: 10, 5: 10, 6: 9, 7: 8, 8: 7}  # D1.1
+DEFAULT_HAND = {3: 9, 4: 9, 5: 8}  # D2.2
+DEFAULT_STORAGE = {3: 3, 4: 4, 5: 4}  # D2.3
+
+
+def _per_value(value: Any) -> str | None:
+    if not isinstance(value, dict) or not value:
+        return "expected a dict {value: count} for values 1..8"
+    for k, c in value.items():
+        if _int_key(k) not in VALUES or isinstance(c, bool) or not isinstance(c, int) or c < 0:
+            return "expected a dict {value: count} with values 1..8 and counts >= 0"
+    return None
+
+
+def _per_players(value: Any) -> str | None:
+    if not isinstance(value, dict) or {_int_key(k) for k in value} != set(PLAYERS):
+        return "expected a dict {players: count} for 3, 4 and 5 players"
+    if any(isinstance(c, bool) or not isinstance(c, int) or c < 0 for c in value.values()):
+        return "counts must be ints >= 0"
+    return None
+
+
+def _int_key(k: Any) -> int | None:
+    # JSON turns int keys into strings; accept both so saved games load back.
+    if isinstance(k, int) and not isinstance(k, bool):
+        return k
+    if isinstance(k, str) and k.isdigit():
+        return int(k)
+    return None
+
+
+def _int_keys(value: dict) -> dict[int, int]:
+    return {_int_key(k): c for k, c in value.items()}
+
+
+def _starting_player(value: Any) -> str | None:
+    if value == "random" or (isinstance(value, int) and not isinstance(value, bool) and value >= 0):
+        return None
+    return "allowed values: a seat index or 'random'"
+
+
+#: The options of the spec's table (§14), with its names and defaults.
+OPTIONS = (
+    Option("starting_player", 0, check=_starting_player, doc="seat that leads round 1, or 'random' (D2.5)"),
+    Option("deck_counts", DEFAULT_DECK, check=_per_value, doc="cards per value (D1.1)",
+           normalize=_int_keys),
+    Option("hand_size", DEFAULT_HAND, check=_per_players, doc="hand size per player count (D2.2)",
+           normalize=_int_keys),
+    Option("initial_storage", DEFAULT_STORAGE, check=_per_players, doc="T0 per player count (D2.3)",
+           normalize=_int_keys),
+    Option("refill_target", "target", ("target", "noted"), doc="what a pass refills to (D6.1, DA-7)"),
+    Option("reshuffle_timing", "on_draw", ("on_draw", "when_empty"), doc="when the discard is reshuffled (D9.1)"),
+    Option("games", 1, (1, 3), doc="1 = single game, 3 = match (D10)"),
+    Option("rank_tiebreak", "seat_after_winner", ("seat_after_winner", "random"), doc="D10.2 step 4"),
+    Option("penalty_mode", "distinct_descending", ("distinct_descending", "greedy"), doc="D10.3"),
+    Option("penalty_cards_leave_play", True, (True, False), doc="D10.5"),
+    Option("next_game_starter", "last_place", ("last_place", "winner", "rotate"), doc="D10.6"),
+    Option("match_tie", "shared", ("shared", "last_game_rank"), doc="D10.7"),
+    Option("max_turns", None, check=optional(int_range(1)), doc="safety cap for simulations (D9.3, not a rule)"),
+)
+
+
+# --------------------------------------------------------------------------- actions
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Play these card values (any order; kept ascending)."""
+
+    cards: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cards", tuple(sorted(self.cards)))
+
+    def __str__(self) -> str:
+        return "play " + " ".join(map(str, self.cards))
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Pass: take every Storage card of value ``take``, optionally give one card ``give``."""
+
+    take: int | None = None
+    give: int | None = None
+
+    def __str__(self) -> str:
+        out = "pass"
+        if self.take is not None:
+            out += f" take {self.take}"
+        if self.give is not None:
+            out += f" give {self.give}"
+        return out
+
+
+Action = Union[Play, Pass]
+
+_SPLIT = re.compile(r"[\s,]+")
+
+
+def _value(token: str, text: str) -> int:
+    if not token.isdigit() or int(token) not in VALUES:
+        raise InvalidActionError(f"{text!r}: {token!r} is not a card value 1-8")
+    return int(token)
+
+
+def parse_action(text: str) -> Action:
+    """Parse Depot notation (rules §19): ``play 3 4 5``, ``pass take 3 give 7``, ``pass 3``, ``pass``.
+
+    >>> parse_action("PLAY 5,5"), str(parse_action("pass 3 give 7"))
+    (Play(cards=(5, 5)), 'pass take 3 give 7')
+    """
+    if not isinstance(text, str):
+        raise InvalidActionError(f"{text!r} is not action text")
+    tokens = [t for t in _SPLIT.split(text.strip().lower()) if t]
+    if not tokens:
+        raise InvalidActionError("empty action text; expected 'play <values>' or 'pass take <v> [give <g>]'")
+    verb, rest = tokens[0], tokens[1:]
+    if verb == "play":
+        if not rest:
+            raise InvalidActionError(f"{text!r}: a play names at least one card value (D4.1)")
+        return _play(tuple(sorted(_value(t, text) for t in rest)))
+    if verb == "pass":
+        take = give = None
+        if rest and rest[0] == "take":
+            if len(rest) < 2:
+                raise InvalidActionError(f"{text!r}: 'take' needs a value")
+            take, rest = _value(rest[1], text), rest[2:]
+        elif rest and rest[0] != "give":
+            take, rest = _value(rest[0], text), rest[1:]
+        if rest:
+            if rest[0] != "give" or len(rest) != 2:
+                raise InvalidActionError(
+                    f"{text!r}: expected 'pass take <v> [give <g>]'; at most one card may be given (D6.3)"
+                )
+            give = _value(rest[1], text)
+        return _PASS[take, give]
+    raise InvalidActionError(f"{text!r}: unknown command {verb!r}; expected 'play' or 'pass'")
+
+
+# Interned action objects: the legal list hands out the same objects every time, so
+# enumeration allocates nothing and identity comparisons are fast.
+_PLAYS: dict[tuple[int, ...], Play] = {}
+_PASS: dict[tuple[int | None, int | None], Pass] = {
+    (t, g): Pass(t, g) for t in (None, *VALUES) for g in (None, *VALUES)
+}
+
+
+def _play(cards: tuple[int, ...]) -> Play:
+    p = _PLAYS.get(cards)
+    if p is None:
+        p = _PLAYS[cards] = Play(cards)
+    return p
+
+
+# --------------------------------------------------------------------------- metrics
+def set_limit(storage: Sequence[int]) -> int:
+    """Largest multiplicity in the Storage (D3.2)."""
+    return max(storage)
+
+
+def run_limit(storage: Sequence[int]) -> int:
+    """Longest chain of distinct consecutive values present (D3.3; 8 and 1 do not wrap, D3.4)."""
+    best = k = 0
+    for v in VALUES:
+        k = k + 1 if storage[v] else 0
+        if k > best:
+            best = k
+    return best
+
+
+def shape(cards: tuple[int, ...]) -> str | None:
+    """``"single"``, ``"set"``, ``"run"`` or ``None`` for a sorted play (D4.2)."""
+    if len(cards) == 1:
+        return "single"
+    if cards[0] == cards[-1]:
+        return "set"
+    if all(cards[i + 1] == cards[i] + 1 for i in range(len(cards) - 1)):
+        return "run"
+    return None
+
+
+def _fmt(cards: Iterable[int]) -> str:
+    return "[" + ",".join(map(str, cards)) + "]"
+
+
+def _cards(counts: Sequence[int]) -> list[int]:
+    return [v for v in VALUES for _ in range(counts[v])]
+
+
+def _counts(cards: Iterable[int]) -> bytearray:
+    c = bytearray(9)
+    for v in cards:
+        c[v] += 1
+    return c
+
+
+# Count vectors are bytearrays so that memo keys come from C-speed `translate`:
+# capping every count at the set limit, or reducing it to presence (0/1).
+_CAP = [bytes(min(i, cap) for i in range(256)) for cap in range(256)]
+_PRESENT = _CAP[1]
+
+
+_PLAY_MEMO: dict[tuple, tuple[list[tuple[int, int]], list[Play]]] = {}
+_PASS_MEMO: dict[tuple, list[Pass]] = {}
+
+
+def _plays_for(hand: bytearray, sl: int, rl: int) -> tuple[list[tuple[int, int]], list[Play]]:
+    """All plays the hand can make under the limits, sorted by (count, total, values)."""
+    # Sets depend only on min(count, set limit) and runs only on presence, so the
+    # capped hand is the whole key: a few thousand keys cover a simulation.
+    capped = bytes(hand.translate(_CAP[max(sl, 1)]))  # singles are always legal (D4.3)
+    key = (capped, rl)
+    hit = _PLAY_MEMO.get(key)
+    if hit is not None:
+        return hit
+    hand = capped
+    out = []
+    for v in VALUES:
+        if hand[v]:
+            out.append((v,))  # a single is always allowed (D4.3)
+            out.extend((v,) * k for k in range(2, min(hand[v], sl) + 1))
+    for k in range(2, rl + 1):
+        for start in range(1, 10 - k):
+            if all(hand[x] for x in range(start, start + k)):
+                out.append(tuple(range(start, start + k)))
+    out.sort(key=lambda p: (len(p), sum(p), p))
+    hit = ([(len(p), sum(p)) for p in out], [_play(p) for p in out])
+    if len(_PLAY_MEMO) > 200_000:  # bound memory in long simulations
+        _PLAY_MEMO.clear()
+    _PLAY_MEMO[key] = hit
+    return hit
+
+
+def _passes_for(hand: bytearray, storage: bytearray) -> list[Pass]:
+    key = (bytes(hand.translate(_PRESENT)), bytes(storage.translate(_PRESENT)), sum(hand) == 1)
+    hit = _PASS_MEMO.get(key)
+    if hit is None:
+        takes = [v for v in VALUES if storage[v]] or [None]
+        last_card = sum(hand) == 1
+        hit = []
+        for t in takes:
+            hit.append(_PASS[t, None])
+            if t is None and last_card:
+                continue  # D6.4: a give may not empty the hand
+            hit.extend(_PASS[t, g] for g in VALUES if g != t and hand[g])
+        _PASS_MEMO[key] = hit
+    return hit
+
+
+# --------------------------------------------------------------------------- state
+class DepotState(State):
+    """A Depot game (or 3-game match) in progress. Build it with :func:`new_game`."""
+
+    game = GAME
+    action_types = (Play, Pass)
+    _parse = staticmethod(parse_action)
+
+    __slots__ = (
+        "_hands", "_storage", "_deck", "_discard", "_target", "_standing", "_current",
+        "_leader", "_passes", "_round", "_game_no", "_starter", "_phase", "_turns",
+        "_lost", "_penalties", "_results", "_winners", "_reason", "_last", "_sl", "_rl",
+    )
+
+    # ------------------------------------------------------------- properties
+    @property
+    def current_player(self) -> int | None:
+        return None if self._phase == "finished" else self._current
+
+    @property
+    def phase(self) -> str:
+        """``"lead"`` (leader must play), ``"respond"`` or ``"finished"``."""
+        return self._phase
+
+    @property
+    def storage(self) -> list[int]:
+        """The Storage as a sorted list of values."""
+        return _cards(self._storage)
+
+    @property
+    def target(self) -> int:
+        """The Storage target T (D2.3, D7.2)."""
+        return self._target
+
+    @property
+    def limits(self) -> tuple[int, int]:
+        """``(set_limit, run_limit)`` of the current Storage (D3)."""
+        return self._sl, self._rl
+
+    @property
+    def standing(self) -> tuple[int, tuple[int, ...]] | None:
+        """``(owner, cards)`` of the play to beat, or ``None`` (D1.3)."""
+        return self._standing
+
+    def hand(self, seat: int) -> list[int]:
+        """A seat's hand as a sorted list (teacher access; players use :meth:`view`)."""
+        return _cards(self._hands[seat])
+
+    # ------------------------------------------------------------- legality
+    def _legal(self) -> list[Action]:
+        p = self._current
+        hand = self._hands[p]
+        keys, plays = _plays_for(hand, self._sl, self._rl)
+        if self._standing is None:
+            return list(plays)
+        cards = self._standing[1]
+        i = bisect_right(keys, (len(cards), sum(cards)))
+        return plays[i:] + _passes_for(hand, self._storage)
+
+    def _diagnose(self, action: Action) -> tuple[str, str] | None:
+        hand = self._hands[self._current]
+        if isinstance(action, Play):
+            return self._diagnose_play(action.cards, hand)
+        return self._diagnose_pass(action, hand)
+
+    def _diagnose_play(self, cards: tuple[int, ...], hand: bytearray) -> tuple[str, str] | None:
+        if not cards:
+            return "D4.1", "a play must contain at least one card"
+        for v, k in sorted(Counter(cards).items()):
+            held = hand[v] if v in VALUES else 0
+            if held < k:
+                return "D4.1", f"you hold {held} card(s) of value {v}, the play needs {k}"
+        kind, k = shape(cards), len(cards)
+        where = f"(Storage {_fmt(_cards(self._storage))})"
+        if kind is None:
+            counts = Counter(cards)
+            if len(set(counts.values())) == 1 and len(counts) > 1 and k > len(counts):
+                return "D4.2", "two sets (or two runs) cannot be played together"
+            if len(counts) < k:
+                return "D4.2", f"{_fmt(cards)} is neither a set nor a run (a run cannot repeat a value)"
+            if cards[0] == 1 and cards[-1] == 8:
+                return "D4.2", f"{_fmt(cards)} is neither a set nor a run (8 and 1 are not consecutive, D3.4)"
+            return "D4.2", f"{_fmt(cards)} is neither a set nor a run (the values are not consecutive)"
+        if kind == "set" and k > self._sl:
+            return "D4.4", f"a set of {k} exceeds the set limit {self._sl} {where}"
+        if kind == "run" and k > self._rl:
+            return "D4.5", f"a run of {k} exceeds the run limit {self._rl} {where}"
+        if self._standing is not None:
+            sc = self._standing[1]
+            if k < len(sc):
+                return "D4.7", f"{k} card(s) cannot beat a {len(sc)}-card play {_fmt(sc)}"
+            if k == len(sc) and sum(cards) == sum(sc):
+                return "D4.7", (
+                    f"{_fmt(cards)} has the same strength ({k} cards, total {sum(cards)}); it must be stronger"
+                )
+            if k == len(sc) and sum(cards) < sum(sc):
+                return "D4.7", (
+                    f"a {k}-card play must beat {_fmt(sc)} (total {sum(sc)}); {_fmt(cards)} totals {sum(cards)}"
+                )
+        return None
+
+    def _diagnose_pass(self, action: Pass, hand: bytearray) -> tuple[str, str] | None:
+        if self._standing is None:
+            return "D5.3", "the leader must play on the first turn of a round"
+        take, give = action.take, action.give
+        storage = self._storage
+        if sum(storage):
+            if take is None:
+                return "D6.2", f"a value must be taken from the Storage {_fmt(_cards(storage))}"
+            if take not in VALUES or not storage[take]:
+                return "D6.2", f"there is no {take} in the Storage {_fmt(_cards(storage))}"
+        elif take is not None:
+            return "D6.2", "the Storage is empty, so nothing can be taken"
+        if give is not None:
+            if give == take:
+                return "D6.3", f"the given card must differ from the taken value {take}"
+            if give not in VALUES or not hand[give]:
+                return "D6.3", f"you hold no {give} to give"
+            if take is None and sum(hand) == 1:
+                return "D6.4", "the give would empty the hand"
+        return None
+
+    # ------------------------------------------------------------- transitions
+    def _apply(self, action: Action, narrate: bool) -> list[Event]:
+        events: list[Event] = []
+        p = self._current
+        self._turns += 1
+        if type(action) is Play:
+            self._do_play(p, action.cards, events if narrate else None)
+        else:
+            self._do_pass(p, action, events if narrate else None)
+        self._last = (p, action)
+        cap = self.options["max_turns"]
+        if cap is not None and self._turns >= cap and self._phase != "finished":
+            self._phase, self._winners, self._reason = "finished", (), "aborted"
+            if narrate:
+                events.append(Event("abort", {"turns": self._turns}, "D9.3",
+                                    f"Stopped after {self._turns} turns (max_turns safety cap, D9.3)."))
+        return events
+
+    def _do_play(self, p: int, cards: tuple[int, ...], events: list[Event] | None) -> None:
+        hand = self._hands[p]
+        for v in cards:
+            hand[v] -= 1
+        prev = self._standing
+        if prev is not None:
+            for v in prev[1]:
+                self._discard[v] += 1
+        self._standing = (p, cards)
+        self._passes = 0
+        if events is not None:
+            kind = shape(cards)
+            desc = f"{kind} of {len(cards)}, total {sum(cards)}" if kind != "single" else "single"
+            lim = f"limits: set {self._sl}, run {self._rl}"
+            if prev is None:
+                text = f"{seat_name(p)} leads {_fmt(cards)} ({desc}; {lim}) — rule D4.8."
+                rule = "D4.8"
+            else:
+                pc = prev[1]
+                text = (f"{seat_name(p)} plays {_fmt(cards)} ({desc}; {lim}). It beats {_fmt(pc)} "
+                        f"({len(pc)} card{'s' * (len(pc) > 1)}, total {sum(pc)}) — rule D4.6.")
+                rule = "D4.6"
+            events.append(Event("play", {"seat": p, "cards": list(cards)}, rule, text))
+        if not any(hand):
+            self._game_end(p, events)
+        else:
+            self._current = (p + 1) % self.players
+            self._phase = "respond"
+
+    def _do_pass(self, p: int, action: Pass, events: list[Event] | None) -> None:
+        hand, storage = self._hands[p], self._storage
+        noted = sum(storage)
+        take, give = action.take, action.give
+        taken = 0
+        if take is not None:
+            taken = storage[take]
+            hand[take] += taken
+            storage[take] = 0
+        if give is not None:
+            hand[give] -= 1
+            storage[give] += 1
+        goal = self._target if self.options["refill_target"] == "target" else noted
+        drawn = self._refill(goal, events)
+        self._passes += 1
+        if events is not None:
+            parts = []
+            if take is not None:
+                parts.append(f"takes {'all ' if taken > 1 else ''}{taken} × {take} from the Storage")
+            else:
+                parts.append("takes nothing (the Storage is empty)")
+            if give is not None:
+                parts.append(f"gives a {give}")
+            parts.append(f"draws {len(drawn)} card{'s' * (len(drawn) != 1)}" + (f" ({_fmt(drawn)})" if drawn else ""))
+            text = (f"{seat_name(p)} passes (D6): {', '.join(parts)}. Storage {_fmt(_cards(storage))} — "
+                    f"set limit {self._sl}, run limit {self._rl}.")
+            events.append(Event("pass", {"seat": p, "take": take, "give": give, "taken": taken,
+                                         "drawn": drawn}, "D6", text))
+        if self._passes == self.players - 1:
+            self._round_end(events)
+        else:
+            self._current = (p + 1) % self.players
+
+    def _refill(self, goal: int, events: list[Event] | None) -> list[int]:
+        """Draw from the deck into the Storage up to ``goal`` cards (D6.5, D9)."""
+        storage, deck = self._storage, self._deck
+        drawn = []
+        have = sum(storage)
+        when_empty = self.options["reshuffle_timing"] == "when_empty"
+        while have < goal:
+            if not deck:
+                if not any(self._discard):
+                    if events is not None:
+                        events.append(Event("short", {"missing": goal - have}, "D9.2",
+                                            f"Deck and discard are both empty: the Storage stays at {have} "
+                                            f"of {goal} cards (rule D9.2)."))
+                    break
+                self._reshuffle(events)
+            v = deck.pop()
+            storage[v] += 1
+            drawn.append(v)
+            have += 1
+            if when_empty and not deck and any(self._discard):
+                self._reshuffle(events)
+        # The take/give of a pass changed the Storage too, so always recompute (D3.5).
+        self._sl, self._rl = set_limit(storage), run_limit(storage)
+        return drawn
+
+    def _reshuffle(self, events: list[Event] | None) -> None:
+        cards = _cards(self._discard)  # sorted first, so the shuffle depends only on the RNG
+        self._rng().shuffle(cards)
+        self._deck[:0] = cards  # any cards still in the deck stay on top
+        self._discard = bytearray(9)
+        if events is not None:
+            events.append(Event("reshuffle", {"cards": len(cards)}, "D9.1",
+                                f"The deck is empty: the {len(cards)}-card discard pile is shuffled into a new "
+                                f"deck (rule D9.1)."))
+
+    def _round_end(self, events: list[Event] | None) -> None:
+        owner, cards = self._standing
+        last = self._current
+        for v in cards:
+            self._discard[v] += 1
+        self._standing = None
+        self._target += 1
+        drawn = self._refill(self._target, events)
+        self._leader = self._current = owner
+        self._passes = 0
+        self._round += 1
+        self._phase = "lead"
+        if events is not None:
+            events.append(Event(
+                "round_end", {"leader": owner, "target": self._target, "drawn": drawn}, "D7.1",
+                f"{seat_name(last)} passes — {self.players - 1} passes in a row (rule D7.1): round over. "
+                f"{_fmt(cards)} is discarded, the Storage grows to {self._target} (D7.2), "
+                f"{seat_name(owner)} leads round {self._round}."))
+
+    # ------------------------------------------------------------- game and match end
+    def _ranking(self, winner: int) -> list[int]:
+        """D10.2: winner first, then fewer cards, then higher total, then the tiebreak."""
+        n = self.players
+        if self.options["rank_tiebreak"] == "random":
+            order = list(range(n))
+            self._rng().shuffle(order)
+            tie = {s: order.index(s) for s in range(n)}
+        else:
+            tie = {s: (s - winner - 1) % n for s in range(n)}
+        others = [s for s in range(n) if s != winner]
+        others.sort(key=lambda s: (sum(self._hands[s]), -sum(v * c for v, c in enumerate(self._hands[s])), tie[s]))
+        return [winner, *others]
+
+    def _take_penalties(self, ranking: list[int]) -> dict[int, int | None]:
+        """D10.3: from last place up to 2nd, each takes one Storage card."""
+        storage = self._storage
+        greedy = self.options["penalty_mode"] == "greedy"
+        ref = None
+        taken: dict[int, int | None] = {}
+        for s in reversed(ranking[1:]):
+            present = [v for v in VALUES if storage[v]]
+            if not present:
+                c = None
+            elif greedy or ref is None:
+                c = present[-1]
+            else:
+                lower = [v for v in present if v < ref]
+                c = lower[-1] if lower else (ref if storage[ref] else None)
+            if c is not None:
+                storage[c] -= 1
+                self._penalties[s].append(c)
+                ref = c
+            taken[s] = c
+        self._sl, self._rl = set_limit(storage), run_limit(storage)
+        return taken
+
+    def _game_end(self, p: int, events: list[Event] | None) -> None:
+        if events is not None:
+            events.append(Event("game_end", {"winner": p}, "D8.1",
+                                f"{seat_name(p)} has played their last card: game {self._game_no} is over "
+                                f"(rule D8.1)."))
+        if self.options["games"] == 1:
+            self._phase = "finished"
+            self._winners = (p,)
+            self._reason = f"{seat_name(p)} emptied their hand (rule D8.1)"
+            return
+        ranking = self._ranking(p)
+        taken = self._take_penalties(ranking)
+        for s, c in taken.items():
+            self._lost[s] += c or 0
+        self._results.append({
+            "game": self._game_no,
+            "ranking": ranking,
+            "cards_left": [sum(h) for h in self._hands],
+            "taken": [taken.get(s) for s in range(self.players)],
+            "lost_points": list(self._lost),
+        })
+        if events is not None:
+            order = ", ".join(seat_name(s) for s in ranking)
+            takes = ", ".join(f"{seat_name(s)} {taken[s] if taken[s] is not None else '—'}"
+                              for s in reversed(ranking[1:]))
+            events.append(Event("scoring", self._results[-1], "D10.3",
+                                f"Ranking (D10.2): {order}. Penalty cards (D10.3): {takes}. "
+                                f"Lost points so far: " + ", ".join(
+                                    f"{seat_name(s)} {self._lost[s]}" for s in range(self.players)) + "."))
+        if self._game_no < self.options["games"]:
+            rule = self.options["next_game_starter"]
+            starter = ranking[-1] if rule == "last_place" else p if rule == "winner" else (self._starter + 1) % self.players
+            self._game_no += 1
+            self._setup(starter, None)
+            if events is not None:
+                events.append(Event("new_game", {"game": self._game_no, "starter": starter}, "D10.6",
+                                    f"Game {self._game_no} of {self.options['games']}: cards are reshuffled and "
+                                    f"dealt again; {seat_name(starter)} leads (rule D10.6)."))
+            return
+        best = min(self._lost)
+        tied = [s for s in range(self.players) if self._lost[s] == best]
+        if len(tied) > 1 and self.options["match_tie"] == "last_game_rank":
+            tied = [min(tied, key=ranking.index)]
+        self._phase = "finished"
+        self._winners = tuple(tied)
+        self._reason = (f"fewest lost points after {self.options['games']} games: "
+                        + ", ".join(seat_name(s) for s in tied) + f" with {best} (rule D10.7)")
+        if events is not None:
+            events.append(Event("match_end", {"winners": list(tied)}, "D10.7", f"Match over: {self._reason}."))
+
+    # ------------------------------------------------------------- setup
+    def _setup(self, starter: int, order: list[int] | None) -> None:
+        """Deal a game (D2). ``order`` is top-first; ``None`` shuffles the cards in play."""
+        n = self.players
+        if order is None:
+            counts = dict(self._deck_counts())
+            if self.options["penalty_cards_leave_play"]:
+                for pile in self._penalties:
+                    for v in pile:
+                        counts[v] -= 1
+            else:
+                self._penalties = [[] for _ in range(n)]
+            order = [v for v in VALUES for _ in range(counts[v])]
+            self._rng().shuffle(order)
+        deck = order[::-1]  # internal: top of the deck is the end of the list
+        hand_size = _lookup(self.options["hand_size"], n)
+        hands = [bytearray(9) for _ in range(n)]
+        for i in range(hand_size * n):
+            hands[(starter + i) % n][deck.pop()] += 1
+        storage = bytearray(9)
+        t0 = _lookup(self.options["initial_storage"], n)
+        for _ in range(min(t0, len(deck))):
+            storage[deck.pop()] += 1
+        self._hands, self._storage, self._deck = hands, storage, deck
+        self._discard = bytearray(9)
+        self._target = t0
+        self._standing = None
+        self._current = self._leader = self._starter = starter
+        self._passes = 0
+        self._round = 1
+        self._phase = "lead"
+        self._sl, self._rl = set_limit(storage), run_limit(storage)
+
+    def _deck_counts(self) -> dict[int, int]:
+        return {v: _lookup(self.options["deck_counts"], v, 0) for v in VALUES}
+
+    def all_cards(self) -> Counter:
+        """Every card in every zone (hands, Storage, deck, discard, table, penalty piles)."""
+        c = Counter(self._deck)
+        for zone in (*self._hands, self._storage, self._discard):
+            c.update({v: zone[v] for v in VALUES if zone[v]})
+        if self._standing:
+            c.update(self._standing[1])
+        for pile in self._penalties:
+            c.update(pile)
+        return c
+
+    def _deck_multiset(self) -> Counter:
+        return Counter({v: k for v, k in self._deck_counts().items() if k})
+
+    # ------------------------------------------------------------- outcome and views
+    def outcome(self) -> Outcome | None:
+        if self._phase != "finished":
+            return None
+        if self.options["games"] == 3 and self._reason != "aborted":
+            scores: tuple = tuple(self._lost)
+        else:
+            scores = tuple(sum(h) for h in self._hands)
+        return Outcome(self._winners, scores, self._reason)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        self._check_seat(seat)
+        n = self.players
+        out = self.outcome()
+        v = {
+            "game": GAME,
+            "players": n,
+            "names": [seat_name(s) for s in range(n)],
+            "seat": seat,
+            "phase": self._phase,
+            "current": self.current_player,
+            "round": self._round,
+            "game_no": self._game_no,
+            "games": self.options["games"],
+            "target": self._target,
+            "storage": _cards(self._storage),
+            "set_limit": self._sl,
+            "run_limit": self._rl,
+            "standing": None if self._standing is None else {"owner": self._standing[0],
+                                                               "cards": list(self._standing[1])},
+            "passes": self._passes,
+            "deck_count": len(self._deck),
+            "discard": _cards(self._discard),
+            "hands": [_cards(h) if seat is None or s == seat else None for s, h in enumerate(self._hands)],
+            "hand_counts": [sum(h) for h in self._hands],
+            "lost_points": list(self._lost),
+            "penalties": [sorted(p) for p in self._penalties],
+            "results": [dict(r) for r in self._results],
+            "last_action": None if self._last is None else {"seat": self._last[0], "action": str(self._last[1])},
+            "outcome": None if out is None else out.to_dict(),
+        }
+        if seat is None:
+            v["deck"] = self._deck[::-1]  # the teacher sees everything, top card first
+        return v
+
+    def __str__(self) -> str:
+        n = self.players
+        head = (f"Depot · {n} players · game {self._game_no}/{self.options['games']} · round {self._round} · "
+                f"T={self._target} · deck {len(self._deck)} · discard {sum(self._discard)}")
+        st = self._standing
+        lines = [
+            head,
+            f"Storage {_fmt(_cards(self._storage))} (set {self._sl}, run {self._rl})",
+            "Standing " + ("—" if st is None else f"{_fmt(st[1])} by {seat_name(st[0])}") + f" · passes {self._passes}",
+        ]
+        for s in range(n):
+            mark = ">" if s == self.current_player else " "
+            extra = f" · lost {self._lost[s]}" if self.options["games"] == 3 else ""
+            lines.append(f"{mark} {seat_name(s)} {_fmt(_cards(self._hands[s]))}{extra}")
+        out = self.outcome()
+        if out is not None:
+            lines.append(f"Finished: {out.reason}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<DepotState players={self.players} seed={self.seed} turn={self._moves} phase={self._phase}>"
+
+    # ------------------------------------------------------------- copy and persistence
+    def clone(self) -> "DepotState":
+        new = DepotState.__new__(DepotState)
+        self._clone_base(new)
+        new._hands = [h[:] for h in self._hands]
+        new._storage = self._storage[:]
+        new._deck = self._deck[:]
+        new._discard = self._discard[:]
+        new._penalties = [p[:] for p in self._penalties]
+        new._lost = self._lost[:]
+        new._results = self._results[:]  # entries are never mutated after creation
+        new._target = self._target
+        new._standing = self._standing
+        new._current = self._current
+        new._leader = self._leader
+        new._passes = self._passes
+        new._round = self._round
+        new._game_no = self._game_no
+        new._starter = self._starter
+        new._phase = self._phase
+        new._turns = self._turns
+        new._winners = self._winners
+        new._reason = self._reason
+        new._last = self._last
+        new._sl = self._sl
+        new._rl = self._rl
+        return new
+
+    def _state_dict(self) -> dict[str, Any]:
+        return {
+            "hands": [_cards(h) for h in self._hands],
+            "storage": _cards(self._storage),
+            "deck": self._deck[::-1],
+            "discard": _cards(self._discard),
+            "target": self._target,
+            "standing": None if self._standing is None else [self._standing[0], list(self._standing[1])],
+            "current": self._current,
+            "leader": self._leader,
+            "passes": self._passes,
+            "round": self._round,
+            "game_no": self._game_no,
+            "starter": self._starter,
+            "phase": self._phase,
+            "turns": self._turns,
+            "lost": list(self._lost),
+            "penalties": [list(p) for p in self._penalties],
+            "results": [dict(r) for r in self._results],
+            "winners": None if self._winners is None else list(self._winners),
+            "reason": self._reason,
+            "last": None if self._last is None else [self._last[0], str(self._last[1])],
+        }
+
+    def _load_state(self, d: dict[str, Any]) -> None:
+        self.options = resolve(OPTIONS, self.options, GAME)
+        self._hands = [_counts(h) for h in d["hands"]]
+        self._storage = _counts(d["storage"])
+        self._deck = list(d["deck"])[::-1]
+        self._discard = _counts(d["discard"])
+        self._target = d["target"]
+        self._standing = None if d["standing"] is None else (d["standing"][0], tuple(d["standing"][1]))
+        for k in ("current", "leader", "passes", "round", "game_no", "starter", "phase", "turns", "reason"):
+            setattr(self, "_" + k, d[k])
+        self._lost = list(d["lost"])
+        self._penalties = [list(p) for p in d["penalties"]]
+        self._results = [dict(r) for r in d["results"]]
+        self._winners = None if d["winners"] is None else tuple(d["winners"])
+        self._last = None if d["last"] is None else (d["last"][0], parse_action(d["last"][1]))
+        self._sl, self._rl = set_limit(self._storage), run_limit(self._storage)
+
+
+def _lookup(table: dict, key: int, default: Any = None) -> Any:
+    return table.get(key, default)
+
+
+def new_game(players: int = 4, seed: int | None = None, deck: list[int] | None = None, **options: Any) -> DepotState:
+    """Set up a Depot game (D2).
+
+    Parameters
+    ----------
+    players:
+        3, 4 or 5 (D1.4).
+    seed:
+        Seeds every shuffle; ``None`` picks one (kept in ``state.seed``).
+    deck:
+        Scenario setup: the complete card order, index 0 = top, instead of a shuffle.
+        It must be exactly the ``deck_counts`` multiset. Fixes game 1's deal only.
+    **options:
+        The options of the rules' table (§14), e.g. ``games=3``.
+    """
+    if isinstance(players, bool) or players not in PLAYERS:
+        raise ValueError(f"players={players!r} is not allowed; allowed values: 3, 4, 5 (rule D1.4)")
+    opts = resolve(OPTIONS, options, GAME)
+    sp = opts["starting_player"]
+    if sp != "random" and sp >= players:
+        raise ValueError(f"starting_player={sp!r} is not allowed; allowed values: 0..{players - 1} or 'random'")
+    st = DepotState.__new__(DepotState)
+    st._init_base(players, fresh_seed() if seed is None else seed, opts, None if deck is None else tuple(deck))
+    need = st._deck_multiset()
+    hand_size, t0 = _lookup(opts["hand_size"], players), _lookup(opts["initial_storage"], players)
+    if sum(need.values()) < hand_size * players + t0:
+        raise ValueError(f"deck_counts has {sum(need.values())} cards; {players} players need at least "
+                         f"{hand_size * players + t0} to deal (D2.2, D2.3)")
+    if deck is not None:
+        deck = _check_deck(deck, need)
+    st._lost = [0] * players
+    st._penalties = [[] for _ in range(players)]
+    st._results = []
+    st._game_no = 1
+    st._turns = 0
+    st._winners = None
+    st._reason = ""
+    st._last = None
+    starter = st._rng().randrange(players) if sp == "random" else sp
+    st._setup(starter, deck)
+    return st
+
+
+def setup_position(
+    players: int,
+    hands: list[list[int]],
+    storage: list[int],
+    *,
+    deck: list[int] = (),
+    discard: list[int] = (),
+    standing: tuple[int, list[int]] | None = None,
+    current: int = 0,
+    target: int | None = None,
+    passes: int = 0,
+    round: int = 1,
+    seed: int = 0,
+    **options: Any,
+) -> DepotState:
+    """A hand-built position for teaching and tests (rules §17 fixtures).
+
+    ``deck`` is listed top first. ``target`` defaults to the Storage size. With no
+    ``standing`` play the seat to act is the leader (phase ``"lead"``).
+
+    >>> st = setup_position(4, [[3, 3, 3, 4, 5, 6, 7, 7, 8], [1], [1], [1]], [2, 4, 5, 5, 6])
+    >>> st.limits
+    (2, 3)
+    """
+    st = new_game(players=players, seed=seed, **options)
+    if len(hands) != players:
+        raise ValueError(f"hands: expected {players} hands, got {len(hands)}")
+    st._hands = [_counts(h) for h in hands]
+    st._storage = _counts(storage)
+    st._deck = list(deck)[::-1]
+    st._discard = _counts(discard)
+    st._standing = None if standing is None else (standing[0], tuple(sorted(standing[1])))
+    st._current = current
+    st._leader = current if standing is None else standing[0]
+    st._target = len(storage) if target is None else target
+    st._passes = passes
+    st._round = round
+    st._phase = "lead" if standing is None else "respond"
+    st._sl, st._rl = set_limit(st._storage), run_limit(st._storage)
+    return st
+
+
+def _check_deck(deck: list[Any], need: Counter) -> list[int]:
+    cards = []
+    for i, c in enumerate(deck):
+        if isinstance(c, str) and c.strip().isdigit():
+            c = int(c)
+        if isinstance(c, bool) or not isinstance(c, int) or c not in VALUES:
+            raise ValueError(f"deck[{i}] = {c!r} is not a Depot card (values 1-8)")
+        cards.append(c)
+    got = Counter(cards)
+    if got != need:
+        missing = need - got
+        extra = got - need
+        parts = []
+        if missing:
+            parts.append("missing " + ", ".join(f"{k}×{v}" for v, k in sorted(missing.items())))
+        if extra:
+            parts.append("extra " + ", ".join(f"{k}×{v}" for v, k in sorted(extra.items())))
+        raise ValueError("deck is not the game's card multiset: " + "; ".join(parts))
+    return cards
+
+
+# Re-exported so users can catch them from the game module too.
+__all__ = [
+    "ANY", "DepotState", "IllegalActionError", "InvalidActionError", "OPTIONS", "Pass", "Play",
+    "new_game", "parse_action", "run_limit", "set_limit", "setup_position", "shape",
+]
