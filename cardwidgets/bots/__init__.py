@@ -1,0 +1,55 @@
+"""Bots: they see only ``view(seat)`` and the legal list, and are seeded.
+
+A bot is any object with ``act(view, legal) -> action`` (``legal`` is the list of
+action objects of ``state.legal_actions()``). :func:`make_bot` builds the named ones.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Callable, Protocol, Sequence
+
+
+class Bot(Protocol):
+    def act(self, view: dict[str, Any], legal: Sequence[Any]) -> Any: ...
+
+
+class RandomBot:
+    """Uniformly random legal action, from its own seeded RNG."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def act(self, view: dict[str, Any], legal: Sequence[Any]) -> Any:
+        return legal[self.rng.randrange(len(legal))]
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+
+def _registry() -> dict[tuple[str, str], Callable[[int | None], Bot]]:
+    from .depot import DepotGreedyBot
+
+    return {("depot", "greedy"): DepotGreedyBot}
+
+
+def bot_names(game: str) -> list[str]:
+    """Bot names available for ``game`` (``"random"`` always is)."""
+    return ["random"] + sorted(n for g, n in _registry() if g == game)
+
+
+def make_bot(game: str, spec: Any, seed: int | None = None) -> Bot:
+    """A bot from a name (``"random"``, ``"greedy"``) or an object with ``act``."""
+    if hasattr(spec, "act"):
+        return spec
+    if spec == "random":
+        return RandomBot(seed)
+    factory = _registry().get((game, spec))
+    if factory is None:
+        raise ValueError(f"unknown bot {spec!r} for {game}; available: {', '.join(bot_names(game))}")
+    return factory(seed)
+
+
+__all__ = ["Bot", "RandomBot", "bot_names", "make_bot"]

@@ -1,0 +1,6 @@
+"""anywidget tables: one thin class per game on top of ``_base.TableWidget``."""
+
+from ._base import TableWidget
+from .depot import Depot
+
+__all__ = ["Depot", "TableWidget"]
