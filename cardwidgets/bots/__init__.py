@@ -18,6 +18,7 @@ class RandomBot:
     """Uniformly random legal action, from its own seeded RNG."""
 
     name = "random"
+    needs_view = False  # simulations skip building the view for it
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)

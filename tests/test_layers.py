@@ -1,0 +1,63 @@
+"""The layers of DESIGN.md: dependencies point one way, downward."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+PKG = Path(__file__).resolve().parent.parent / "cardwidgets"
+
+#: layer -> the cardwidgets layers it may import (besides itself and the standard library)
+ALLOWED = {
+    "core": set(),
+    "games": {"core"},
+    "bots": {"core", "games"},
+    "sim": {"core", "games", "bots"},
+}
+THIRD_PARTY_OK = {"bots": set(), "sim": {"matplotlib"}}  # sim.plot imports matplotlib lazily
+
+
+def imports(path: Path) -> list[tuple[str, int]]:
+    """(absolute module name, line) of every import in a module of the package."""
+    rel = path.relative_to(PKG.parent).with_suffix("")
+    package = list(rel.parts[:-1]) if rel.name != "__init__" else list(rel.parts[:-1])
+    out = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            out += [(a.name, node.lineno) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - node.level + 1]
+                name = ".".join(base + ([node.module] if node.module else []))
+            else:
+                name = node.module
+            out.append((name, node.lineno))
+    return out
+
+
+@pytest.mark.parametrize("layer", sorted(ALLOWED))
+def test_layer_imports(layer):
+    for path in sorted((PKG / layer).rglob("*.py")):
+        for name, line in imports(path):
+            top = name.split(".")[0]
+            if top == "cardwidgets":
+                sub = name.split(".")[1] if "." in name else ""
+                assert sub == layer or sub in ALLOWED[layer], f"{path.name}:{line} imports {name}"
+            else:
+                assert top in sys.stdlib_module_names or top in THIRD_PARTY_OK.get(layer, set()), (
+                    f"{path.name}:{line} imports {name}: {layer} may use only the standard library"
+                )
+
+
+def test_headless_import_loads_no_widget_stack():
+    import subprocess
+
+    code = ("import sys, cardwidgets; cardwidgets.make('depot', players=3, seed=1); "
+            "import cardwidgets.sim, cardwidgets.bots; "
+            "bad = [m for m in ('anywidget', 'ipywidgets', 'traitlets', 'IPython') if m in sys.modules]; "
+            "print(bad)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
