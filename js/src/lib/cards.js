@@ -1,0 +1,79 @@
+// Card faces and backs. A card is identified only by its notation (`data-card`);
+// colour comes from a tone (`data-tone`) that the game chooses, styled in table.css.
+import { h } from "./dom.js";
+
+/**
+ * @typedef {Object} CardOptions
+ * @property {string} [label]        text on the face (default: the notation)
+ * @property {string | number} [tone] colour key, written to `data-tone` (table.css has tones 1..8)
+ * @property {"xs" | "sm" | "md" | "lg"} [size] default "md"
+ * @property {boolean} [selected]    adds `.cw-selected`
+ * @property {boolean} [playable]    adds `.cw-playable`
+ * @property {boolean} [dimmed]      adds `.cw-dimmed`
+ * @property {string} [title]        tooltip
+ * @property {string | string[]} [class] extra classes
+ * @property {Record<string, string | number | boolean | null | undefined>} [attrs] extra attributes
+ * @property {(ev: MouseEvent) => void} [onClick] makes the card a `<button>`
+ */
+
+/**
+ * Render one face-up card.
+ * @param {string | number} value card notation (Depot: the value 1..8)
+ * @param {CardOptions} [opts]
+ * @returns {HTMLElement} `.cw-card` with `data-card="<notation>"`
+ */
+export function renderCard(value, opts = {}) {
+  const card = String(value);
+  const label = opts.label ?? card;
+  const size = opts.size ?? "md";
+  const clickable = typeof opts.onClick === "function";
+  const extra = Array.isArray(opts.class) ? opts.class : [opts.class];
+  return h(
+    clickable ? "button" : "div",
+    {
+      ...(opts.attrs || {}),
+      type: clickable ? "button" : null,
+      class: ["cw-card", `cw-card-${size}`, opts.selected && "cw-selected",
+        opts.playable && "cw-playable", opts.dimmed && "cw-dimmed", ...extra],
+      "data-card": card,
+      "data-tone": opts.tone ?? null,
+      title: opts.title ?? null,
+      "aria-pressed": clickable ? String(!!opts.selected) : null,
+      onClick: clickable ? opts.onClick : null,
+    },
+    size === "xs"
+      ? h("span", { class: "cw-card-value" }, label)
+      : [
+          h("span", { class: "cw-card-corner cw-card-tl", "aria-hidden": "true" }, label),
+          h("span", { class: "cw-card-value" }, label),
+          h("span", { class: "cw-card-corner cw-card-br", "aria-hidden": "true" }, label),
+        ],
+  );
+}
+
+/**
+ * Render a hidden card. It carries no `data-card`: nothing about it is known.
+ * @param {{size?: "xs" | "sm" | "md" | "lg", title?: string}} [opts]
+ * @returns {HTMLElement} `.cw-card.cw-card-back`
+ */
+export function renderCardBack(opts = {}) {
+  return h("div", {
+    class: ["cw-card", "cw-card-back", `cw-card-${opts.size ?? "md"}`],
+    title: opts.title ?? null,
+    "aria-hidden": "true",
+  });
+}
+
+/**
+ * A fanned row of card backs, capped so a big hand stays compact; the exact
+ * number goes in a count badge next to it.
+ * @param {number} count
+ * @param {{size?: "xs" | "sm", max?: number}} [opts]
+ * @returns {HTMLElement} `.cw-backs`
+ */
+export function renderBacks(count, opts = {}) {
+  const shown = Math.max(0, Math.min(count, opts.max ?? 12));
+  const backs = [];
+  for (let i = 0; i < shown; i++) backs.push(renderCardBack({ size: opts.size ?? "xs" }));
+  return h("div", { class: "cw-backs", "aria-label": `${count} hidden cards` }, backs);
+}

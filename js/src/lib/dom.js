@@ -1,0 +1,91 @@
+// Tiny DOM helpers shared by every game table. No framework: a table is redrawn
+// from the synced traits on every change, so plain element factories are enough.
+
+/**
+ * @typedef {string | number | Node | null | undefined | false | Child[]} Child
+ *   Anything `h` accepts as a child: text, nodes, nested arrays; null/false are skipped.
+ */
+
+/**
+ * @typedef {Record<string, any>} Attrs
+ *   `class` (string, array or {name: bool}), `style` (string or object),
+ *   `on<Event>` functions (added with addEventListener), `data-*`/`aria-*`
+ *   and other attributes (true → present, false/null/undefined → absent),
+ *   and DOM properties `value`, `checked`, `tabIndex`.
+ */
+
+const PROPS = new Set(["value", "checked", "tabIndex"]);
+
+/**
+ * Normalise a class specification to a space-separated string.
+ * @param {string | Array<string | false | null | undefined> | Record<string, any>} spec
+ * @returns {string}
+ */
+export function cls(spec) {
+  if (!spec) return "";
+  if (typeof spec === "string") return spec;
+  if (Array.isArray(spec)) return spec.filter(Boolean).join(" ");
+  return Object.keys(spec).filter((k) => spec[k]).join(" ");
+}
+
+/**
+ * Create an element.
+ * @param {string} tag  tag name, e.g. "div" or "button"
+ * @param {Attrs | null} [attrs]
+ * @param {Child} [children]
+ * @returns {HTMLElement}
+ * @example h("button", {class: "cw-btn", "data-control": "play", onClick: go}, "Play")
+ */
+export function h(tag, attrs, children) {
+  const el = document.createElement(tag);
+  if (attrs) {
+    for (const [key, val] of Object.entries(attrs)) {
+      if (val === undefined || val === null || val === false) continue;
+      if (key === "class" || key === "className") {
+        const c = cls(val);
+        if (c) el.className = c;
+      } else if (key === "style") {
+        if (typeof val === "string") el.setAttribute("style", val);
+        else for (const [p, v] of Object.entries(val)) {
+          if (v === undefined || v === null) continue;
+          if (p.startsWith("--")) el.style.setProperty(p, String(v));
+          else /** @type {any} */ (el.style)[p] = v;
+        }
+      } else if (key.startsWith("on") && typeof val === "function") {
+        el.addEventListener(key.slice(2).toLowerCase(), val);
+      } else if (PROPS.has(key)) {
+        /** @type {any} */ (el)[key] = val;
+      } else {
+        el.setAttribute(key, val === true ? "" : String(val));
+      }
+    }
+  }
+  append(el, children);
+  return el;
+}
+
+/**
+ * Append children (text, nodes, nested arrays) to a parent, skipping empty ones.
+ * @param {Node} parent
+ * @param {Child} children
+ * @returns {Node} the parent
+ */
+export function append(parent, children) {
+  if (children === undefined || children === null || children === false) return parent;
+  if (Array.isArray(children)) {
+    for (const c of children) append(parent, c);
+  } else if (children instanceof Node) {
+    parent.appendChild(children);
+  } else {
+    parent.appendChild(document.createTextNode(String(children)));
+  }
+  return parent;
+}
+
+/**
+ * Remove all children of an element.
+ * @param {Element} el
+ */
+export function clear(el) {
+  while (el.firstChild) el.removeChild(el.firstChild);
+}

@@ -1,0 +1,85 @@
+// History scrubber: a range over the positions 0..history_len, first/prev/next/last buttons and Undo.
+import { h } from "./dom.js";
+
+/**
+ * @typedef {Object} HistoryOptions
+ * @property {number} cursor      position shown (0 = start of the game)
+ * @property {number} length      number of actions in the history
+ * @property {(index: number) => void} onGoto
+ * @property {() => void} onUndo
+ */
+
+/**
+ * Render the history scrubber.
+ * @param {HistoryOptions} opts
+ * @returns {HTMLElement} `.cw-history`
+ */
+export function renderHistory({ cursor, length, onGoto, onUndo }) {
+  const len = Math.max(0, Number(length) || 0);
+  const pos = Math.min(Math.max(0, Number(cursor) || 0), len);
+  const label = h("span", { class: "cw-history-pos" }, posText(pos, len));
+  /** @param {keyof typeof ICONS} control @param {string} title @param {number} to */
+  const btn = (control, title, to) =>
+    h("button", {
+      type: "button", class: "cw-btn cw-btn-icon", "data-control": control, title,
+      "aria-label": title, disabled: len === 0 || to === pos || to < 0 || to > len, onClick: () => onGoto(to),
+    }, icon(control));
+  const range = h("input", {
+    type: "range", class: "cw-history-range", "data-control": "scrub", min: 0, max: len, step: 1,
+    value: String(pos), disabled: len === 0, "aria-label": "Position in the history",
+    // `input` only updates the label; `change` (on release) travels, so dragging
+    // does not flood the kernel with goto messages.
+    onInput: (/** @type {Event} */ ev) => {
+      label.textContent = posText(Number(/** @type {HTMLInputElement} */ (ev.target).value), len);
+    },
+    onChange: (/** @type {Event} */ ev) => {
+      const to = Number(/** @type {HTMLInputElement} */ (ev.target).value);
+      if (to !== pos) onGoto(to);
+    },
+  });
+  range.setAttribute("value", String(pos));
+  return h("section", { class: ["cw-history", pos < len && "cw-history-past"] }, [
+    h("div", { class: "cw-history-buttons" }, [
+      btn("first", "Go to the start", 0),
+      btn("prev", "Step back", pos - 1),
+      range,
+      btn("next", "Step forward", pos + 1),
+      btn("last", "Go to the latest position", len),
+    ]),
+    h("div", { class: "cw-history-meta" }, [
+      label,
+      h("button", {
+        type: "button", class: "cw-btn cw-btn-small", "data-control": "undo",
+        title: "Take back the last action", disabled: len === 0, onClick: onUndo,
+      }, "↶ Undo"),
+    ]),
+  ]);
+}
+
+// Drawn as SVG: the ⏮/⏭ glyphs are missing from many fonts (they showed as boxes).
+const ICONS = {
+  first: "M3 2h2v12H3zM14 2v12L6 8z",
+  prev: "M12 2v12L4 8z",
+  next: "M4 2v12l8-6z",
+  last: "M11 2h2v12h-2zM2 2v12l8-6z",
+};
+
+/** @param {keyof typeof ICONS} name */
+function icon(name) {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 16 16");
+  svg.setAttribute("width", "12");
+  svg.setAttribute("height", "12");
+  svg.setAttribute("aria-hidden", "true");
+  const path = document.createElementNS("http://www.w3.org/2000/svg", "path");
+  path.setAttribute("d", ICONS[name]);
+  path.setAttribute("fill", "currentColor");
+  svg.appendChild(path);
+  return svg;
+}
+
+/** @param {number} pos @param {number} len */
+function posText(pos, len) {
+  if (len === 0) return "start of the game";
+  return pos === len ? `move ${pos} of ${len} (latest)` : `move ${pos} of ${len}`;
+}

@@ -1,0 +1,131 @@
+// The base of every game table: root element, trait subscriptions, redraw,
+// keyboard isolation from the notebook, focus keeping, and cleanup.
+import { clear } from "./dom.js";
+
+/** The synced traits whose change redraws a table. */
+export const TRAITS = ["view", "legal", "log", "cursor", "history_len", "last_error", "thinking", "bot_seats"];
+
+/**
+ * The subset of the anywidget model a table uses (easy to fake in tests).
+ * @typedef {Object} Model
+ * @property {(key: string) => any} get
+ * @property {(event: string, cb: (...args: any[]) => void) => void} on
+ * @property {(event: string, cb: (...args: any[]) => void) => void} off
+ * @property {(content: any, callbacks?: any, buffers?: any) => void} send
+ */
+
+/**
+ * Messages a table may send (the only way JS talks to Python).
+ * @typedef {{type: "act", action: string} | {type: "goto", index: number} | {type: "undo"} | {type: "clear_error"}} Message
+ */
+
+/**
+ * What a game's draw function receives.
+ * @typedef {Object} TableContext
+ * @property {Model} model
+ * @property {HTMLElement} root     the `.cw-table` element (already emptied)
+ * @property {string} game
+ * @property {(key: string) => any} get   model.get
+ * @property {(msg: Message) => void} send
+ * @property {(action: string) => void} act   send {type:"act", action}
+ * @property {() => void} redraw     redraw now (after a local UI change)
+ * @property {Record<string, any>} ui  local UI state that survives redraws (selection, pass flow…)
+ */
+
+/**
+ * Mount a game table in `el`.
+ * @param {Object} args
+ * @param {Model} args.model
+ * @param {HTMLElement} args.el
+ * @param {string} args.game  registry name, written to `data-game`
+ * @param {(ctx: TableContext) => void} args.draw  fills ctx.root from the traits
+ * @param {(ev: KeyboardEvent, ctx: TableContext) => void} [args.onKey]  table shortcuts (keydown)
+ * @returns {() => void} cleanup: removes listeners and DOM
+ */
+export function mountTable({ model, el, game, draw, onKey }) {
+  const root = document.createElement("div");
+  root.className = "cw-table";
+  root.dataset.game = game;
+  // Focusable so keyboard users can reach it; keys pressed inside stay inside
+  // (JupyterLab would otherwise take "a", "b", "d d", Shift+Enter … as notebook commands).
+  root.tabIndex = 0;
+  const stop = (/** @type {Event} */ ev) => {
+    ev.stopPropagation();
+    if (onKey && ev.type === "keydown") onKey(/** @type {KeyboardEvent} */ (ev), ctx);
+  };
+  const KEY_EVENTS = ["keydown", "keyup", "keypress"];
+  for (const t of KEY_EVENTS) root.addEventListener(t, stop);
+  el.appendChild(root);
+
+  /** @type {TableContext} */
+  const ctx = {
+    model, root, game,
+    get: (k) => model.get(k),
+    send: (msg) => model.send(msg),
+    act: (action) => model.send({ type: "act", action }),
+    redraw: () => redraw(),
+    ui: {},
+  };
+
+  let alive = true;
+  function redraw() {
+    if (!alive) return;
+    const focus = focusKey(root);
+    clear(root);
+    root.classList.toggle("cw-thinking-now", !!model.get("thinking"));
+    try {
+      draw(ctx);
+    } catch (err) {
+      // A rendering bug must not kill the widget silently: show it in the table.
+      console.error("cardwidgets: render failed", err);
+      const box = document.createElement("pre");
+      box.className = "cw-error cw-render-error";
+      box.textContent = `Could not draw the table: ${err instanceof Error ? err.message : err}`;
+      root.appendChild(box);
+    }
+    for (const box of root.querySelectorAll("[data-autoscroll]")) box.scrollTop = box.scrollHeight;
+    restoreFocus(root, focus);
+  }
+
+  const events = TRAITS.map((t) => `change:${t}`);
+  for (const ev of events) model.on(ev, redraw);
+  redraw();
+
+  return () => {
+    alive = false;
+    for (const ev of events) model.off(ev, redraw);
+    for (const t of KEY_EVENTS) root.removeEventListener(t, stop);
+    root.remove();
+  };
+}
+
+/** Attributes that identify a control across redraws. */
+const KEYS = ["data-control", "data-action", "data-seat", "data-index"];
+
+/**
+ * A selector for the focused element, if focus is inside the table.
+ * @param {HTMLElement} root
+ * @returns {string | null}
+ */
+function focusKey(root) {
+  const active = root.ownerDocument.activeElement;
+  if (!active || active === root || !root.contains(active)) return null;
+  const parts = KEYS.filter((k) => active.hasAttribute(k))
+    .map((k) => `[${k}="${CSS_escape(active.getAttribute(k) ?? "")}"]`);
+  if (active.hasAttribute("data-card") && active.closest(".cw-hand")) parts.unshift(".cw-hand ");
+  return parts.length ? parts.join("") : null;
+}
+
+/** @param {HTMLElement} root @param {string | null} key */
+function restoreFocus(root, key) {
+  if (!key) return;
+  const el = /** @type {HTMLElement | null} */ (root.querySelector(key));
+  // preventScroll: a redraw must never make the notebook jump.
+  if (el && !(/** @type {any} */ (el).disabled)) el.focus({ preventScroll: true });
+  else root.focus({ preventScroll: true });
+}
+
+/** @param {string} s */
+function CSS_escape(s) {
+  return s.replace(/["\\]/g, "\\$&");
+}
