@@ -40,6 +40,28 @@ def depot_view_check(st, seat: int | None, view: dict[str, Any]) -> None:
     assert ("deck" in view) == (seat is None), "deck order is for the teacher view only"
 
 
+CIRNO_TOKENS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "⑨", "10", "50", "-1", "-10", "99",
+                "pass", "turn", "shot", "double", "dshot"]
+
+
+def cirno_neu_candidates(rng: random.Random) -> list[str]:
+    """Every card with no target and with each target (legal and illegal ones)."""
+    out = [f"play {c}" for c in CIRNO_TOKENS]
+    out += [f"play {c} @{t}" for c in ("shot", "dshot", rng.choice(CIRNO_TOKENS)) for t in range(9)]
+    return out
+
+
+def cirno_neu_view_check(st, seat: int | None, view: dict[str, Any]) -> None:
+    for s, hand in enumerate(view["hands"]):
+        if seat is None or s == seat:
+            assert hand == st.hand(s)
+        else:
+            assert hand is None, "another seat's hand leaked into the view"
+    assert view["hand_counts"] == [len(st.hand(s)) for s in range(st.players)]
+    assert ("draw_pile" in view) == (seat is None), "draw pile order is for the teacher view only"
+    assert view["sum"] == st.sum and view["current"] == st.current_player
+
+
 #: game -> (list of new_game kwargs covering every mode, candidate generator, view check)
 CONFIGS: dict[str, tuple[list[dict[str, Any]], Callable, Callable]] = {
     "depot": (
@@ -55,6 +77,25 @@ CONFIGS: dict[str, tuple[list[dict[str, Any]], Callable, Callable]] = {
         ],
         depot_candidates,
         depot_view_check,
+    ),
+    "cirno_neu": (
+        [
+            dict(players=2),
+            dict(players=3, life_system=True),
+            dict(players=5),
+            dict(players=8, life_system=True, lives=3),
+            dict(players=3, first_dealer="random", shot_resume="after_target", shot_self_target=True,
+                 double_draw_timing="after_each", pass_ends_double_turn=True),
+            dict(players=5, life_system=True, auto_forced_bust=False, floor_at_zero=True,
+                 next_round_starter="rotate", reset_direction_each_round=False),
+            dict(players=8, allow_voluntary_bust=True, next_round_starter="after_loser", hand_size=2,
+                 limit=60, set_value=55),
+            dict(players=2, life_system=True, deck_counts={"1": 4, "5": 4, "10": 4, "50": 2, "-10": 2, "99": 2,
+                                                           "PASS": 2, "TURN": 2, "SHOT": 2, "DOUBLE": 2,
+                                                           "DSHOT": 2}),
+        ],
+        cirno_neu_candidates,
+        cirno_neu_view_check,
     ),
 }
 

@@ -31,9 +31,15 @@ class RandomBot:
 
 
 def _registry() -> dict[tuple[str, str], Callable[[int | None], Bot]]:
+    from .cirno_neu import NeuSurvivorBot
     from .depot import DepotGreedyBot
 
-    return {("depot", "greedy"): DepotGreedyBot}
+    # "greedy" is the general name of each game's heuristic bot; games may add aliases.
+    return {
+        ("depot", "greedy"): DepotGreedyBot,
+        ("cirno_neu", "greedy"): NeuSurvivorBot,
+        ("cirno_neu", "survivor"): NeuSurvivorBot,
+    }
 
 
 def bot_names(game: str) -> list[str]:

@@ -7,7 +7,7 @@ from types import ModuleType
 from typing import Any
 
 #: Registry name -> module name under ``cardwidgets.games``.
-GAMES = {"depot": "depot"}
+GAMES = {"depot": "depot", "cirno_neu": "cirno_neu"}
 
 
 def available_games() -> list[str]:
