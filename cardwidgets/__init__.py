@@ -21,7 +21,7 @@ from .core.replay import Replay, ReplayError
 
 __version__ = "0.1.0"
 
-_TABLES = {"Depot": "depot"}
+_TABLES = {"Depot": "depot", "CirnoNeu": "cirno_neu"}
 
 
 def make(game: str, **kwargs: Any) -> State:
@@ -38,6 +38,7 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "CirnoNeu",
     "Depot",
     "Event",
     "IllegalActionError",

@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 // Adding a game's table is one line here (its entry is src/<game>/index.js).
 const GAMES = [
   "depot",
-  // "cirno_neu",
+  "cirno_neu",
   // "crypto_trick",
   // "yadokarick",
 ];

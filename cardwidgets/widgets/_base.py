@@ -167,14 +167,25 @@ class TableWidget(anywidget.AnyWidget):
     def _push(self, action: Any, seat: int | None, by_bot: bool = False) -> list[Any]:
         from ..core import ANY
 
-        st = self.state.clone()
+        before = self.state
+        st = before.clone()
         events = st.apply(action, ANY if seat is None else seat)
         if not by_bot:  # a person's move supersedes any scheduled bot move
             self._cancel_pending()
         del self._states[self.cursor + 1 :]
         del self._events[self.cursor + 1 :]
-        self._states.append(st)
-        self._events.append([e.text for e in events])
+        done = st.history[before.move_count :]
+        if len(done) == 1:
+            self._states.append(st)
+            self._events.append([e.text for e in events])
+        else:
+            # A shortcut that applied several actions (cirno+neu's two-card turn): one
+            # timeline entry per action, so the timeline and `history` stay aligned.
+            cur = before
+            for a in done:
+                cur = cur.clone()
+                self._states.append(cur)
+                self._events.append([e.text for e in cur.apply(a)])
         self._sync(cursor=len(self._states) - 1)
         return events
 

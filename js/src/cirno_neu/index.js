@@ -1,0 +1,633 @@
+// cirno+neu table (anywidget front end). Draws the synced `view` and `legal` traits;
+// holds no rules: a card is playable only because a `play <card>` string for it is in
+// `legal`, and Python validates and explains everything the player sends.
+import "../lib/table.css";
+import "./cirno_neu.css";
+import { h } from "../lib/dom.js";
+import { renderCard, renderBacks } from "../lib/cards.js";
+import { renderLog } from "../lib/log.js";
+import { renderHistory } from "../lib/history.js";
+import { renderError } from "../lib/error.js";
+import { withRuleIds, listWords } from "../lib/text.js";
+import { mountTable } from "../lib/table.js";
+
+export const GAME = "cirno_neu";
+
+/**
+ * The cirno+neu view as Python sends it (`CirnoNeuState.view(seat)`).
+ * @typedef {Object} CirnoView
+ * @property {"cirno_neu"} game
+ * @property {number} players
+ * @property {string[]} names
+ * @property {number | null} seat            viewing seat; null = teacher view
+ * @property {string} phase                  "AWAIT_CARD" or "MATCH_END"
+ * @property {number | null} current         seat to act; null when the match is over
+ * @property {number} round
+ * @property {number} turn_no
+ * @property {number} sum
+ * @property {number} limit
+ * @property {1 | -1} direction              +1 clockwise, -1 counter-clockwise
+ * @property {boolean} clockwise
+ * @property {number} dealer
+ * @property {string[]} stack_top            the last ≤5 cards of the main stack, newest last
+ * @property {number} stack_size
+ * @property {number} draw_count
+ * @property {{actor: number, anchor: number, kind: "normal" | "shot", required: number, played: number,
+ *   shot_target: number | null, double_next: boolean}} turn
+ * @property {{shot_target: number | null, double_next: boolean}} pending
+ * @property {Array<string[] | null>} hands  card tokens for the seats the viewer may see
+ * @property {number[]} hand_counts
+ * @property {boolean} life_system
+ * @property {number[] | null} chips
+ * @property {boolean[]} active
+ * @property {number[]} eliminated          seats in the order they went out
+ * @property {{seat: number, action: string} | null} last_action
+ * @property {{seat: number, sum: number, hand: string[], card: string | null, forced: boolean, round: number} | null} revealed
+ * @property {{winners: number[], scores: number[], reason: string} | null} outcome
+ * @property {string[]} [stack]              teacher view only
+ * @property {string[]} [draw_pile]          teacher view only
+ */
+
+/**
+ * A parsed cirno+neu play, for display and for building the UI from `legal` only.
+ * @typedef {{card: string, target: number | null, text: string}} ParsedPlay
+ */
+
+/**
+ * The lower-case notation token of a card (`"PASS"` → `"pass"`, `"⑨"` → `"9"`).
+ * @param {string | number} token a card token as the engine writes it
+ * @returns {string}
+ */
+export function actionToken(token) {
+  const t = String(token).trim().toLowerCase();
+  if (t === "⑨" || t === "+9") return "9";
+  if (t === "doubleshot" || t === "double-shot" || t === "double shot") return "dshot";
+  return t;
+}
+
+/**
+ * Read one play in canonical notation (the spec's §15; notation, not rules).
+ * @param {string} text e.g. "play 7", "play -10", "play shot @2"
+ * @returns {ParsedPlay | null} null when the text is not a single canonical play
+ */
+export function parseAction(text) {
+  const m = /^\s*play\s+([^\s@,]+)\s*(?:@\s*(\d+))?\s*$/i.exec(String(text));
+  if (!m) return null;
+  return { card: actionToken(m[1]), target: m[2] === undefined ? null : Number(m[2]), text: String(text) };
+}
+
+/**
+ * Canonical notation for playing a card.
+ * @param {string | number} token
+ * @param {number | null} [target]
+ * @returns {string} "play 7", "play pass", "play shot @2"
+ */
+export function playNotation(token, target = null) {
+  const s = `play ${actionToken(token)}`;
+  return target == null ? s : `${s} @${target}`;
+}
+
+// ---------------------------------------------------------------- card faces
+
+/** Cards that need a target: clicking them starts the targeting step. */
+const AIMED = new Set(["shot", "dshot"]);
+
+/**
+ * @typedef {Object} Face
+ * @property {"plus" | "minus" | "set" | "order"} kind
+ * @property {string} tone      data-tone (styled in cirno_neu.css)
+ * @property {string} short     compact text (corners, legal-move pips, narration-like labels)
+ * @property {string} name      the card's name in words
+ * @property {string} rule      the rule ID of its effect
+ * @property {string} tip       tooltip
+ */
+
+/**
+ * How a card looks: its tone, labels and tooltip. Display only.
+ * @param {string | number} token
+ * @returns {Face}
+ */
+export function cardFace(token) {
+  const t = actionToken(token);
+  if (/^\d+$/.test(t)) {
+    const v = Number(t);
+    if (v === 99) return { kind: "set", tone: "gold", short: "99", name: "99", rule: "N3.3", tip: "99: the sum becomes 99 (rule N3.3)" };
+    if (v === 9) return { kind: "plus", tone: "cirno", short: "+9", name: "⑨", rule: "N3.1", tip: "⑨ — Cirno's nine: +9 (rule N3.1)" };
+    const tone = v <= 4 ? "plus-lo" : v <= 8 ? "plus-mid" : v <= 10 ? "plus-hi" : "plus-max";
+    return { kind: "plus", tone, short: `+${v}`, name: String(v), rule: "N3.1", tip: `+${v}: adds ${v} to the sum (rule N3.1)` };
+  }
+  if (/^-\d+$/.test(t)) {
+    const v = Number(t.slice(1));
+    return { kind: "minus", tone: "minus", short: `−${v}`, name: `−${v}`, rule: "N3.2", tip: `−${v}: takes ${v} off the sum (rule N3.2)` };
+  }
+  const order = ORDER[t];
+  if (order) return { kind: "order", ...order };
+  return { kind: "order", tone: "pass", short: String(token), name: String(token), rule: "", tip: String(token) };
+}
+
+/** @type {Record<string, {tone: string, short: string, name: string, rule: string, tip: string}>} */
+const ORDER = {
+  pass: { tone: "pass", short: "PASS", name: "PASS", rule: "N3.4", tip: "PASS: the sum stays the same (rule N3.4)" },
+  turn: { tone: "turn", short: "TURN", name: "TURN", rule: "N3.5", tip: "TURN ↺: reverses the direction of play (rule N3.5)" },
+  shot: { tone: "shot", short: "SHOT", name: "SHOT", rule: "N3.6", tip: "SHOT ◎: choose who plays next (rule N3.6)" },
+  double: { tone: "double", short: "×2", name: "DOUBLE", rule: "N3.7", tip: "DOUBLE ×2: the next turn plays 2 cards (rule N3.7)" },
+  dshot: { tone: "dshot", short: "◎×2", name: "DOUBLE SHOT", rule: "N3.8", tip: "DOUBLE SHOT: choose who plays next, and they play 2 cards (rule N3.8)" },
+};
+
+// Small inline SVG icons (no fonts or assets needed). 24×24, drawn with currentColor.
+const ICONS = {
+  turn: '<path d="M3.5 8.5A9 9 0 1 1 3.2 14" fill="none" stroke="currentColor" stroke-width="2.6" stroke-linecap="round"/><path d="M1.2 3.4 3.4 9.6 9.6 7.6z" fill="currentColor"/>',
+  cw: '<path d="M20.5 8.5A9 9 0 1 0 20.8 14" fill="none" stroke="currentColor" stroke-width="2.6" stroke-linecap="round"/><path d="M22.8 3.4 20.6 9.6 14.4 7.6z" fill="currentColor"/>',
+  shot: '<circle cx="12" cy="12" r="9" fill="none" stroke="currentColor" stroke-width="2.2"/><circle cx="12" cy="12" r="4.6" fill="none" stroke="currentColor" stroke-width="2.2"/><circle cx="12" cy="12" r="1.7" fill="currentColor"/>',
+  pass: '<path d="M4 5.5 10.5 12 4 18.5M12 5.5 18.5 12 12 18.5" fill="none" stroke="currentColor" stroke-width="2.8" stroke-linecap="round" stroke-linejoin="round"/>',
+  arrow: '<path d="M5 4.5 19 12 5 19.5 8.5 12z" fill="currentColor"/>',
+};
+
+/**
+ * An inline icon.
+ * @param {keyof typeof ICONS} name
+ * @param {string} [cls]
+ * @returns {Element}
+ */
+function icon(name, cls = "cw-icon") {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("class", cls);
+  svg.setAttribute("aria-hidden", "true");
+  svg.innerHTML = ICONS[name];
+  return svg;
+}
+
+/**
+ * The big centre of a card face.
+ * @param {string} t action token
+ * @param {Face} f
+ * @returns {Array<Node | string>}
+ */
+function faceBig(t, f) {
+  if (f.kind === "plus" && t === "9") return [h("span", { class: "cw-nine" }, "9")];
+  if (f.kind === "plus") return [h("span", { class: "cw-sign" }, "+"), t];
+  if (f.kind === "minus") return [h("span", { class: "cw-sign" }, "−"), t.slice(1)];
+  if (f.kind === "set") return ["99"];
+  if (t === "pass") return [icon("pass")];
+  if (t === "turn") return [icon("turn")];
+  if (t === "shot") return [icon("shot")];
+  if (t === "double") return [h("span", { class: "cw-times" }, "×2")];
+  if (t === "dshot") return [icon("shot"), h("span", { class: "cw-times cw-times-sub" }, "×2")];
+  return [f.short];
+}
+
+/**
+ * The small corner/xs label of a card face.
+ * @param {string} t action token
+ * @param {Face} f
+ * @returns {Array<Node | string>}
+ */
+function faceSmall(t, f) {
+  if (t === "9") return [h("span", { class: "cw-nine" }, "9")];
+  if (f.kind === "plus") return [t];
+  if (f.kind === "minus" || f.kind === "set") return [f.short];
+  if (t === "pass") return [icon("pass")];
+  if (t === "turn") return [icon("turn")];
+  if (t === "shot") return [icon("shot")];
+  if (t === "double") return ["×2"];
+  if (t === "dshot") return [icon("shot"), "²"];
+  return [f.short];
+}
+
+/**
+ * Render one face-up cirno+neu card (lib renderCard, dressed with this game's face).
+ * @param {string} token the engine's token, written to `data-card`
+ * @param {import("../lib/cards.js").CardOptions} [opts]
+ * @returns {HTMLElement}
+ */
+export function renderNeuCard(token, opts = {}) {
+  const t = actionToken(token);
+  const f = cardFace(token);
+  const size = opts.size ?? "md";
+  const el = renderCard(token, {
+    ...opts,
+    tone: f.tone,
+    title: opts.title ?? f.tip,
+    class: [`cw-kind-${f.kind}`, t.length >= 2 && f.kind !== "order" && "cw-card-wide",
+      ...(Array.isArray(opts.class) ? opts.class : [opts.class])],
+  });
+  el.setAttribute("aria-label", f.name);
+  const value = /** @type {HTMLElement} */ (el.querySelector(".cw-card-value"));
+  value.textContent = "";
+  value.append(...(size === "xs" ? faceSmall(t, f) : faceBig(t, f)));
+  for (const corner of el.querySelectorAll(".cw-card-corner")) {
+    corner.textContent = "";
+    corner.append(...faceSmall(t, f));
+  }
+  if (f.kind === "order" && size !== "xs") {
+    el.append(h("span", { class: "cw-card-caption", "aria-hidden": "true" }, f.name));
+  }
+  return el;
+}
+
+// ---------------------------------------------------------------- helpers
+
+/** @param {number} n @param {string} word */
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+/** @param {number} n */
+const ordinal = (n) => `${n}${n % 10 === 1 && n % 100 !== 11 ? "st" : n % 10 === 2 && n % 100 !== 12 ? "nd" : n % 10 === 3 && n % 100 !== 13 ? "rd" : "th"}`;
+/** @param {number} v */
+const signed = (v) => (v < 0 ? `−${-v}` : String(v));
+
+/**
+ * How hot the sum is, 0 (cool) .. 4 (at the limit). Display only.
+ * @param {number} sum
+ * @param {number} limit
+ */
+export function heat(sum, limit) {
+  const r = limit > 0 ? sum / limit : 0;
+  return r >= 1 ? 4 : r >= 0.9 ? 3 : r >= 0.75 ? 2 : r >= 0.5 ? 1 : 0;
+}
+
+function dots() {
+  return h("span", { class: "cw-dots", "aria-hidden": "true" }, [h("i"), h("i"), h("i")]);
+}
+
+/**
+ * Describe an action in words for the seat's speech bubble.
+ * @param {string} action
+ * @param {(i: number) => string} name
+ */
+function describeAction(action, name) {
+  const p = parseAction(action);
+  if (!p) return action;
+  const f = cardFace(p.card);
+  return p.target == null ? `played ${f.name}` : `played ${f.name} on ${name(p.target)}`;
+}
+
+/**
+ * Draw the whole cirno+neu table into ctx.root.
+ * @param {import("../lib/table.js").TableContext} ctx
+ */
+export function drawCirnoNeu(ctx) {
+  const { root, ui } = ctx;
+  /** @type {CirnoView | null} */
+  const view = ctx.get("view");
+  if (!view || typeof view !== "object" || !view.players) {
+    root.append(h("div", { class: "cw-waiting" }, "Waiting for the game…"));
+    return;
+  }
+  const n = view.players;
+  const names = view.names || [];
+  const name = (/** @type {number | null | undefined} */ i) => (i == null ? "" : names[i] ?? `Seat ${i + 1}`);
+  /** @type {string[]} */
+  const legal = Array.isArray(ctx.get("legal")) ? ctx.get("legal") : [];
+  const plays = /** @type {ParsedPlay[]} */ (legal.map(parseAction).filter((p) => p !== null));
+  const botSeats = new Set(Array.isArray(ctx.get("bot_seats")) ? ctx.get("bot_seats") : []);
+  const thinking = !!ctx.get("thinking");
+  const cursor = Number(ctx.get("cursor") ?? 0);
+  const historyLen = Number(ctx.get("history_len") ?? 0);
+  const limit = view.limit ?? 99;
+  const active = view.active || [];
+  const turn = view.turn || { actor: view.current, anchor: view.current, kind: "normal", required: 1, played: 0 };
+  const pending = view.pending || { shot_target: null, double_next: false };
+
+  const teacher = view.seat == null;
+  const finished = view.phase === "MATCH_END" || view.current == null || !!view.outcome;
+  const actor = teacher ? (finished ? null : view.current) : view.seat;
+  const hand = actor != null && Array.isArray(view.hands?.[actor]) ? /** @type {string[]} */ (view.hands[actor]) : null;
+  const you = (/** @type {number | null | undefined} */ i) => !teacher && i != null && i === view.seat;
+
+  // Local UI state (the targeting step) belongs to one position; a new position resets it.
+  const key = JSON.stringify([cursor, historyLen, view.turn_no, view.round, view.current, turn.played, actor, hand, legal]);
+  if (ui.key !== key) {
+    ui.key = key;
+    ui.aim = null;
+  }
+  /** Targets offered for a SHOT/DSHOT card, from `legal` only. */
+  const targetsFor = (/** @type {string} */ tok) => plays.filter((p) => p.card === tok && p.target != null).map((p) => /** @type {number} */ (p.target));
+  /** @type {{card: string, index: number} | null} */
+  const aim = ui.aim && targetsFor(ui.aim.card).length ? ui.aim : null;
+  const aimTargets = aim ? targetsFor(aim.card) : [];
+  const aimFace = aim ? cardFace(aim.card) : null;
+  const startAim = (/** @type {string} */ tok, /** @type {number} */ index) => { ui.aim = { card: tok, index }; ctx.redraw(); };
+  const cancelAim = () => { ui.aim = null; ctx.redraw(); };
+
+  const counter = turn.required > 1 ? `card ${Math.min(turn.played + 1, turn.required)} of ${turn.required}` : null;
+
+  // ---- header ---------------------------------------------------------------
+  let turnText = "";
+  if (finished) turnText = "Match over";
+  else if (you(view.current)) turnText = turn.kind === "shot" ? "Your shot turn" : "Your turn";
+  else turnText = `${name(view.current)} ${turn.kind === "shot" ? "— shot turn" : "to play"}`;
+  const header = h("header", { class: "cw-header" }, [
+    h("div", { class: "cw-title" }, [h("span", { class: "cw-logo cw-nine", "aria-hidden": "true" }, "9"), "cirno+neu"]),
+    h("div", { class: "cw-chips" }, [
+      h("span", { class: "cw-chip" }, `Round ${view.round}`),
+      h("span", { class: "cw-chip", title: view.life_system ? "life system: a bust costs a chip; no chips left = out (rule N6.4)" : "elimination: a bust puts the player out (rule N6.3)" },
+        view.life_system ? "Life system" : "Elimination"),
+      h("span", { class: "cw-chip", title: `keep the sum at or under ${limit}` }, ["Limit ", h("b", null, String(limit))]),
+      cursor < historyLen
+        ? h("span", { class: "cw-chip cw-chip-past", title: "You are looking at an earlier position" }, `viewing move ${cursor} of ${historyLen}`)
+        : null,
+    ]),
+    h("div", { class: ["cw-turn", you(view.current) && !finished && "cw-turn-you", finished && "cw-turn-over"] }, [
+      turnText,
+      counter && !finished ? h("span", { class: "cw-turn-counter" }, ` · ${counter}`) : null,
+      thinking && !finished ? h("span", { class: "cw-thinking", "aria-label": "thinking" }, [" · thinking", dots()]) : null,
+    ]),
+  ]);
+
+  // ---- seats around the ring ---------------------------------------------------
+  const base = teacher ? 0 : /** @type {number} */ (view.seat);
+  const clockwise = view.direction !== -1;
+  const lastAction = view.last_action;
+  const winners = view.outcome?.winners || [];
+
+  /** @param {number} i */
+  const seatHead = (i) => h("div", { class: "cw-seat-head" }, [
+    h("span", { class: "cw-avatar", "data-seat-tone": i % 5, "aria-hidden": "true" }, (name(i)[0] || "?").toUpperCase()),
+    h("span", { class: "cw-seat-name" }, name(i)),
+    you(i) ? h("span", { class: "cw-tag cw-tag-you" }, "you") : null,
+    botSeats.has(i) ? h("span", { class: "cw-tag cw-tag-bot", title: "played by the computer" }, "bot") : null,
+    view.dealer === i && !finished ? h("span", { class: "cw-dealer", title: "dealer: dealt this round and played first (rule N2.3)" }, "dealer") : null,
+    view.current === i && !finished && thinking ? h("span", { class: "cw-thinking", title: "thinking…" }, dots()) : null,
+  ]);
+
+  /** @param {number} i */
+  const lives = (i) => {
+    if (!view.life_system || !Array.isArray(view.chips)) return null;
+    const k = view.chips[i] ?? 0;
+    const tokens = [];
+    for (let j = 0; j < k; j++) tokens.push(h("span", { class: "cw-life" }));
+    return h("span", { class: "cw-lives", title: `${plural(k, "chip")} left (rule N6.4)`, "aria-label": `${plural(k, "chip")}`, "data-chips": k },
+      k ? tokens : h("span", { class: "cw-lives-none" }, "no chips"));
+  };
+
+  const seats = [];
+  const flows = [];
+  for (let i = 0; i < n; i++) {
+    const k = (i - base + n) % n;
+    const angle = Math.PI / 2 + (2 * Math.PI * k) / n;
+    const out = active[i] === false;
+    const isCurrent = view.current === i && !finished;
+    const targetable = aimTargets.includes(i);
+    const count = view.hand_counts?.[i] ?? (view.hands?.[i]?.length ?? 0);
+    const cards = view.hands?.[i];
+    const act = targetable && aim ? playNotation(aim.card, i) : null;
+    const badges = [];
+    if (!finished && pending.shot_target === i) badges.push(h("span", { class: "cw-badge cw-badge-next", title: "plays a shot turn next (rule N5.2)" }, [icon("shot", "cw-icon cw-icon-inline"), "next"]));
+    if (out) {
+      const place = (view.eliminated || []).indexOf(i);
+      badges.push(h("span", { class: "cw-out-mark", title: "eliminated" }, place >= 0 ? `✕ out · ${ordinal(n - place)}` : "✕ out"));
+    }
+    seats.push(h("div", {
+      class: ["cw-seat", isCurrent && "cw-current", out && "cw-out", you(i) && "cw-you", targetable && "cw-targetable",
+        winners.includes(i) && "cw-winner", isCurrent && turn.kind === "shot" && "cw-shot-turn"],
+      "data-seat": i,
+      "data-action": act,
+      role: act ? "button" : null,
+      tabIndex: act ? 0 : undefined,
+      title: act ? `${aimFace?.name} ${name(i)} (${act})` : null,
+      "aria-label": act ? `target ${name(i)}` : null,
+      style: { "--cx": Math.cos(angle).toFixed(4), "--cy": Math.sin(angle).toFixed(4), "--k": k },
+      onClick: act ? () => ctx.act(act) : null,
+      onKeydown: act ? (/** @type {KeyboardEvent} */ ev) => {
+        if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); ctx.act(act); }
+      } : null,
+    }, [
+      seatHead(i),
+      h("div", { class: "cw-seat-cards" }, [
+        Array.isArray(cards) && !out && !you(i)
+          ? h("div", { class: "cw-faceup" }, cards.map((c) => renderNeuCard(c, { size: "xs" })))
+          : renderBacks(out ? 0 : count, { size: "xs", max: 8 }),
+        out ? null : h("span", { class: "cw-count", title: `${plural(count, "card")} in hand` }, String(count)),
+        out ? null : lives(i),
+      ]),
+      badges.length ? h("div", { class: "cw-seat-badges" }, badges) : null,
+      lastAction && lastAction.seat === i && !finished
+        ? h("div", { class: "cw-bubble", title: lastAction.action }, describeAction(lastAction.action, name)) : null,
+      targetable ? h("div", { class: "cw-target-mark", "aria-hidden": "true" }, [icon("shot", "cw-icon"), "target"]) : null,
+    ]));
+    // an arrow on the track between this seat and the next one clockwise
+    const mid = angle + Math.PI / n;
+    const rx = 1.7; // the track is wider than tall: tangent in screen proportions
+    let rot = (Math.atan2(Math.cos(mid), -rx * Math.sin(mid)) * 180) / Math.PI;
+    if (!clockwise) rot += 180;
+    flows.push(h("span", {
+      class: "cw-flow", "aria-hidden": "true",
+      style: { "--cx": Math.cos(mid).toFixed(4), "--cy": Math.sin(mid).toFixed(4), "--rot": `${rot.toFixed(1)}deg` },
+    }, icon("arrow", "cw-icon")));
+  }
+
+  // ---- centre: draw pile, the running sum, the main stack ---------------------------
+  const sum = Number(view.sum ?? 0);
+  const level = heat(sum, limit);
+  const pct = Math.max(0, Math.min(100, (sum / limit) * 100));
+  const drawCount = view.draw_count ?? 0;
+  const top = view.stack_top || [];
+  const stackSize = view.stack_size ?? top.length;
+  const directionEl = h("div", {
+    class: "cw-direction", "data-direction": clockwise ? "cw" : "ccw",
+    title: `play goes ${clockwise ? "clockwise" : "counter-clockwise"} (TURN reverses it, rule N3.5)`,
+  }, [icon(clockwise ? "cw" : "turn", "cw-icon"), h("span", null, clockwise ? "clockwise" : "counter-clockwise")]);
+
+  // The turn in badges: shot turn (and whom play resumes after), the double-turn counter,
+  // and what the cards played so far do to the next turn.
+  const centreBadges = [directionEl];
+  if (!finished) {
+    if (turn.kind === "shot") {
+      centreBadges.push(h("span", { class: "cw-badge cw-badge-shot", title: `an extra turn from a SHOT; afterwards play continues after ${name(turn.anchor)} (rule N5.2)` },
+        [icon("shot", "cw-icon cw-icon-inline"), `shot turn · then after ${name(turn.anchor)}`]));
+    }
+    if (counter) centreBadges.push(h("span", { class: "cw-badge cw-badge-double", title: "double turn: 2 card plays, then draw 2 (rules N3.7, N4.7)" }, `×2 · ${counter}`));
+    if (pending.double_next) centreBadges.push(h("span", { class: "cw-badge cw-badge-pending", "data-pending": "double", title: "the next turn plays 2 cards (rule N5.4)" }, "next turn ×2"));
+    if (pending.shot_target != null) {
+      centreBadges.push(h("span", { class: "cw-badge cw-badge-pending", "data-pending": "shot", title: "SHOT: this player takes the next turn (rule N5.2)" },
+        [icon("shot", "cw-icon cw-icon-inline"), `next: ${name(pending.shot_target)}`]));
+    }
+  }
+
+  const centre = h("div", { class: "cw-centre" }, [
+    h("div", { class: "cw-centre-row" }, [
+      h("div", { class: "cw-draw", title: `${plural(drawCount, "card")} in the draw pile` }, [
+        h("div", { class: "cw-pile" }, drawCount > 0
+          ? renderBacks(Math.min(3, drawCount), { size: "sm", max: 3 })
+          : h("div", { class: "cw-slot" }, "")),
+        h("div", { class: "cw-pile-label" }, [h("span", null, "Draw"), h("b", { class: "cw-draw-count" }, String(drawCount))]),
+      ]),
+      h("div", {
+        class: "cw-dial", "data-heat": level, style: { "--p": pct.toFixed(1) },
+        role: "img", "aria-label": `sum ${sum} of ${limit}`, title: `sum ${sum} — ${limit - sum >= 0 ? `${limit - sum} to go before ${limit}` : `over ${limit}`}`,
+      }, h("div", { class: "cw-dial-face" }, [
+        h("b", { class: "cw-sum" }, signed(sum)),
+        h("span", { class: "cw-limit" }, `/ ${limit}`),
+      ])),
+      h("div", { class: "cw-stack-top", title: `main stack: ${plural(stackSize, "card")}${top.length ? `; on top ${top.map((c) => cardFace(c).name).join(" ")}` : ""}` }, [
+        h("div", { class: "cw-fan", style: { "--n": top.length } }, top.length
+          ? top.map((c, j) => renderNeuCard(c, { size: "sm", class: j === top.length - 1 && "cw-newest", attrs: { style: `--j:${j - (top.length - 1)}` } }))
+          : h("div", { class: "cw-slot" }, "")),
+        h("div", { class: "cw-pile-label" }, [h("span", null, "Stack"), h("b", { class: "cw-stack-count" }, String(stackSize))]),
+      ]),
+    ]),
+    h("div", { class: "cw-turn-info" }, centreBadges),
+  ]);
+
+  const ring = h("div", {
+    class: ["cw-ring", aim && "cw-aiming"], "data-players": n, "data-direction": clockwise ? "cw" : "ccw",
+  }, [h("div", { class: "cw-ring-track", "aria-hidden": "true" }), ...flows, centre, ...seats]);
+
+  // ---- the last bust: the busted player's hand, revealed -------------------------------
+  const rv = view.revealed;
+  const revealedEl = rv ? h("section", { class: "cw-revealed", "data-seat": rv.seat, "aria-label": "Revealed hand" }, [
+    h("span", { class: "cw-revealed-title" }, rv.forced ? "Forced bust" : "Bust"),
+    h("span", { class: "cw-revealed-text" }, withRuleIds(
+      rv.card == null
+        ? `Round ${rv.round}: ${name(rv.seat)} held no safe card at ${signed(rv.sum)} (rule N4.4)`
+        : `Round ${rv.round}: ${name(rv.seat)} played ${cardFace(rv.card).name} → ${signed(rv.sum)}${rv.forced ? ", forced (rule N4.4)" : " (rule N6.1)"}`)),
+    h("div", { class: "cw-revealed-hand" }, (rv.hand || []).map((c) => renderNeuCard(c, { size: "sm" }))),
+  ]) : null;
+
+  // ---- outcome ---------------------------------------------------------------------------
+  const outcome = view.outcome;
+  let outcomeEl = null;
+  if (outcome) {
+    const w = outcome.winners || [];
+    const headline = w.length === 0 ? "No winner"
+      : w.some((s) => you(s)) ? "You win the match!"
+      : w.length > 1 ? `${listWords(w.map(name), "and")} share the win` : `${name(w[0])} wins the match`;
+    const elim = view.eliminated || [];
+    const place = (/** @type {number} */ s) => (w.includes(s) ? 1 : elim.includes(s) ? n - elim.indexOf(s) : null);
+    const order = [...Array(n).keys()].sort((a, b) => (place(a) ?? n + 1) - (place(b) ?? n + 1));
+    outcomeEl = h("section", { class: "cw-outcome", role: "status" }, [
+      h("div", { class: "cw-outcome-head" }, [h("span", { class: "cw-trophy", "aria-hidden": "true" }, "★"), headline]),
+      h("table", { class: "cw-scores" }, [
+        h("thead", null, h("tr", null, [h("th", null, "Place"), h("th", null, "Player"), view.life_system ? h("th", null, "Chips") : null])),
+        h("tbody", null, order.map((s) => {
+          const p = place(s);
+          return h("tr", { class: w.includes(s) && "cw-winner-row", "data-seat": s }, [
+            h("td", { class: "cw-place" }, p == null ? "—" : ordinal(p)),
+            h("td", null, [name(s), you(s) ? " (you)" : ""]),
+            view.life_system ? h("td", null, String(outcome.scores?.[s] ?? view.chips?.[s] ?? 0)) : null,
+          ]);
+        })),
+      ]),
+      outcome.reason ? h("p", { class: "cw-reason" }, withRuleIds(outcome.reason)) : null,
+    ]);
+  }
+
+  // ---- the hand, targeting and legal moves ----------------------------------------------
+  /** @type {HTMLElement | null} */
+  let playerArea = null;
+  if (actor != null) {
+    const live = !finished;
+    const playable = new Set(plays.map((p) => p.card));
+    const handEl = hand === null
+      ? renderBacks(view.hand_counts?.[actor] ?? 0, { size: "sm" })
+      : h("div", { class: "cw-hand", role: "group", "aria-label": teacher ? `${name(actor)}'s hand` : "your hand" },
+        hand.length ? hand.map((c, i) => {
+          const tok = actionToken(c);
+          const ok = playable.has(tok);
+          const aimed = AIMED.has(tok) && targetsFor(tok).length > 0;
+          const direct = ok && !aimed ? playNotation(tok) : null;
+          return renderNeuCard(c, {
+            size: "lg",
+            playable: ok,
+            dimmed: legal.length > 0 && !ok,
+            selected: aim?.index === i,
+            attrs: { "data-index": i, "data-action": direct, "data-control": aimed ? "target" : null },
+            onClick: !live ? undefined : () => {
+              if (aimed) {
+                if (aim?.index === i) cancelAim(); else startAim(tok, i);
+              } else {
+                // one click = one card; an unplayable card is sent too, so Python explains why not
+                ui.aim = null;
+                ctx.act(playNotation(tok));
+              }
+            },
+          });
+        }) : h("span", { class: "cw-hand-empty cw-muted" }, "no cards in hand"));
+
+    const room = limit - sum;
+    let hint = "";
+    if (!live) hint = "";
+    else if (!plays.length) hint = "";
+    else hint = `${counter ? `Double turn: ${counter}. ` : ""}${turn.kind === "shot" ? `Shot turn: afterwards play continues after ${name(turn.anchor)}. ` : ""}`
+      + `Glowing cards are legal; click one to play it (room to ${limit}: ${room}).`;
+
+    const controls = aim
+      ? [
+          h("span", { class: "cw-hint cw-hint-step" }, [
+            icon("shot", "cw-icon cw-icon-inline"),
+            ` ${aimFace?.name}: click a glowing seat to choose who plays next (${listWords(aimTargets.map(name))}).`,
+          ]),
+          h("button", { type: "button", class: "cw-btn", "data-control": "cancel", onClick: cancelAim }, "Cancel"),
+        ]
+      : hint ? [h("span", { class: "cw-hint" }, hint)] : null;
+
+    const legalStrip = h("div", { class: "cw-legal", "aria-label": "Legal moves" }, [
+      h("span", { class: "cw-legal-title" }, "Legal moves"),
+      plays.length === 0
+        ? h("span", { class: "cw-muted" }, finished ? "none — the match is over"
+          : you(view.current) || teacher ? "none" : `none — waiting for ${name(view.current)}${thinking ? " (thinking…)" : ""}`)
+        : plays.map((p) => {
+            const f = cardFace(p.card);
+            return h("button", {
+              type: "button", class: ["cw-move", aim && p.card === aim.card && "cw-move-selected"], "data-action": p.text,
+              title: `${p.text} · ${f.tip}`, onClick: () => ctx.act(p.text),
+            }, [
+              h("span", { class: "cw-move-pip", "data-tone": f.tone }, faceSmall(p.card, f)),
+              p.target != null ? h("span", { class: "cw-move-target" }, `→ ${name(p.target)}`) : null,
+            ]);
+          }),
+    ]);
+
+    playerArea = h("section", { class: ["cw-player", live && plays.length > 0 && "cw-player-active"] }, [
+      h("div", { class: "cw-player-head" }, [
+        h("span", { class: "cw-avatar", "data-seat-tone": actor % 5, "aria-hidden": "true" }, (name(actor)[0] || "?").toUpperCase()),
+        h("span", { class: "cw-seat-name" }, teacher ? `${name(actor)}'s hand` : "Your hand"),
+        teacher ? h("span", { class: "cw-muted" }, `teacher view — acting for ${name(actor)}`) : null,
+        live && view.current === actor && counter ? h("span", { class: "cw-badge cw-badge-double" }, `×2 · ${counter}`) : null,
+        live && view.current === actor && turn.kind === "shot" ? h("span", { class: "cw-badge cw-badge-shot" }, [icon("shot", "cw-icon cw-icon-inline"), "shot turn"]) : null,
+      ]),
+      handEl,
+      live && controls ? h("div", { class: "cw-controls" }, controls) : null,
+      live ? legalStrip : null,
+    ]);
+  }
+
+  // ---- assemble -------------------------------------------------------------------------------
+  const main = h("div", { class: "cw-main" }, [
+    h("div", { class: "cw-felt" }, [ring, outcomeEl, revealedEl]),
+    renderError(ctx.get("last_error") || "", () => ctx.send({ type: "clear_error" })),
+    playerArea,
+  ]);
+  const side = h("aside", { class: "cw-side" }, [
+    renderLog(ctx.get("log") || []),
+    renderHistory({
+      cursor, length: historyLen,
+      onGoto: (index) => ctx.send({ type: "goto", index }),
+      onUndo: () => ctx.send({ type: "undo" }),
+    }),
+  ]);
+  root.append(header, h("div", { class: "cw-body" }, [main, side]));
+}
+
+/**
+ * Escape leaves the targeting step.
+ * @param {KeyboardEvent} ev
+ * @param {import("../lib/table.js").TableContext} ctx
+ */
+export function cirnoKeys(ev, ctx) {
+  if (ev.key !== "Escape" || !ctx.ui.aim) return;
+  ctx.ui.aim = null;
+  ev.preventDefault();
+  ctx.redraw();
+}
+
+/**
+ * anywidget entry point.
+ * @param {{model: import("../lib/table.js").Model, el: HTMLElement}} args
+ * @returns {() => void} cleanup
+ */
+function render({ model, el }) {
+  return mountTable({ model, el, game: GAME, draw: drawCirnoNeu, onKey: cirnoKeys });
+}
+
+export default { render };
