@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import cardwidgets  # noqa: E402
 
-TABLES = {"depot": ("Depot", dict(players=4))}
+TABLES = {"depot": ("Depot", dict(players=4)), "cirno_neu": ("CirnoNeu", dict(players=4, life_system=True))}
 
 
 def measure(cls_name: str, cfg: dict, steps: int) -> tuple[float, float]:
