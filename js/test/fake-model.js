@@ -13,6 +13,7 @@ export function fakeModel(initial) {
     set: (k, v) => {
       state[k] = v;
       (handlers[`change:${k}`] || []).slice().forEach((h) => h());
+      (handlers.change || []).slice().forEach((h) => h()); // as Backbone does after set()
     },
     on: (ev, h) => (handlers[ev] ||= []).push(h),
     off: (ev, h) => (handlers[ev] = (handlers[ev] || []).filter((x) => x !== h)),

@@ -120,3 +120,33 @@ describe("mountTable", () => {
     el.remove();
   });
 });
+
+describe("mountTable redraw batching", () => {
+  it("redraws once per model update, however many traits it changes", async () => {
+    const handlers = {};
+    const state = { view: {}, legal: [], log: [], cursor: 0 };
+    const model = {
+      get: (k) => state[k],
+      on: (ev, h) => (handlers[ev] ||= []).push(h),
+      off: (ev, h) => (handlers[ev] = (handlers[ev] || []).filter((x) => x !== h)),
+      send: () => {},
+    };
+    const fire = (ev) => (handlers[ev] || []).slice().forEach((h) => h());
+    let draws = 0;
+    const el = document.createElement("div");
+    const cleanup = mountTable({ model, el, game: "t", draw: () => { draws += 1; } });
+    expect(draws).toBe(1);
+    // What Backbone does for one message that sets four traits.
+    for (const k of ["view", "legal", "log", "cursor"]) fire(`change:${k}`);
+    fire("change");
+    expect(draws).toBe(2);
+    // A model that never fires the generic event still gets one redraw, after the task.
+    fire("change:view");
+    fire("change:legal");
+    expect(draws).toBe(2);
+    await Promise.resolve();
+    expect(draws).toBe(3);
+    cleanup();
+    expect(Object.values(handlers).every((hs) => hs.length === 0)).toBe(true);
+  });
+});

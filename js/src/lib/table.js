@@ -87,13 +87,29 @@ export function mountTable({ model, el, game, draw, onKey }) {
     restoreFocus(root, focus);
   }
 
+  // One Python step changes several traits in one message; Backbone fires a
+  // `change:<trait>` per trait, then one `change`. Redraw once, on that `change`
+  // (or at the end of the current task, should a model not fire it), not per trait.
+  let dirty = false;
+  const flush = () => {
+    if (!dirty) return;
+    dirty = false;
+    redraw();
+  };
+  const markDirty = () => {
+    if (dirty) return;
+    dirty = true;
+    queueMicrotask(flush);
+  };
   const events = TRAITS.map((t) => `change:${t}`);
-  for (const ev of events) model.on(ev, redraw);
+  for (const ev of events) model.on(ev, markDirty);
+  model.on("change", flush);
   redraw();
 
   return () => {
     alive = false;
-    for (const ev of events) model.off(ev, redraw);
+    for (const ev of events) model.off(ev, markDirty);
+    model.off("change", flush);
     for (const t of KEY_EVENTS) root.removeEventListener(t, stop);
     root.remove();
   };

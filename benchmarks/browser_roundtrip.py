@@ -1,0 +1,166 @@
+"""Click -> Python -> DOM round trip in a live JupyterLab, measured inside the page.
+
+    .venv/bin/python benchmarks/browser_roundtrip.py [--clicks 25] [--no-depot] [--headed]
+
+Starts the same private JupyterLab server and Debian chromium as the browser tests
+(``tests/browser/lab.py``), then for each widget clicks a button with ``button.click()`` inside the
+page and waits with a MutationObserver until the DOM shows something only the kernel can write:
+
+(a) a trivial anywidget counter: its Python observer copies ``value`` into ``kernel_value``;
+(b) the Depot table (teacher view, no bots, so every click is a real action): a click on the
+    first legal-move button (``.cw-legal [data-action]``) until the ``.cw-log`` text changes, i.e.
+    Python applied the action, narrated it and synced the new state. The legal strip lists plays
+    only, so when the player to act has no play the benchmark passes instead (``Pass…``, a
+    ``take-<v>`` Storage column, then the timed click on ``confirm-pass``); those clicks are
+    reported separately. With seed 7 and 20 clicks: 14 plays and 6 passes.
+
+Prints median/min/max per widget and the ratio of the medians (Depot legal-move clicks over
+counter clicks); writes the numbers as JSON to ``benchmarks/results/browser_roundtrip.json``
+(git-ignored). Not a test: it never fails on timings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "browser"))
+
+import lab  # noqa: E402  (tests/browser/lab.py: server + browser helpers shared with the tests)
+
+DEPOT_CODE = """
+from cardwidgets import Depot
+t = Depot(players=3, seed=7, seat=None)
+t
+"""
+
+COUNTER_SPEC = dict(
+    rootSel=".e2e-counter",
+    pick="return root.querySelector('.e2e-counter-button');",
+    probe="return Number(root.querySelector('.e2e-counter-kernel').textContent);",
+    done="return Number(root.querySelector('.e2e-counter-kernel').textContent) === before + 1;",
+)
+
+DEPOT_SPEC = dict(
+    rootSel='.cw-table[data-game="depot"]',
+    pick="""
+      const play = root.querySelector('.cw-legal [data-action]');
+      if (play) return { el: play, kind: "play" };
+      const pass = root.querySelector('[data-control="pass"]:not([disabled])');
+      if (!pass) return null;            // game over
+      pass.click();                      // local UI only: opens the pass flow
+      const take = root.querySelector('[data-control^="take-"]');
+      if (take) take.click();            // local UI only: choose the value to take
+      const confirm = root.querySelector('[data-control="confirm-pass"]:not([disabled])');
+      return confirm ? { el: confirm, kind: "pass" } : null;
+    """,
+    probe="const l = root.querySelector('.cw-log'); return l ? l.textContent : '';",
+    done="const l = root.querySelector('.cw-log'); return !!l && l.textContent !== before;",
+)
+
+
+def summary(times: list[float]) -> dict:
+    if not times:
+        return {"n": 0}
+    return {"n": len(times), "median_ms": round(statistics.median(times), 2),
+            "min_ms": round(min(times), 2), "max_ms": round(max(times), 2),
+            "all_ms": [round(t, 2) for t in times]}
+
+
+def line(label: str, s: dict) -> str:
+    if not s["n"]:
+        return f"{label}: no clicks"
+    return (f"{label}: median {s['median_ms']:6.1f} ms  min {s['min_ms']:6.1f}  max {s['max_ms']:6.1f}"
+            f"  ({s['n']} clicks)")
+
+
+def measure(page, spec: dict, clicks: int) -> list[dict]:
+    page.wait_for_selector(spec["rootSel"], state="visible", timeout=60_000)
+    return page.evaluate(lab.ROUNDTRIP_JS, {**spec, "n": clicks, "timeoutMs": 15_000})
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--clicks", type=int, default=20)
+    ap.add_argument("--no-depot", action="store_true", help="only the counter")
+    ap.add_argument("--headed", action="store_true", help="show the browser window")
+    args = ap.parse_args()
+
+    if not lab.chromium_available():
+        print(f"error: {lab.CHROMIUM} not found; run: bash .ci/install", file=sys.stderr)
+        return 2
+    from playwright.sync_api import sync_playwright
+
+    results: dict = {"clicks": args.clicks}
+    with tempfile.TemporaryDirectory(prefix="cw-bench-") as tmp:
+        server = lab.LabServer(Path(tmp))
+        t0 = time.perf_counter()
+        server.start()
+        print(f"jupyter lab up in {server.timings['server_start_s']:.1f} s ({server.url})")
+        try:
+            with sync_playwright() as pw:
+                browser = lab.launch_browser(pw, headless=not args.headed)
+                try:
+                    ctx = browser.new_context(viewport=lab.VIEWPORT)
+                    page = ctx.new_page()
+
+                    server.write_notebook("bench_counter.ipynb", [lab.COUNTER_CODE])
+                    nb = lab.Notebook(page, server, "bench_counter.ipynb").open()
+                    nb.run_all()
+                    times = [t["ms"] for t in measure(page, COUNTER_SPEC, args.clicks)]
+                    seen = nb.json("len(counter.seen)")
+                    results["counter"] = {**summary(times), "kernel_saw": seen}
+                    print(line("(a) counter          ", results["counter"]) + f", kernel saw {seen}")
+                    server.shutdown_sessions()
+
+                    if not args.no_depot:
+                        page = ctx.new_page()
+                        server.write_notebook("bench_depot.ipynb", [DEPOT_CODE])
+                        nb = lab.Notebook(page, server, "bench_depot.ipynb").open()
+                        nb.run_all()
+                        errs = nb.errors()
+                        if errs:
+                            raise RuntimeError(f"Depot notebook failed: {errs}")
+                        timed = measure(page, DEPOT_SPEC, args.clicks)
+                        hist = nb.json("len(t.history)")
+                        d = results["depot"] = {
+                            "legal_move": summary([t["ms"] for t in timed if t["kind"] == "play"]),
+                            "confirm_pass": summary([t["ms"] for t in timed if t["kind"] == "pass"]),
+                            "all": summary([t["ms"] for t in timed]),
+                            "history_len": hist,
+                        }
+                        print(line("(b) depot legal move ", d["legal_move"]))
+                        print(line("    depot confirm pass", d["confirm_pass"]))
+                        print(line("    depot all actions ", d["all"]) + f", kernel history {hist}")
+                        if hist != len(timed):
+                            print(f"warning: {len(timed)} clicks but {hist} actions in the history",
+                                  file=sys.stderr)
+                        if d["legal_move"]["n"]:
+                            ratio = d["legal_move"]["median_ms"] / results["counter"]["median_ms"]
+                            results["ratio_depot_over_counter"] = round(ratio, 2)
+                            print(f"ratio of medians, depot legal move / counter: {ratio:.2f}")
+                    ctx.close()
+                finally:
+                    browser.close()
+        finally:
+            report = server.stop()
+            results["server_shutdown"] = report
+            if report["survivors"]:
+                print(f"warning: kernels survived shutdown: {report['survivors']}", file=sys.stderr)
+        results["wall_s"] = round(time.perf_counter() - t0, 2)
+
+    out = ROOT / "benchmarks" / "results" / "browser_roundtrip.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(results, indent=1))
+    print(f"wrote {out.relative_to(ROOT)} (wall {results['wall_s']} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Real-browser tests: JupyterLab + Debian chromium + Python Playwright (marker ``e2e``)."""

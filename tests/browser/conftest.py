@@ -1,0 +1,180 @@
+"""Fixtures for the real-browser tests: one JupyterLab server and one chromium per session,
+a fresh browser context per test.
+
+A missing chromium, JupyterLab or Playwright skips these tests locally and FAILS them when the
+``CI`` environment variable is set (``.ci/run`` sets it), so a broken install cannot turn CI green.
+Artifacts (server log, console logs, screenshots, timings) go to ``test-artifacts/browser/``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import time
+
+import pytest
+
+from .lab import (ARTIFACTS, CHROMIUM, VIEWPORT, LabServer, Notebook, browser_required, chromium_available,
+                  launch_browser)
+
+try:
+    from playwright.sync_api import expect
+
+    # expect() waits 5 s by default; a loaded 2-core CI machine needs more headroom.
+    expect.set_options(timeout=15_000)
+except ImportError:  # reported by the browser fixture (skip locally, fail in CI)
+    pass
+
+_TIMINGS: dict[str, float] = {}
+_REPORT: dict = {}
+
+
+def _unavailable(reason: str):
+    if browser_required():
+        pytest.fail(f"{reason} (CI is set, so browser tests must run)", pytrace=False)
+    pytest.skip(reason)
+
+
+def _import_or_unavailable(module: str):
+    try:
+        return __import__(module)
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        _unavailable(f"{module} is not installed: {exc}")
+
+
+def pytest_collection_modifyitems(session, config, items):
+    # Browser tests run last. While Playwright's sync API is started it leaves its event loop
+    # registered as the running loop of the main thread, so any later test that calls
+    # asyncio.run() would fail with "cannot be called from a running event loop".
+    items.sort(key=lambda item: item.get_closest_marker("e2e") is not None)  # stable sort
+
+
+@pytest.fixture(scope="session")
+def artifacts_root():
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS
+
+
+@pytest.fixture(scope="session")
+def lab_server(tmp_path_factory, artifacts_root):
+    """A private JupyterLab server; its root is ``lab_server.root`` (write notebooks there)."""
+    _import_or_unavailable("jupyterlab")
+    _import_or_unavailable("nbformat")
+    _import_or_unavailable("psutil")
+    server = LabServer(tmp_path_factory.mktemp("lab"), log_path=artifacts_root / "jupyter-server.log")
+    try:
+        server.start()
+    except RuntimeError as exc:
+        pytest.fail(str(exc), pytrace=False)
+    _TIMINGS["server_start_s"] = round(server.timings["server_start_s"], 3)
+    yield server
+    report = server.stop()
+    _REPORT.update(report)
+    _TIMINGS["server_shutdown_s"] = report["shutdown_s"]
+    problems = []
+    if report["survivors"]:
+        problems.append(f"kernels survived the server shutdown: {report['survivors']}")
+    if report["forced"] or report["exit_code"] not in (0, None):
+        problems.append(f"server did not shut down cleanly (exit {report['exit_code']}, "
+                        f"forced={report['forced']}); log: {server.log_path}")
+    if problems:
+        pytest.fail("; ".join(problems), pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian chromium via Python Playwright, one per session."""
+    if not chromium_available():
+        _unavailable(f"{CHROMIUM} not found (install Debian's chromium: bash .ci/install)")
+    sync_api = _import_or_unavailable("playwright.sync_api")  # noqa: F841
+    from playwright.sync_api import sync_playwright
+
+    t0 = time.perf_counter()
+    pw = sync_playwright().start()
+    try:
+        b = launch_browser(pw)
+    except Exception as exc:
+        pw.stop()
+        pytest.fail(f"chromium did not launch: {exc}", pytrace=False)
+    _TIMINGS["browser_launch_s"] = round(time.perf_counter() - t0, 3)
+    yield b
+    b.close()
+    pw.stop()
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item, call):
+    rep = yield
+    setattr(item, f"rep_{rep.when}", rep)
+    return rep
+
+
+class LabPage:
+    """What a browser test gets: the page, the server, the records and an artifacts folder."""
+
+    def __init__(self, page, server: LabServer, artifacts):
+        self.page = page
+        self.server = server
+        self.artifacts = artifacts
+        self.console: list[str] = []
+        self.page_errors: list[str] = []
+
+    def notebook(self, name: str, cells: list[str] | None = None) -> Notebook:
+        """Write ``cells`` (if given) as ``name`` into the server root; return it, not yet opened."""
+        if cells is not None:
+            self.server.write_notebook(name, cells)
+        return Notebook(self.page, self.server, name)
+
+    def open_notebook(self, name: str, cells: list[str] | None = None, run_all: bool = True) -> Notebook:
+        nb = self.notebook(name, cells).open()
+        if run_all:
+            nb.run_all()
+        return nb
+
+    def screenshot(self, locator_or_none, filename: str):
+        path = self.artifacts / filename
+        if locator_or_none is None:
+            self.page.screenshot(path=str(path), full_page=True)
+        else:
+            locator_or_none.screenshot(path=str(path))
+        return path
+
+
+@pytest.fixture
+def lab_page(request, browser, lab_server, artifacts_root):
+    """A fresh browser context + page; console messages and page errors are recorded."""
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.name)[:100]
+    out = artifacts_root / name
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    ctx = browser.new_context(viewport=VIEWPORT)
+    page = ctx.new_page()
+    page.set_default_timeout(30_000)
+    lp = LabPage(page, lab_server, out)
+    page.on("console", lambda m: lp.console.append(f"[{m.type}] {m.text}"))
+    page.on("pageerror", lambda e: lp.page_errors.append(f"{e.name}: {e.message}\n{e.stack or ''}"))
+    t0 = time.perf_counter()
+    yield lp
+    failed = any(getattr(request.node, f"rep_{w}", None) is not None and getattr(request.node, f"rep_{w}").failed
+                 for w in ("setup", "call"))
+    if failed:
+        try:
+            page.screenshot(path=str(out / "failure.png"), full_page=True)
+        except Exception:  # noqa: BLE001 - best effort
+            pass
+    (out / "console.log").write_text("\n".join(lp.console) + "\n")
+    (out / "page-errors.log").write_text("\n".join(lp.page_errors) + "\n")
+    ctx.close()
+    try:
+        lab_server.shutdown_sessions()  # stop this test's kernels now, not at server shutdown
+    except Exception:  # noqa: BLE001 - the server check at session end reports leftovers
+        pass
+    _TIMINGS[f"test:{name}_s"] = round(time.perf_counter() - t0, 3)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    # Runs after the session fixtures' teardown, so the shutdown timings are in.
+    if _TIMINGS:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        (ARTIFACTS / "timings.json").write_text(json.dumps({"timings": _TIMINGS, "server": _REPORT}, indent=1))
