@@ -30,14 +30,19 @@ def depot_candidates(rng: random.Random) -> list[str]:
     return out
 
 
-def depot_view_check(st, seat: int | None, view: dict[str, Any]) -> None:
+def hands_hidden(st, seat: int | None, view: dict[str, Any], secret: str) -> None:
+    """Own hand (or all, for the teacher) shown; others only as counts; ``secret`` teacher-only."""
     for s, hand in enumerate(view["hands"]):
         if seat is None or s == seat:
             assert hand == st.hand(s)
         else:
             assert hand is None, "another seat's hand leaked into the view"
     assert view["hand_counts"] == [len(st.hand(s)) for s in range(st.players)]
-    assert ("deck" in view) == (seat is None), "deck order is for the teacher view only"
+    assert (secret in view) == (seat is None), f"{secret} is for the teacher view only"
+
+
+def depot_view_check(st, seat: int | None, view: dict[str, Any]) -> None:
+    hands_hidden(st, seat, view, "deck")
 
 
 CIRNO_TOKENS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "⑨", "10", "50", "-1", "-10", "99",
@@ -52,13 +57,7 @@ def cirno_neu_candidates(rng: random.Random) -> list[str]:
 
 
 def cirno_neu_view_check(st, seat: int | None, view: dict[str, Any]) -> None:
-    for s, hand in enumerate(view["hands"]):
-        if seat is None or s == seat:
-            assert hand == st.hand(s)
-        else:
-            assert hand is None, "another seat's hand leaked into the view"
-    assert view["hand_counts"] == [len(st.hand(s)) for s in range(st.players)]
-    assert ("draw_pile" in view) == (seat is None), "draw pile order is for the teacher view only"
+    hands_hidden(st, seat, view, "draw_pile")
     assert view["sum"] == st.sum and view["current"] == st.current_player
 
 

@@ -5,11 +5,9 @@ import "../lib/table.css";
 import "./cirno_neu.css";
 import { h } from "../lib/dom.js";
 import { renderCard, renderBacks } from "../lib/cards.js";
-import { renderLog } from "../lib/log.js";
-import { renderHistory } from "../lib/history.js";
-import { renderError } from "../lib/error.js";
 import { withRuleIds, listWords } from "../lib/text.js";
 import { mountTable } from "../lib/table.js";
+import { renderLayout } from "../lib/layout.js";
 
 export const GAME = "cirno_neu";
 
@@ -593,20 +591,7 @@ export function drawCirnoNeu(ctx) {
   }
 
   // ---- assemble -------------------------------------------------------------------------------
-  const main = h("div", { class: "cw-main" }, [
-    h("div", { class: "cw-felt" }, [ring, outcomeEl, revealedEl]),
-    renderError(ctx.get("last_error") || "", () => ctx.send({ type: "clear_error" })),
-    playerArea,
-  ]);
-  const side = h("aside", { class: "cw-side" }, [
-    renderLog(ctx.get("log") || []),
-    renderHistory({
-      cursor, length: historyLen,
-      onGoto: (index) => ctx.send({ type: "goto", index }),
-      onUndo: () => ctx.send({ type: "undo" }),
-    }),
-  ]);
-  root.append(header, h("div", { class: "cw-body" }, [main, side]));
+  renderLayout(ctx, { header, felt: [ring, outcomeEl, revealedEl], playerArea, cursor, historyLen });
 }
 
 /**

@@ -6,11 +6,9 @@ import "./depot.css";
 import { h } from "../lib/dom.js";
 import { renderCard, renderBacks } from "../lib/cards.js";
 import { renderHand, toggled } from "../lib/hand.js";
-import { renderLog } from "../lib/log.js";
-import { renderHistory } from "../lib/history.js";
-import { renderError } from "../lib/error.js";
 import { withRuleIds, listWords } from "../lib/text.js";
 import { mountTable } from "../lib/table.js";
+import { renderLayout } from "../lib/layout.js";
 
 export const GAME = "depot";
 const VALUES = [1, 2, 3, 4, 5, 6, 7, 8];
@@ -444,20 +442,7 @@ export function drawDepot(ctx) {
   }
 
   // ---- assemble -----------------------------------------------------------------
-  const main = h("div", { class: "cw-main" }, [
-    h("div", { class: "cw-felt" }, [seatsRow, outcomeEl, centre]),
-    renderError(ctx.get("last_error") || "", () => ctx.send({ type: "clear_error" })),
-    playerArea,
-  ]);
-  const side = h("aside", { class: "cw-side" }, [
-    renderLog(ctx.get("log") || []),
-    renderHistory({
-      cursor, length: historyLen,
-      onGoto: (index) => ctx.send({ type: "goto", index }),
-      onUndo: () => ctx.send({ type: "undo" }),
-    }),
-  ]);
-  root.append(header, h("div", { class: "cw-body" }, [main, side]));
+  renderLayout(ctx, { header, felt: [seatsRow, outcomeEl, centre], playerArea, cursor, historyLen });
 }
 
 /**
