@@ -17,13 +17,13 @@ or is illegal (with its index and rule ID).
 
 from __future__ import annotations
 
-import importlib
 import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
+from . import registry
 from .errors import IllegalActionError, InvalidActionError
 from .state import State
 
@@ -43,11 +43,6 @@ class ReplayError(ValueError):
         self.line, self.index, self.rule = line, index, rule
         where = f"line {line}: " if line is not None else ""
         super().__init__(where + message)
-
-
-def _games():
-    # The one late-bound link upward: core must not import the games statically.
-    return importlib.import_module("cardwidgets.games")
 
 
 @dataclass
@@ -81,7 +76,7 @@ class Replay:
         if self.deck is not None:
             kwargs["deck"] = list(self.deck)
         try:
-            return _games().game_module(self.game).new_game(seed=self.seed, **kwargs)
+            return registry.game_module(self.game).new_game(seed=self.seed, **kwargs)
         except (TypeError, ValueError) as e:
             raise ReplayError(f"cannot set up the game: {e}", line=self._line_of_key("options")) from e
 
@@ -155,8 +150,8 @@ class Replay:
             raise bad(f'unsupported "version" {data.get("version")!r}; this library reads version {VERSION}',
                       "version")
         game = data.get("game")
-        if game not in _games().available_games():
-            raise bad(f'unknown "game" {game!r}; available: {", ".join(_games().available_games())}', "game")
+        if game not in registry.available_games():
+            raise bad(f'unknown "game" {game!r}; available: {", ".join(registry.available_games())}', "game")
         options = data.get("options", {})
         if not isinstance(options, dict):
             raise bad('"options" must be an object', "options")

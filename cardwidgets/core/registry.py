@@ -1,0 +1,29 @@
+"""Game registry: names -> rules modules, filled in by ``cardwidgets.games``.
+
+Core never names a game: the games package registers itself here (dependencies point
+downward), and core code that must build a game by name (replays) asks the registry.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+_GAMES: dict[str, str] = {}
+
+
+def register_game(name: str, module: str) -> None:
+    """Make ``name`` loadable; ``module`` is imported on first use."""
+    _GAMES[name] = module
+
+
+def available_games() -> list[str]:
+    """Registered game names, in registration order."""
+    return list(_GAMES)
+
+
+def game_module(game: str) -> ModuleType:
+    """The rules module of ``game`` (``new_game``, ``parse_action``, ``OPTIONS`` ...)."""
+    if game not in _GAMES:
+        raise ValueError(f"unknown game {game!r}; available games: {', '.join(_GAMES)}")
+    return importlib.import_module(_GAMES[game])
