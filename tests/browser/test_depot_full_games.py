@@ -1,0 +1,238 @@
+"""Whole Depot games in a live JupyterLab, played by clicks in chromium against greedy bots.
+
+Seat 0 plays every turn through the table: the first legal-move button (``.cw-legal [data-action]``)
+when there is one, else the pass flow (``[data-control="pass"]`` -> the first
+``[data-control^="take-"]`` -> a hand card to give only if no pass without one is legal ->
+``[data-control="confirm-pass"]``). The bots answer at once (``bot_delay=0``), inside the kernel's
+handling of our click. After every click the test waits for the DOM to change, reads the kernel,
+checks that our action was the one recorded, and waits for the DOM to show the kernel's latest
+position (``.cw-history-pos``) before the next click.
+
+Seeds were chosen on the engine alone with the same policy (3 players, seeds 0-199): 60 is a single
+game of 7 clicks with one pass; 111 a 3-game match of about 23 clicks with two passes. The loop does
+not depend on them; it only caps the clicks.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+try:
+    from playwright.sync_api import expect
+except ImportError:  # the browser fixture reports it: a skip locally, a failure when CI is set
+    expect = None
+
+from .lab import browser_required
+
+pytestmark = pytest.mark.e2e
+
+TABLE = '.cw-table[data-game="depot"]'
+NAMES = "ABCDEFGH"
+GAME_SEED = 60
+MATCH_SEED = 111
+MAX_CLICKS = 300
+
+CELL = """\
+from cardwidgets import Depot
+t = Depot(players=3, seed={seed}, seat=0, bots="greedy", bot_delay=0, games={games})
+t
+"""
+
+SNAPSHOT = """{
+    "history": [str(a) for a in t.history],
+    "history_len": t.history_len,
+    "current": t.state.current_player,
+    "terminal": t.state.is_terminal,
+    "legal": list(t.legal),
+    "last_error": t.last_error,
+    "view": t.view,
+    "outcome": None if t.state.outcome() is None else t.state.outcome().to_dict(),
+}"""
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _depot_widget():
+    """The Depot widget must be importable (built front end) for these tests."""
+    try:
+        from cardwidgets import Depot  # noqa: F401
+    except Exception as exc:  # ImportError, or a missing bundle
+        msg = f"cardwidgets.Depot is not available: {type(exc).__name__}: {exc}"
+        if browser_required():
+            pytest.fail(msg, pytrace=False)
+        pytest.skip(msg)
+
+
+def history_pos(n: int) -> str:
+    return "start of the game" if n == 0 else f"move {n} of {n} (latest)"
+
+
+def open_game(lab_page, name: str, seed: int, games: int):
+    # tall enough that the whole table fits in the notebook panel (element screenshots)
+    lab_page.page.set_viewport_size({"width": 1280, "height": 1900})
+    nb = lab_page.open_notebook(name, [CELL.format(seed=seed, games=games)])
+    assert nb.errors() == []
+    table = lab_page.page.locator(TABLE)
+    table.wait_for(state="visible", timeout=60_000)
+    return nb, table
+
+
+def lost_shown(table) -> list[str]:
+    return table.locator(".cw-seat[data-seat] .cw-lost").evaluate_all(
+        "els => els.map(e => e.closest('[data-seat]').dataset.seat + ':' + e.firstChild.textContent)")
+
+
+def pass_by_clicking(table, legal: list[str]) -> tuple[str, int]:
+    """Pass -> first take button (if any) -> give only when needed -> confirm.
+
+    Returns the action confirmed and the number of clicks it took."""
+    passes = [a for a in legal if a.startswith("pass")]
+    assert passes, legal
+    table.locator('[data-control="pass"]').click()
+    clicks = 2  # Pass… and Confirm
+    confirm = table.locator('[data-control="confirm-pass"]')
+    takes = sorted({int(a.split()[2]) for a in passes if a.split()[1] == "take"})
+    take_buttons = table.locator('[data-control^="take-"]')
+    if takes:
+        expect(take_buttons).to_have_count(len(takes))
+        first = take_buttons.first
+        expect(first).to_have_attribute("data-control", f"take-{takes[0]}")
+        first.click()
+        clicks += 1
+        chosen = [a for a in passes if a.split()[1] == "take" and int(a.split()[2]) == takes[0]]
+    else:
+        expect(take_buttons).to_have_count(0)  # empty Storage: straight to the give step
+        chosen = passes
+    without_give = [a for a in chosen if " give " not in f" {a} "]
+    if without_give:
+        action = without_give[0]
+    else:
+        action = chosen[0]
+        give = action.split()[-1]
+        table.locator(f'.cw-hand [data-card="{give}"]').first.click()
+        clicks += 1
+    expect(confirm).to_have_attribute("data-action", action)
+    expect(confirm).to_be_enabled()
+    confirm.click()
+    return action, clicks
+
+
+def play_to_the_end(lab_page, nb, table, shot_prefix: str) -> tuple[dict, dict]:
+    """Click seat 0's turns until the kernel says the game (or match) is over."""
+    stats = {"clicks": 0, "plays": 0, "passes": 0, "turns": 0}
+    games_seen = set()
+    while True:
+        snap = nb.json(SNAPSHOT)
+        view = snap["view"]
+        expect(table.locator(".cw-history-pos")).to_have_text(history_pos(snap["history_len"]))
+        if view["games"] == 3:
+            # the lost points on the seats follow the kernel through the match
+            expect(table.locator(".cw-seat[data-seat] .cw-lost")).to_have_count(view["players"])
+            assert sorted(lost_shown(table)) == [f"{s}:lost {p}" for s, p in enumerate(view["lost_points"])]
+            if view["game_no"] not in games_seen:
+                games_seen.add(view["game_no"])
+                expect(table.locator(".cw-header")).to_contain_text(f"Game {view['game_no']} of 3")
+        if snap["terminal"]:
+            return snap, stats
+        assert snap["current"] == 0, view  # the bots answered at once
+        assert snap["last_error"] == ""
+        if stats["clicks"] >= MAX_CLICKS:
+            pytest.fail(f"not over after {MAX_CLICKS} clicks ({stats}, history {snap['history_len']}, "
+                        f"game {view['game_no']}, round {view['round']})", pytrace=False)
+        legal = snap["legal"]
+        plays = [a for a in legal if a.startswith("play ")]
+        buttons = table.locator(".cw-legal [data-action]")
+        expect(buttons).to_have_count(len(plays))
+        if plays:
+            first = buttons.first
+            expect(first).to_have_attribute("data-action", plays[0])
+            action = plays[0]
+            first.click()
+            stats["clicks"] += 1
+            stats["plays"] += 1
+        else:
+            expect(table.locator('[data-control="pass"]')).to_be_enabled()
+            action, clicks = pass_by_clicking(table, legal)
+            stats["clicks"] += clicks
+            stats["passes"] += 1
+        stats["turns"] += 1
+        before = snap["history_len"]
+        expect(table.locator(".cw-history-pos")).not_to_have_text(history_pos(before))
+        recorded = nb.json("[str(a) for a in t.history][%d:%d]" % (before, before + 1))
+        assert recorded == [action], (action, recorded)
+        if stats["turns"] == 2:
+            lab_page.screenshot(table, f"{shot_prefix}-midgame.png")
+
+
+def expect_outcome(table, snap: dict, match: bool) -> None:
+    outcome = snap["outcome"]
+    winners, scores = outcome["winners"], outcome["scores"]
+    panel = table.locator(".cw-outcome")
+    expect(panel).to_be_visible()
+    if 0 in winners:
+        headline = "You share the win!" if len(winners) > 1 else "You win!"
+    elif len(winners) > 1:
+        headline = "share the win"
+    else:
+        headline = f"{NAMES[winners[0]]} wins"
+    expect(panel.locator(".cw-outcome-head")).to_contain_text(headline)
+    expect(panel.locator("thead")).to_contain_text("Lost points" if match else "Cards left")
+    for s, score in enumerate(scores):
+        expect(panel.locator(f'tr[data-seat="{s}"] td').nth(1)).to_have_text(str(score))
+        row = panel.locator(f'tr[data-seat="{s}"]')
+        if s in winners:
+            expect(row).to_have_class(re.compile(r"\bcw-winner-row\b"))
+            expect(table.locator(f'.cw-seat[data-seat="{s}"]')).to_have_class(re.compile(r"\bcw-winner\b"))
+    expect(panel.locator("tr.cw-winner-row")).to_have_count(len(winners))
+    expect(table.locator(".cw-header .cw-turn")).to_have_text("Match over" if match else "Game over")
+    expect(table.locator(".cw-legal")).to_have_count(0)
+
+
+def record_stats(lab_page, stats: dict, snap: dict) -> None:
+    import json
+
+    stats = {**stats, "history_len": snap["history_len"], "outcome": snap["outcome"]}
+    (lab_page.artifacts / "stats.json").write_text(json.dumps(stats, indent=1))
+
+
+def test_full_single_game_against_bots(lab_page):
+    """A whole single Depot game by clicking, seat 0 against two greedy bots."""
+    nb, table = open_game(lab_page, "depot_full_game.ipynb", GAME_SEED, games=1)
+    snap, stats = play_to_the_end(lab_page, nb, table, "depot-game")
+    record_stats(lab_page, stats, snap)
+    view = snap["view"]
+    assert snap["terminal"] is True and view["phase"] == "finished"
+    winners = snap["outcome"]["winners"]
+    assert len(winners) == 1
+    # a single game ends when the winner has played their last card (rule D8.1)
+    assert view["hand_counts"][winners[0]] == 0
+    assert snap["outcome"]["scores"] == view["hand_counts"]
+    expect_outcome(table, snap, match=False)
+    expect(table.locator(".cw-lost")).to_have_count(0)  # lost points are a match thing
+    lab_page.screenshot(table, "depot-game-end.png")
+    assert stats["turns"] > 0
+    assert lab_page.page_errors == []
+
+
+def test_full_three_game_match_against_bots(lab_page):
+    """A whole 3-game Depot match by clicking, seat 0 against two greedy bots."""
+    nb, table = open_game(lab_page, "depot_full_match.ipynb", MATCH_SEED, games=3)
+    snap, stats = play_to_the_end(lab_page, nb, table, "depot-match")
+    record_stats(lab_page, stats, snap)
+    # the pass flow was exercised (with MATCH_SEED seat 0 passes twice; pick another seed if not)
+    assert stats["passes"] >= 1, stats
+    view = snap["view"]
+    assert snap["terminal"] is True and view["phase"] == "finished"
+    results = view["results"]
+    assert [r["game"] for r in results] == [1, 2, 3] and view["game_no"] == 3
+    assert results[-1]["lost_points"] == view["lost_points"] == snap["outcome"]["scores"]
+    best = min(view["lost_points"])
+    assert all(view["lost_points"][w] == best for w in snap["outcome"]["winners"])
+    expect_outcome(table, snap, match=True)
+    expect(table.locator(".cw-header")).to_contain_text("Game 3 of 3")
+    assert sorted(lost_shown(table)) == [f"{s}:lost {p}" for s, p in enumerate(view["lost_points"])]
+    assert sum(view["lost_points"]) > 0
+    lab_page.screenshot(table, "depot-match-end.png")
+    assert stats["turns"] > 0
+    assert lab_page.page_errors == []
