@@ -20,7 +20,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any, Iterable, Sequence, Union
 
 from ..core import ANY, Event, IllegalActionError, InvalidActionError, Option, Outcome, State
@@ -40,8 +41,9 @@ def _per_value(value: Any) -> str | None:
     if not isinstance(value, dict) or not value:
         return "expected a dict {value: count} for values 1..8"
     for k, c in value.items():
-        if _int_key(k) not in VALUES or isinstance(c, bool) or not isinstance(c, int) or c < 0:
-            return "expected a dict {value: count} with values 1..8 and counts >= 0"
+        if _int_key(k) not in VALUES or isinstance(c, bool) or not isinstance(c, int) or not 0 <= c <= 255:
+            # 255: every zone is a count vector with one byte per value (see _ONE)
+            return "expected a dict {value: count} with values 1..8 and counts from 0 to 255"
     return None
 
 
@@ -99,9 +101,18 @@ class Play:
     """Play these card values (any order; kept ascending)."""
 
     cards: tuple[int, ...]
+    #: ``(count, total)``, what D4.6 compares; derived from ``cards``.
+    strength: tuple[int, int] = field(init=False, repr=False, compare=False)
+    #: The cards as a packed count vector (see ``_ONE``), so applying a play is one subtraction.
+    _counts: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "cards", tuple(sorted(self.cards)))
+        cards = tuple(sorted(self.cards))
+        # Other values make the play illegal (D4.1), so it is never applied.
+        valid = [v for v in cards if isinstance(v, int) and v in VALUES]
+        object.__setattr__(self, "cards", cards)
+        object.__setattr__(self, "strength", (len(cards), sum(valid)))
+        object.__setattr__(self, "_counts", sum(_ONE[v] for v in valid))
 
     def __str__(self) -> str:
         return "play " + " ".join(map(str, self.cards))
@@ -183,9 +194,44 @@ def _play(cards: tuple[int, ...]) -> Play:
     return p
 
 
+# --------------------------------------------------------------------------- zones
+# Every multiset zone (a hand, the Storage, the discard) is a packed count vector: an
+# int whose byte ``v`` counts the cards of value ``v`` (byte 0 is unused). Ints are
+# immutable, so clone() shares them; moving a card is one addition; and
+# ``_vec(x)`` gives the counts as bytes for C-speed indexing, max, sum and translate.
+# A count never exceeds 255 because no deck may hold more of one value (_per_value).
+_ONE = tuple(1 << 8 * v for v in range(9))
+
+
+def _vec(zone: int) -> bytes:
+    """The count vector as bytes: ``_vec(zone)[v]`` is the number of cards of value ``v``."""
+    return zone.to_bytes(9, "little")
+
+
+def _size(zone: int) -> int:
+    """The number of cards in the zone."""
+    return sum(zone.to_bytes(9, "little"))
+
+
+def _cards(zone: int) -> list[int]:
+    """The zone's cards in ascending order."""
+    c = zone.to_bytes(9, "little")
+    # Repeating and joining bytes runs in C: no Python loop over values and copies.
+    return list(b"\x01" * c[1] + b"\x02" * c[2] + b"\x03" * c[3] + b"\x04" * c[4]
+                + b"\x05" * c[5] + b"\x06" * c[6] + b"\x07" * c[7] + b"\x08" * c[8])
+
+
+def _counts(cards: Iterable[int]) -> int:
+    return sum(_ONE[v] for v in cards)
+
+
+def _fmt(cards: Iterable[int]) -> str:
+    return "[" + ",".join(map(str, cards)) + "]"
+
+
 # --------------------------------------------------------------------------- metrics
 def set_limit(storage: Sequence[int]) -> int:
-    """Largest multiplicity in the Storage (D3.2)."""
+    """Largest multiplicity in the Storage (D3.2); ``storage[v]`` counts value ``v``."""
     return max(storage)
 
 
@@ -210,72 +256,140 @@ def shape(cards: tuple[int, ...]) -> str | None:
     return None
 
 
-def _fmt(cards: Iterable[int]) -> str:
-    return "[" + ",".join(map(str, cards)) + "]"
+# --------------------------------------------------------------------------- enumeration
+# Legal plays are enumerated by count k, one *level* per count, so that every piece is
+# memoized on a key with few values, whatever the size of the hand or the Storage:
+#
+# * a level's plays depend only on a byte per value — 2 if the hand holds enough copies
+#   for a set of k (k <= set limit), 1 if the value is merely present (for runs of k,
+#   k <= run limit), 0 otherwise. One ``bytes.translate`` of the hand's count vector
+#   computes that pattern; the Storage limits only choose the translate table;
+# * levels come out in the order of §12.5 (count, then total, then values), so the
+#   legal list is a concatenation, and the strength filter (D4.7) is a bisect on the
+#   totals of the standing play's level only;
+# * the passes depend only on which values the Storage and the hand hold: one list per
+#   pair of presence patterns.
+class _Memo(dict):
+    """A dict that builds a missing entry with ``build(key)`` on first use."""
+
+    __slots__ = ("build", "limit")
+
+    def __init__(self, build: Any, limit: int | None = None) -> None:
+        super().__init__()
+        self.build = build
+        self.limit = limit
+
+    def __missing__(self, key: Any) -> Any:
+        if self.limit is not None and len(self) >= self.limit:
+            # Bound memory in long simulations: forget the older half (dicts keep
+            # insertion order), so the entries in use now stay.
+            for old in list(islice(self, len(self) // 2)):
+                self.pop(old, None)
+        value = self[key] = self.build(key)
+        return value
 
 
-def _cards(counts: Sequence[int]) -> list[int]:
-    return [v for v in VALUES for _ in range(counts[v])]
+def _table(f: Any) -> bytes:
+    """A ``bytes.translate`` table mapping a count ``c`` (0..255) to ``f(c)``."""
+    return bytes(int(f(c)) for c in range(256))
 
 
-def _counts(cards: Iterable[int]) -> bytearray:
-    c = bytearray(9)
-    for v in cards:
-        c[v] += 1
-    return c
+_PRESENT = _table(lambda c: c > 0)
+_NOTHING = bytes(9)  # the pattern of a level the hand cannot reach
 
 
-# Count vectors are bytearrays so that memo keys come from C-speed `translate`:
-# capping every count at the set limit, or reducing it to presence (0/1).
-_CAP = [bytes(min(i, cap) for i in range(256)) for cap in range(256)]
-_PRESENT = _CAP[1]
+def _level_plays(k: int, runs: bool) -> _Memo:
+    """Plays of exactly ``k`` cards by pattern: ``(totals, plays)`` sorted by (total, values)."""
+    shapes = [(v,) * k for v in VALUES]  # sets (singles when k == 1)
+    if runs:
+        shapes += [tuple(range(s, s + k)) for s in range(1, 10 - k)]
+    shapes.sort(key=lambda cards: (sum(cards), cards))
+    totals = [sum(cards) for cards in shapes]
+    plays = [_play(cards) for cards in shapes]
+    # What each candidate needs: a set of v needs pattern[v] == 2, a run needs every one
+    # of its values present. As (lowest value, run length or 0 for a set):
+    needs = [(cards[0], 0 if cards[0] == cards[-1] else k) for cards in shapes]
+    entries: dict[tuple[int, ...], tuple[list[int], list[Play]]] = {}
+
+    def build(pattern: bytes) -> tuple[list[int], list[Play]]:
+        found = tuple(i for i, (low, run) in enumerate(needs)
+                      if (0 not in pattern[low:low + run] if run else pattern[low] == 2))
+        # Many patterns allow the same plays: they share one entry, which keeps the
+        # entries few and in cache.
+        entry = entries.get(found)
+        if entry is None:
+            entry = entries[found] = ([totals[i] for i in found], [plays[i] for i in found])
+        return entry
+
+    return _Memo(build)
 
 
-_PLAY_MEMO: dict[tuple, tuple[list[tuple[int, int]], list[Play]]] = {}
-_PASS_MEMO: dict[tuple, list[Pass]] = {}
+_LEVEL_PLAYS = _Memo(lambda key: _level_plays(*key))
 
 
-def _plays_for(hand: bytearray, sl: int, rl: int) -> tuple[list[tuple[int, int]], list[Play]]:
-    """All plays the hand can make under the limits, sorted by (count, total, values)."""
-    # Sets depend only on min(count, set limit) and runs only on presence, so the
-    # capped hand is the whole key: a few thousand keys cover a simulation.
-    capped = bytes(hand.translate(_CAP[max(sl, 1)]))  # singles are always legal (D4.3)
-    key = (capped, rl)
-    hit = _PLAY_MEMO.get(key)
-    if hit is not None:
-        return hit
-    hand = capped
-    out = []
-    for v in VALUES:
-        if hand[v]:
-            out.append((v,))  # a single is always allowed (D4.3)
-            out.extend((v,) * k for k in range(2, min(hand[v], sl) + 1))
-    for k in range(2, rl + 1):
-        for start in range(1, 10 - k):
-            if all(hand[x] for x in range(start, start + k)):
-                out.append(tuple(range(start, start + k)))
-    out.sort(key=lambda p: (len(p), sum(p), p))
-    hit = ([(len(p), sum(p)) for p in out], [_play(p) for p in out])
-    if len(_PLAY_MEMO) > 200_000:  # bound memory in long simulations
-        _PLAY_MEMO.clear()
-    _PLAY_MEMO[key] = hit
-    return hit
+def _levels(limits: tuple[int, int]) -> tuple[tuple[bytes, _Memo], ...]:
+    """``(translate table, plays by pattern)`` for counts 1, 2, ... up to the limits.
+
+    Levels up to the run limit have runs, so a non-empty hand never has the pattern
+    ``_NOTHING`` there; above it a level holds sets only, and ``_NOTHING`` at one such
+    level means no value has that many copies, so none has more: the search stops.
+    """
+    sl, rl = limits
+    out = [(_table(lambda c: 2 * (c > 0)), _LEVEL_PLAYS[1, False])]  # singles: always (D4.3)
+    for k in range(2, max(sl, rl) + 1):
+        sets, runs = k <= sl, k <= rl  # D4.4, D4.5
+        table = _table(lambda c: 2 if sets and c >= k else int(runs and c > 0))
+        out.append((table, _LEVEL_PLAYS[k, runs]))
+    return tuple(out)
 
 
-def _passes_for(hand: bytearray, storage: bytearray) -> list[Pass]:
-    key = (bytes(hand.translate(_PRESENT)), bytes(storage.translate(_PRESENT)), sum(hand) == 1)
-    hit = _PASS_MEMO.get(key)
-    if hit is None:
-        takes = [v for v in VALUES if storage[v]] or [None]
-        last_card = sum(hand) == 1
-        hit = []
-        for t in takes:
-            hit.append(_PASS[t, None])
-            if t is None and last_card:
-                continue  # D6.4: a give may not empty the hand
-            hit.extend(_PASS[t, g] for g in VALUES if g != t and hand[g])
-        _PASS_MEMO[key] = hit
-    return hit
+_LEVELS = _Memo(_levels)
+
+
+def _pass_chunk(take: int | None) -> _Memo:
+    """The passes taking ``take``, by the hand's presence pattern: no give first, then each
+    value held other than the one taken (D6.3). Giving the last card (D6.4) is left to
+    the caller: it can only happen when nothing is taken."""
+    return _Memo(lambda present: [_PASS[take, None], *(_PASS[take, g] for g in VALUES if g != take and present[g])])
+
+
+_PASS_CHUNKS = {t: _pass_chunk(t) for t in (None, *VALUES)}
+
+
+def _pass_lists(storage_present: bytes) -> _Memo:
+    """Every pass, by the hand's presence pattern, when the Storage holds these values (§12.5)."""
+    takes = [v for v in VALUES if storage_present[v]] or [None]  # D6.2: take a value held there, if any
+    chunks = [_PASS_CHUNKS[t] for t in takes]
+
+    def build(present: bytes) -> list[Pass]:
+        out: list[Pass] = []
+        for chunk in chunks:
+            out += chunk[present]
+        return out
+
+    return _Memo(build)
+
+
+# Storage presence pattern -> (run limit, passes by hand pattern): at most 256 x 256 lists.
+_PRESENCE = _Memo(lambda present: (run_limit(present), _pass_lists(present)))
+
+
+class _StorageInfo:
+    """What the rules read from one Storage content (D3), shared by every state holding it."""
+
+    __slots__ = ("size", "sl", "rl", "levels", "passes")
+
+    def __init__(self, storage: int) -> None:
+        counts = _vec(storage)
+        self.size = sum(counts)
+        self.sl = set_limit(counts)
+        self.rl, self.passes = _PRESENCE[counts.translate(_PRESENT)]
+        self.levels = _LEVELS[self.sl, self.rl]
+
+
+_STORAGE = _Memo(_StorageInfo, limit=1 << 16)
+#: A zone's cards in ascending order. Reshuffles see the same small piles over and over.
+_PILES = _Memo(lambda zone: tuple(_cards(zone)), limit=1 << 14)
 
 
 # --------------------------------------------------------------------------- state
@@ -286,16 +400,25 @@ class DepotState(State):
     action_types = (Play, Pass)
     _parse = staticmethod(parse_action)
 
+    # Zones are packed count vectors (ints, see _ONE). The deck is an immutable tuple of
+    # which the first ``_deck_n`` cards are still in it, the top card last; the match
+    # records (_lost, _penalties, _results) are tuples. So clone() copies references
+    # only, and nothing a clone shares is ever mutated in place.
     __slots__ = (
-        "_hands", "_storage", "_deck", "_discard", "_target", "_standing", "_current",
-        "_leader", "_passes", "_round", "_game_no", "_starter", "_phase", "_turns",
-        "_lost", "_penalties", "_results", "_winners", "_reason", "_last", "_sl", "_rl",
+        "_hands", "_storage", "_info", "_deck", "_deck_n", "_discard", "_target", "_standing",
+        "_current", "_leader", "_passes", "_round", "_game_no", "_starter", "_phase", "_turns",
+        "_lost", "_penalties", "_results", "_winners", "_reason", "_last",
+        "_max_turns", "_noted", "_when_empty",
     )
 
     # ------------------------------------------------------------- properties
     @property
     def current_player(self) -> int | None:
         return None if self._phase == "finished" else self._current
+
+    @property
+    def is_terminal(self) -> bool:
+        return self._phase == "finished"
 
     @property
     def phase(self) -> str:
@@ -315,43 +438,68 @@ class DepotState(State):
     @property
     def limits(self) -> tuple[int, int]:
         """``(set_limit, run_limit)`` of the current Storage (D3)."""
-        return self._sl, self._rl
+        return self._info.sl, self._info.rl
 
     @property
     def standing(self) -> tuple[int, tuple[int, ...]] | None:
         """``(owner, cards)`` of the play to beat, or ``None`` (D1.3)."""
-        return self._standing
+        st = self._standing
+        return None if st is None else (st[0], st[1].cards)
 
     def hand(self, seat: int) -> list[int]:
         """A seat's hand as a sorted list (teacher access; players use :meth:`view`)."""
         return _cards(self._hands[seat])
 
     # ------------------------------------------------------------- legality
-    def _legal(self) -> list[Action]:
-        p = self._current
-        hand = self._hands[p]
-        keys, plays = _plays_for(hand, self._sl, self._rl)
-        if self._standing is None:
-            return list(plays)
-        cards = self._standing[1]
-        i = bisect_right(keys, (len(cards), sum(cards)))
-        return plays[i:] + _passes_for(hand, self._storage)
+    def legal_actions(self) -> list[Action]:
+        """Legal actions of the player to act, in the order of §12.5."""
+        # Builds a new list every time, so the base class's copy is not needed.
+        if self._phase == "finished":
+            return []
+        counts = self._hands[self._current].to_bytes(9, "little")
+        info = self._info
+        levels = info.levels
+        standing = self._standing
+        # Plays stronger than the standing play (D4.7): the rest of its level, then every
+        # higher level. The lead (D4.8) is the same search from the singles up.
+        k, total = (1, 0) if standing is None else standing[1].strength
+        out: list[Action] = []
+        if k <= len(levels):
+            table, plays = levels[k - 1]
+            pattern = counts.translate(table)
+            if pattern != _NOTHING:
+                totals, level = plays[pattern]
+                out = level[bisect_right(totals, total):]
+                for table, plays in levels[k:]:
+                    pattern = counts.translate(table)
+                    if pattern == _NOTHING:
+                        break
+                    out += plays[pattern][1]
+        if standing is None:
+            return out  # the leader must play (D5.3)
+        if info.size or sum(counts) > 1:
+            out += info.passes[counts.translate(_PRESENT)]
+        else:
+            out.append(_PASS[None, None])  # nothing to take, and the only card may not be given (D6.4)
+        return out
+
+    _legal = legal_actions
 
     def _diagnose(self, action: Action) -> tuple[str, str] | None:
-        hand = self._hands[self._current]
+        hand = _vec(self._hands[self._current])
         if isinstance(action, Play):
             return self._diagnose_play(action.cards, hand)
         return self._diagnose_pass(action, hand)
 
-    def _diagnose_play(self, cards: tuple[int, ...], hand: bytearray) -> tuple[str, str] | None:
+    def _diagnose_play(self, cards: tuple[int, ...], hand: bytes) -> tuple[str, str] | None:
         if not cards:
             return "D4.1", "a play must contain at least one card"
-        for v, k in sorted(Counter(cards).items()):
+        for v in sorted(set(cards)):
+            k = cards.count(v)
             held = hand[v] if v in VALUES else 0
             if held < k:
                 return "D4.1", f"you hold {held} card(s) of value {v}, the play needs {k}"
         kind, k = shape(cards), len(cards)
-        where = f"(Storage {_fmt(_cards(self._storage))})"
         if kind is None:
             counts = Counter(cards)
             if len(set(counts.values())) == 1 and len(counts) > 1 and k > len(counts):
@@ -361,12 +509,13 @@ class DepotState(State):
             if cards[0] == 1 and cards[-1] == 8:
                 return "D4.2", f"{_fmt(cards)} is neither a set nor a run (8 and 1 are not consecutive, D3.4)"
             return "D4.2", f"{_fmt(cards)} is neither a set nor a run (the values are not consecutive)"
-        if kind == "set" and k > self._sl:
-            return "D4.4", f"a set of {k} exceeds the set limit {self._sl} {where}"
-        if kind == "run" and k > self._rl:
-            return "D4.5", f"a run of {k} exceeds the run limit {self._rl} {where}"
+        sl, rl = self.limits
+        if kind == "set" and k > sl:
+            return "D4.4", f"a set of {k} exceeds the set limit {sl} (Storage {_fmt(self.storage)})"
+        if kind == "run" and k > rl:
+            return "D4.5", f"a run of {k} exceeds the run limit {rl} (Storage {_fmt(self.storage)})"
         if self._standing is not None:
-            sc = self._standing[1]
+            sc = self._standing[1].cards
             if k < len(sc):
                 return "D4.7", f"{k} card(s) cannot beat a {len(sc)}-card play {_fmt(sc)}"
             if k == len(sc) and sum(cards) == sum(sc):
@@ -379,16 +528,16 @@ class DepotState(State):
                 )
         return None
 
-    def _diagnose_pass(self, action: Pass, hand: bytearray) -> tuple[str, str] | None:
+    def _diagnose_pass(self, action: Pass, hand: bytes) -> tuple[str, str] | None:
         if self._standing is None:
             return "D5.3", "the leader must play on the first turn of a round"
         take, give = action.take, action.give
-        storage = self._storage
+        storage = _vec(self._storage)
         if sum(storage):
             if take is None:
-                return "D6.2", f"a value must be taken from the Storage {_fmt(_cards(storage))}"
+                return "D6.2", f"a value must be taken from the Storage {_fmt(_cards(self._storage))}"
             if take not in VALUES or not storage[take]:
-                return "D6.2", f"there is no {take} in the Storage {_fmt(_cards(storage))}"
+                return "D6.2", f"there is no {take} in the Storage {_fmt(_cards(self._storage))}"
         elif take is not None:
             return "D6.2", "the Storage is empty, so nothing can be taken"
         if give is not None:
@@ -406,11 +555,11 @@ class DepotState(State):
         p = self._current
         self._turns += 1
         if type(action) is Play:
-            self._do_play(p, action.cards, events if narrate else None)
+            self._do_play(p, action, events if narrate else None)
         else:
             self._do_pass(p, action, events if narrate else None)
         self._last = (p, action)
-        cap = self.options["max_turns"]
+        cap = self._max_turns
         if cap is not None and self._turns >= cap and self._phase != "finished":
             self._phase, self._winners, self._reason = "finished", (), "aborted"
             if narrate:
@@ -418,30 +567,29 @@ class DepotState(State):
                                     f"Stopped after {self._turns} turns (max_turns safety cap, D9.3)."))
         return events
 
-    def _do_play(self, p: int, cards: tuple[int, ...], events: list[Event] | None) -> None:
-        hand = self._hands[p]
-        for v in cards:
-            hand[v] -= 1
+    def _do_play(self, p: int, play: Play, events: list[Event] | None) -> None:
+        hands = self._hands
+        hand = hands[p] = hands[p] - play._counts
         prev = self._standing
         if prev is not None:
-            for v in prev[1]:
-                self._discard[v] += 1
-        self._standing = (p, cards)
+            self._discard += prev[1]._counts
+        self._standing = (p, play)
         self._passes = 0
         if events is not None:
+            cards = play.cards
             kind = shape(cards)
             desc = f"{kind} of {len(cards)}, total {sum(cards)}" if kind != "single" else "single"
-            lim = f"limits: set {self._sl}, run {self._rl}"
+            lim = "limits: set {}, run {}".format(*self.limits)
             if prev is None:
                 text = f"{seat_name(p)} leads {_fmt(cards)} ({desc}; {lim}) — rule D4.8."
                 rule = "D4.8"
             else:
-                pc = prev[1]
+                pc = prev[1].cards
                 text = (f"{seat_name(p)} plays {_fmt(cards)} ({desc}; {lim}). It beats {_fmt(pc)} "
                         f"({len(pc)} card{'s' * (len(pc) > 1)}, total {sum(pc)}) — rule D4.6.")
                 rule = "D4.6"
             events.append(Event("play", {"seat": p, "cards": list(cards)}, rule, text))
-        if not any(hand):
+        if not hand:
             self._game_end(p, events)
         else:
             self._current = (p + 1) % self.players
@@ -449,18 +597,22 @@ class DepotState(State):
 
     def _do_pass(self, p: int, action: Pass, events: list[Event] | None) -> None:
         hand, storage = self._hands[p], self._storage
-        noted = sum(storage)
+        have = noted = self._info.size
         take, give = action.take, action.give
         taken = 0
         if take is not None:
-            taken = storage[take]
-            hand[take] += taken
-            storage[take] = 0
+            shift = 8 * take  # the byte of value ``take`` (see _ONE)
+            taken = storage >> shift & 255
+            moved = taken << shift
+            hand += moved
+            storage -= moved
+            have -= taken
         if give is not None:
-            hand[give] -= 1
-            storage[give] += 1
-        goal = self._target if self.options["refill_target"] == "target" else noted
-        drawn = self._refill(goal, events)
+            hand -= _ONE[give]
+            storage += _ONE[give]
+            have += 1
+        self._hands[p], self._storage = hand, storage
+        drawn = self._refill(noted if self._noted else self._target, have, events)
         self._passes += 1
         if events is not None:
             parts = []
@@ -471,8 +623,8 @@ class DepotState(State):
             if give is not None:
                 parts.append(f"gives a {give}")
             parts.append(f"draws {len(drawn)} card{'s' * (len(drawn) != 1)}" + (f" ({_fmt(drawn)})" if drawn else ""))
-            text = (f"{seat_name(p)} passes (D6): {', '.join(parts)}. Storage {_fmt(_cards(storage))} — "
-                    f"set limit {self._sl}, run limit {self._rl}.")
+            text = (f"{seat_name(p)} passes (D6): {', '.join(parts)}. Storage {_fmt(_cards(self._storage))} — "
+                    "set limit {}, run limit {}.".format(*self.limits))
             events.append(Event("pass", {"seat": p, "take": take, "give": give, "taken": taken,
                                          "drawn": drawn}, "D6", text))
         if self._passes == self.players - 1:
@@ -480,49 +632,61 @@ class DepotState(State):
         else:
             self._current = (p + 1) % self.players
 
-    def _refill(self, goal: int, events: list[Event] | None) -> list[int]:
-        """Draw from the deck into the Storage up to ``goal`` cards (D6.5, D9)."""
-        storage, deck = self._storage, self._deck
+    def _refill(self, goal: int, have: int, events: list[Event] | None) -> list[int]:
+        """Draw from the deck into the Storage (``have`` cards now) up to ``goal`` (D6.5, D9)."""
+        storage = self._storage
         drawn = []
-        have = sum(storage)
-        when_empty = self.options["reshuffle_timing"] == "when_empty"
-        while have < goal:
-            if not deck:
-                if not any(self._discard):
-                    if events is not None:
-                        events.append(Event("short", {"missing": goal - have}, "D9.2",
-                                            f"Deck and discard are both empty: the Storage stays at {have} "
-                                            f"of {goal} cards (rule D9.2)."))
-                    break
-                self._reshuffle(events)
-            v = deck.pop()
-            storage[v] += 1
-            drawn.append(v)
-            have += 1
-            if when_empty and not deck and any(self._discard):
-                self._reshuffle(events)
-        # The take/give of a pass changed the Storage too, so always recompute (D3.5).
-        self._sl, self._rl = set_limit(storage), run_limit(storage)
+        if have < goal:
+            deck, n = self._deck, self._deck_n
+            while have < goal:
+                if not n:
+                    if not self._discard:
+                        if events is not None:
+                            events.append(Event("short", {"missing": goal - have}, "D9.2",
+                                                f"Deck and discard are both empty: the Storage stays at {have} "
+                                                f"of {goal} cards (rule D9.2)."))
+                        break
+                    self._deck_n = n
+                    self._reshuffle(events)
+                    deck, n = self._deck, self._deck_n
+                n -= 1
+                v = deck[n]
+                storage += _ONE[v]
+                drawn.append(v)
+                have += 1
+                if not n and self._when_empty and self._discard:
+                    self._deck_n = n
+                    self._reshuffle(events)
+                    deck, n = self._deck, self._deck_n
+            self._deck_n = n
+            self._storage = storage
+        # The take/give of a pass changed the Storage too, so always look it up again (D3.5).
+        self._info = _STORAGE[storage]
         return drawn
 
     def _reshuffle(self, events: list[Event] | None) -> None:
-        cards = _cards(self._discard)  # sorted first, so the shuffle depends only on the RNG
-        self._rng().shuffle(cards)
-        self._deck[:0] = cards  # any cards still in the deck stay on top
-        self._discard = bytearray(9)
+        cards = _PILES[self._discard]  # sorted first, so the shuffle depends only on the RNG
+        rng = self._rng()  # one RNG decision per reshuffle, whether it is needed or not
+        if cards[0] != cards[-1]:
+            # Most piles in long games hold one value (a discarded set, or a single card),
+            # which every shuffle leaves as it is: skip seeding a generator (~10 µs).
+            cards = list(cards)
+            rng.shuffle(cards)
+        self._deck = (*cards, *self._deck[:self._deck_n])  # any cards still in the deck stay on top
+        self._deck_n = len(self._deck)
+        self._discard = 0
         if events is not None:
             events.append(Event("reshuffle", {"cards": len(cards)}, "D9.1",
                                 f"The deck is empty: the {len(cards)}-card discard pile is shuffled into a new "
                                 f"deck (rule D9.1)."))
 
     def _round_end(self, events: list[Event] | None) -> None:
-        owner, cards = self._standing
+        owner, play = self._standing
         last = self._current
-        for v in cards:
-            self._discard[v] += 1
+        self._discard += play._counts
         self._standing = None
         self._target += 1
-        drawn = self._refill(self._target, events)
+        drawn = self._refill(self._target, self._info.size, events)
         self._leader = self._current = owner
         self._passes = 0
         self._round += 1
@@ -531,7 +695,7 @@ class DepotState(State):
             events.append(Event(
                 "round_end", {"leader": owner, "target": self._target, "drawn": drawn}, "D7.1",
                 f"{seat_name(last)} passes — {self.players - 1} passes in a row (rule D7.1): round over. "
-                f"{_fmt(cards)} is discarded, the Storage grows to {self._target} (D7.2), "
+                f"{_fmt(play.cards)} is discarded, the Storage grows to {self._target} (D7.2), "
                 f"{seat_name(owner)} leads round {self._round}."))
 
     # ------------------------------------------------------------- game and match end
@@ -545,30 +709,34 @@ class DepotState(State):
         else:
             tie = {s: (s - winner - 1) % n for s in range(n)}
         others = [s for s in range(n) if s != winner]
-        others.sort(key=lambda s: (sum(self._hands[s]), -sum(v * c for v, c in enumerate(self._hands[s])), tie[s]))
+        counts = [_vec(h) for h in self._hands]
+        others.sort(key=lambda s: (sum(counts[s]), -sum(v * c for v, c in enumerate(counts[s])), tie[s]))
         return [winner, *others]
 
     def _take_penalties(self, ranking: list[int]) -> dict[int, int | None]:
         """D10.3: from last place up to 2nd, each takes one Storage card."""
         storage = self._storage
+        penalties = list(self._penalties)
         greedy = self.options["penalty_mode"] == "greedy"
         ref = None
         taken: dict[int, int | None] = {}
         for s in reversed(ranking[1:]):
-            present = [v for v in VALUES if storage[v]]
+            counts = _vec(storage)
+            present = [v for v in VALUES if counts[v]]
             if not present:
                 c = None
             elif greedy or ref is None:
                 c = present[-1]
             else:
                 lower = [v for v in present if v < ref]
-                c = lower[-1] if lower else (ref if storage[ref] else None)
+                c = lower[-1] if lower else (ref if counts[ref] else None)
             if c is not None:
-                storage[c] -= 1
-                self._penalties[s].append(c)
+                storage -= _ONE[c]
+                penalties[s] += (c,)
                 ref = c
             taken[s] = c
-        self._sl, self._rl = set_limit(storage), run_limit(storage)
+        self._storage, self._info = storage, _STORAGE[storage]
+        self._penalties = tuple(penalties)
         return taken
 
     def _game_end(self, p: int, events: list[Event] | None) -> None:
@@ -583,15 +751,14 @@ class DepotState(State):
             return
         ranking = self._ranking(p)
         taken = self._take_penalties(ranking)
-        for s, c in taken.items():
-            self._lost[s] += c or 0
-        self._results.append({
+        self._lost = tuple(lost + (taken.get(s) or 0) for s, lost in enumerate(self._lost))
+        self._results += ({
             "game": self._game_no,
             "ranking": ranking,
-            "cards_left": [sum(h) for h in self._hands],
+            "cards_left": [_size(h) for h in self._hands],
             "taken": [taken.get(s) for s in range(self.players)],
             "lost_points": list(self._lost),
-        })
+        },)
         if events is not None:
             order = ", ".join(seat_name(s) for s in ranking)
             takes = ", ".join(f"{seat_name(s)} {taken[s] if taken[s] is not None else '—'}"
@@ -632,38 +799,39 @@ class DepotState(State):
                     for v in pile:
                         counts[v] -= 1
             else:
-                self._penalties = [[] for _ in range(n)]
+                self._penalties = ((),) * n
             order = [v for v in VALUES for _ in range(counts[v])]
             self._rng().shuffle(order)
         deck = order[::-1]  # internal: top of the deck is the end of the list
         hand_size = _lookup(self.options["hand_size"], n)
-        hands = [bytearray(9) for _ in range(n)]
+        hands = [0] * n
         for i in range(hand_size * n):
-            hands[(starter + i) % n][deck.pop()] += 1
-        storage = bytearray(9)
+            hands[(starter + i) % n] += _ONE[deck.pop()]
+        storage = 0
         t0 = _lookup(self.options["initial_storage"], n)
         for _ in range(min(t0, len(deck))):
-            storage[deck.pop()] += 1
-        self._hands, self._storage, self._deck = hands, storage, deck
-        self._discard = bytearray(9)
+            storage += _ONE[deck.pop()]
+        self._hands, self._storage, self._info = hands, storage, _STORAGE[storage]
+        self._deck, self._deck_n = tuple(deck), len(deck)
+        self._discard = 0
         self._target = t0
         self._standing = None
         self._current = self._leader = self._starter = starter
         self._passes = 0
         self._round = 1
         self._phase = "lead"
-        self._sl, self._rl = set_limit(storage), run_limit(storage)
 
     def _deck_counts(self) -> dict[int, int]:
         return {v: _lookup(self.options["deck_counts"], v, 0) for v in VALUES}
 
     def all_cards(self) -> Counter:
         """Every card in every zone (hands, Storage, deck, discard, table, penalty piles)."""
-        c = Counter(self._deck)
+        c = Counter(self._deck[:self._deck_n])
         for zone in (*self._hands, self._storage, self._discard):
-            c.update({v: zone[v] for v in VALUES if zone[v]})
+            counts = _vec(zone)
+            c.update({v: counts[v] for v in VALUES if counts[v]})
         if self._standing:
-            c.update(self._standing[1])
+            c.update(self._standing[1].cards)
         for pile in self._penalties:
             c.update(pile)
         return c
@@ -678,7 +846,7 @@ class DepotState(State):
         if self.options["games"] == 3 and self._reason != "aborted":
             scores: tuple = tuple(self._lost)
         else:
-            scores = tuple(sum(h) for h in self._hands)
+            scores = tuple(_size(h) for h in self._hands)
         return Outcome(self._winners, scores, self._reason)
 
     def view(self, seat: int | None) -> dict[str, Any]:
@@ -697,15 +865,15 @@ class DepotState(State):
             "games": self.options["games"],
             "target": self._target,
             "storage": _cards(self._storage),
-            "set_limit": self._sl,
-            "run_limit": self._rl,
+            "set_limit": self._info.sl,
+            "run_limit": self._info.rl,
             "standing": None if self._standing is None else {"owner": self._standing[0],
-                                                               "cards": list(self._standing[1])},
+                                                               "cards": list(self._standing[1].cards)},
             "passes": self._passes,
-            "deck_count": len(self._deck),
+            "deck_count": self._deck_n,
             "discard": _cards(self._discard),
             "hands": [_cards(h) if seat is None or s == seat else None for s, h in enumerate(self._hands)],
-            "hand_counts": [sum(h) for h in self._hands],
+            "hand_counts": [_size(h) for h in self._hands],
             "lost_points": list(self._lost),
             "penalties": [sorted(p) for p in self._penalties],
             "results": [dict(r) for r in self._results],
@@ -713,17 +881,17 @@ class DepotState(State):
             "outcome": None if out is None else out.to_dict(),
         }
         if seat is None:
-            v["deck"] = self._deck[::-1]  # the teacher sees everything, top card first
+            v["deck"] = self._deck_list()  # the teacher sees everything
         return v
 
     def __str__(self) -> str:
         n = self.players
         head = (f"Depot · {n} players · game {self._game_no}/{self.options['games']} · round {self._round} · "
-                f"T={self._target} · deck {len(self._deck)} · discard {sum(self._discard)}")
-        st = self._standing
+                f"T={self._target} · deck {self._deck_n} · discard {_size(self._discard)}")
+        st = self.standing
         lines = [
             head,
-            f"Storage {_fmt(_cards(self._storage))} (set {self._sl}, run {self._rl})",
+            f"Storage {_fmt(_cards(self._storage))} (set {self._info.sl}, run {self._info.rl})",
             "Standing " + ("—" if st is None else f"{_fmt(st[1])} by {seat_name(st[0])}") + f" · passes {self._passes}",
         ]
         for s in range(n):
@@ -742,13 +910,15 @@ class DepotState(State):
     def clone(self) -> "DepotState":
         new = DepotState.__new__(DepotState)
         self._clone_base(new)
-        new._hands = [h[:] for h in self._hands]
-        new._storage = self._storage[:]
-        new._deck = self._deck[:]
-        new._discard = self._discard[:]
-        new._penalties = [p[:] for p in self._penalties]
-        new._lost = self._lost[:]
-        new._results = self._results[:]  # entries are never mutated after creation
+        new._hands = self._hands[:]  # the list is mutated in place, the ints it holds are not
+        new._storage = self._storage
+        new._info = self._info
+        new._deck = self._deck
+        new._deck_n = self._deck_n
+        new._discard = self._discard
+        new._penalties = self._penalties
+        new._lost = self._lost
+        new._results = self._results  # entries are never mutated after creation
         new._target = self._target
         new._standing = self._standing
         new._current = self._current
@@ -762,18 +932,29 @@ class DepotState(State):
         new._winners = self._winners
         new._reason = self._reason
         new._last = self._last
-        new._sl = self._sl
-        new._rl = self._rl
+        new._max_turns = self._max_turns
+        new._noted = self._noted
+        new._when_empty = self._when_empty
         return new
+
+    def _deck_list(self) -> list[int]:
+        """The deck, top card first (``deck=`` order)."""
+        return list(self._deck[self._deck_n - 1::-1]) if self._deck_n else []
+
+    def _read_options(self) -> None:
+        """Keep the options the hot path reads as attributes (``options`` is never mutated)."""
+        self._max_turns = self.options["max_turns"]
+        self._noted = self.options["refill_target"] == "noted"
+        self._when_empty = self.options["reshuffle_timing"] == "when_empty"
 
     def _state_dict(self) -> dict[str, Any]:
         return {
             "hands": [_cards(h) for h in self._hands],
             "storage": _cards(self._storage),
-            "deck": self._deck[::-1],
+            "deck": self._deck_list(),
             "discard": _cards(self._discard),
             "target": self._target,
-            "standing": None if self._standing is None else [self._standing[0], list(self._standing[1])],
+            "standing": None if self._standing is None else [self._standing[0], list(self._standing[1].cards)],
             "current": self._current,
             "leader": self._leader,
             "passes": self._passes,
@@ -794,18 +975,20 @@ class DepotState(State):
         self.options = resolve(OPTIONS, self.options, GAME)
         self._hands = [_counts(h) for h in d["hands"]]
         self._storage = _counts(d["storage"])
-        self._deck = list(d["deck"])[::-1]
+        self._info = _STORAGE[self._storage]
+        self._deck = tuple(d["deck"][::-1])
+        self._deck_n = len(self._deck)
         self._discard = _counts(d["discard"])
         self._target = d["target"]
-        self._standing = None if d["standing"] is None else (d["standing"][0], tuple(d["standing"][1]))
+        self._standing = None if d["standing"] is None else (d["standing"][0], _play(tuple(d["standing"][1])))
         for k in ("current", "leader", "passes", "round", "game_no", "starter", "phase", "turns", "reason"):
             setattr(self, "_" + k, d[k])
-        self._lost = list(d["lost"])
-        self._penalties = [list(p) for p in d["penalties"]]
-        self._results = [dict(r) for r in d["results"]]
+        self._lost = tuple(d["lost"])
+        self._penalties = tuple(tuple(p) for p in d["penalties"])
+        self._results = tuple(dict(r) for r in d["results"])
         self._winners = None if d["winners"] is None else tuple(d["winners"])
         self._last = None if d["last"] is None else (d["last"][0], parse_action(d["last"][1]))
-        self._sl, self._rl = set_limit(self._storage), run_limit(self._storage)
+        self._read_options()
 
 
 def _lookup(table: dict, key: int, default: Any = None) -> Any:
@@ -842,9 +1025,10 @@ def new_game(players: int = 4, seed: int | None = None, deck: list[int] | None =
                          f"{hand_size * players + t0} to deal (D2.2, D2.3)")
     if deck is not None:
         deck = _check_deck(deck, need)
-    st._lost = [0] * players
-    st._penalties = [[] for _ in range(players)]
-    st._results = []
+    st._read_options()
+    st._lost = (0,) * players
+    st._penalties = ((),) * players
+    st._results = ()
     st._game_no = 1
     st._turns = 0
     st._winners = None
@@ -884,16 +1068,17 @@ def setup_position(
         raise ValueError(f"hands: expected {players} hands, got {len(hands)}")
     st._hands = [_counts(h) for h in hands]
     st._storage = _counts(storage)
-    st._deck = list(deck)[::-1]
+    st._info = _STORAGE[st._storage]
+    st._deck = tuple(deck)[::-1]
+    st._deck_n = len(st._deck)
     st._discard = _counts(discard)
-    st._standing = None if standing is None else (standing[0], tuple(sorted(standing[1])))
+    st._standing = None if standing is None else (standing[0], _play(tuple(sorted(standing[1]))))
     st._current = current
     st._leader = current if standing is None else standing[0]
     st._target = len(storage) if target is None else target
     st._passes = passes
     st._round = round
     st._phase = "lead" if standing is None else "respond"
-    st._sl, st._rl = set_limit(st._storage), run_limit(st._storage)
     return st
 
 
