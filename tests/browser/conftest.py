@@ -178,3 +178,24 @@ def pytest_sessionfinish(session, exitstatus):
     if _TIMINGS:
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         (ARTIFACTS / "timings.json").write_text(json.dumps({"timings": _TIMINGS, "server": _REPORT}, indent=1))
+
+
+def require_table(name: str):
+    """A module-level autouse fixture: the table class ``name`` must import (built front end).
+
+    A skip locally, a failure when ``CI`` is set: a missing bundle must not turn CI green.
+    """
+
+    @pytest.fixture(scope="module", autouse=True)
+    def _require_table():
+        try:
+            import cardwidgets
+
+            getattr(cardwidgets, name)
+        except Exception as exc:  # ImportError, or a missing bundle
+            msg = f"cardwidgets.{name} is not available: {type(exc).__name__}: {exc}"
+            if browser_required():
+                pytest.fail(msg, pytrace=False)
+            pytest.skip(msg)
+
+    return _require_table

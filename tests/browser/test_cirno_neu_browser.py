@@ -25,7 +25,7 @@ try:
 except ImportError:  # the browser fixture reports it: a skip locally, a failure when CI is set
     expect = None
 
-from .lab import browser_required
+from .conftest import require_table
 
 pytestmark = pytest.mark.e2e
 
@@ -102,16 +102,7 @@ SNAPSHOT = """{
 }"""
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _cirno_widget():
-    """The CirnoNeu widget must be importable (built front end) for these tests."""
-    try:
-        from cardwidgets import CirnoNeu  # noqa: F401
-    except Exception as exc:  # ImportError, or a missing bundle
-        msg = f"cardwidgets.CirnoNeu is not available: {type(exc).__name__}: {exc}"
-        if browser_required():
-            pytest.fail(msg, pytrace=False)
-        pytest.skip(msg)
+_require_table = require_table("CirnoNeu")
 
 
 # --------------------------------------------------------------------------- helpers

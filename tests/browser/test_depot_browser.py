@@ -21,6 +21,7 @@ except ImportError:  # the browser fixture reports it: a skip locally, a failure
     expect = None
 
 from .lab import REPO_ROOT, browser_required
+from .conftest import require_table
 
 pytestmark = pytest.mark.e2e
 
@@ -45,16 +46,7 @@ SNAPSHOT = """{
 }"""
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _depot_widget():
-    """The Depot widget must be importable (built front end) for these tests."""
-    try:
-        from cardwidgets import Depot  # noqa: F401
-    except Exception as exc:  # ImportError, or a missing bundle
-        msg = f"cardwidgets.Depot is not available: {type(exc).__name__}: {exc}"
-        if browser_required():
-            pytest.fail(msg, pytrace=False)
-        pytest.skip(msg)
+_require_table = require_table("Depot")
 
 
 def open_depot(lab_page, name: str, cell: str = DEPOT_CELL):

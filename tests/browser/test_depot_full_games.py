@@ -24,7 +24,7 @@ try:
 except ImportError:  # the browser fixture reports it: a skip locally, a failure when CI is set
     expect = None
 
-from .lab import browser_required
+from .conftest import require_table
 
 pytestmark = pytest.mark.e2e
 
@@ -52,16 +52,7 @@ SNAPSHOT = """{
 }"""
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _depot_widget():
-    """The Depot widget must be importable (built front end) for these tests."""
-    try:
-        from cardwidgets import Depot  # noqa: F401
-    except Exception as exc:  # ImportError, or a missing bundle
-        msg = f"cardwidgets.Depot is not available: {type(exc).__name__}: {exc}"
-        if browser_required():
-            pytest.fail(msg, pytrace=False)
-        pytest.skip(msg)
+_require_table = require_table("Depot")
 
 
 def history_pos(n: int) -> str:
