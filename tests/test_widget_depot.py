@@ -203,3 +203,16 @@ def test_seat_validation():
     t = Depot(players=3, seed=1, bot_delay=0)
     t.seat = 2
     assert t.view["hands"][0] is None and t.view["hands"][2] is not None
+
+
+def test_from_replay_narrates_and_reports_bad_actions(hot):
+    from cardwidgets import ReplayError
+
+    for _ in range(4):
+        hot.step(hot.legal_actions()[0])
+    t = Depot.from_replay(hot.replay())
+    assert t.narration == hot.narration
+    rep = hot.replay()
+    rep.actions[2] = "play 1 8"
+    with pytest.raises(ReplayError, match="action #2"):
+        Depot.from_replay(rep)

@@ -95,12 +95,12 @@ class Replay:
             self._apply(st, i, text)
         return st
 
-    def _apply(self, st: State, i: int, text: Any) -> None:
+    def _apply(self, st: State, i: int, text: Any) -> list:
         line = self._lines[i] if self._lines and i < len(self._lines) else None
         if not isinstance(text, str):
             raise ReplayError(f"action #{i} is {text!r}, not action text", line=line, index=i)
         try:
-            st.apply(text)
+            return st.apply(text)
         except InvalidActionError as e:
             raise ReplayError(f"action #{i} {text!r} is malformed: {e}", line=line, index=i) from e
         except IllegalActionError as e:

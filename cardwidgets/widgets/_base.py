@@ -18,7 +18,7 @@ import anywidget
 import traitlets
 
 from ..bots import Bot, make_bot
-from ..core import IllegalActionError, InvalidActionError, State
+from ..core import ANY, IllegalActionError, InvalidActionError, State
 from ..core.replay import Replay
 from ..core.state import seat_name
 from ..games import game_module
@@ -134,8 +134,6 @@ class TableWidget(anywidget.AnyWidget):
 
     def explain(self, action: Any, seat: Any = None) -> str:
         """Whether ``action`` is legal now and, if not, the rule it breaks."""
-        from ..core import ANY
-
         return self.state.explain(action, ANY if seat is None else seat)
 
     def replay(self, notes: Mapping[int, str] | None = None) -> Replay:
@@ -144,13 +142,18 @@ class TableWidget(anywidget.AnyWidget):
 
     @classmethod
     def from_replay(cls, replay: Replay, **kwargs: Any) -> "TableWidget":
-        """A table holding the whole replay, with the cursor at its end."""
-        states = list(replay.states())
-        table = cls(state=states[0], **{"bot_delay": 0, **kwargs, "bots": None})
-        for st in states[1:]:
-            table._states.append(st)
-            table._events.append([f"{seat_name(_actor(table._states[-2]))}: {st.history[-1]}"])
-        table._sync(cursor=len(states) - 1)
+        """A table holding the whole replay (narrated), with the cursor at its end.
+
+        Raises :class:`~cardwidgets.ReplayError` naming the first bad action.
+        """
+        table = cls(state=replay.new_state(), **{"bot_delay": 0, **kwargs, "bots": None})
+        cur = table._states[0]
+        for i, text in enumerate(replay.actions):
+            cur = cur.clone()
+            events = replay._apply(cur, i, text)
+            table._states.append(cur)
+            table._events.append([e.text for e in events])
+        table._sync(cursor=len(table._states) - 1)
         return table
 
     # ------------------------------------------------------------------ stepping
@@ -165,8 +168,6 @@ class TableWidget(anywidget.AnyWidget):
         return events
 
     def _push(self, action: Any, seat: int | None, by_bot: bool = False) -> list[Any]:
-        from ..core import ANY
-
         before = self.state
         st = before.clone()
         events = st.apply(action, ANY if seat is None else seat)
@@ -194,7 +195,7 @@ class TableWidget(anywidget.AnyWidget):
         if self.cursor == 0:
             return
         c = self.cursor - 1
-        while c > 0 and _actor(self._states[c]) in self._bots:
+        while c > 0 and self._states[c].current_player in self._bots:
             c -= 1
         self._cancel_pending()
         self._sync(cursor=c)
@@ -353,7 +354,3 @@ class TableWidget(anywidget.AnyWidget):
     def __repr__(self) -> str:
         return f"<{type(self).__name__} seat={self.seat} cursor={self.cursor}/{self.history_len}>"
 
-
-def _actor(st: State) -> int | None:
-    """Who acted next from this position (the seat to act)."""
-    return st.current_player
