@@ -28,7 +28,6 @@ class NeuSurvivorBot:
 
     def act(self, view: dict[str, Any], legal: Sequence[Any]) -> Any:
         total, limit = view["sum"], view["limit"]
-        me = view["current"]
         chips = view.get("chips")
 
         def target_weakness(seat: int | None) -> float:

@@ -215,6 +215,18 @@ class State(ABC):
         new._history = self._history  # persistent: shared, never mutated
         new._moves = self._moves
 
+    def _view_head(self, seat: int | None) -> dict[str, Any]:
+        """The fields every game's view starts with (``seat`` is validated)."""
+        self._check_seat(seat)
+        return {
+            "game": self.game,
+            "players": self.players,
+            "names": [seat_name(s) for s in range(self.players)],
+            "seat": seat,
+            "phase": self.phase,
+            "current": self.current_player,
+        }
+
     def _check_seat(self, seat: int | None) -> None:
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players):
             raise ValueError(f"seat must be None or an int from 0 to {self.players - 1}, got {seat!r}")

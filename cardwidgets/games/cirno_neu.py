@@ -892,18 +892,11 @@ class CirnoNeuState(State):
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see (N8); ``None`` is the teacher view with every hand and the draw pile."""
-        self._check_seat(seat)
-        n = self.players
         cfg = self._cfg
         out = self.outcome()
         stack = [TOKENS[c] for c in self._stack]
-        v = {
-            "game": GAME,
-            "players": n,
-            "names": [seat_name(s) for s in range(n)],
-            "seat": seat,
-            "phase": self.phase,
-            "current": self._cp,
+        v = self._view_head(seat)
+        v.update({
             "round": self._round,
             "turn_no": self._turns,
             "sum": self._sum,
@@ -926,7 +919,7 @@ class CirnoNeuState(State):
             "last_action": None if self._last is None else {"seat": self._last[0], "action": str(self._last[1])},
             "revealed": None if self._bust is None else dict(self._bust),
             "outcome": None if out is None else out.to_dict(),
-        }
+        })
         if seat is None:
             v["stack"] = stack
             v["draw_pile"] = self.draw_pile

@@ -850,16 +850,9 @@ class DepotState(State):
         return Outcome(self._winners, scores, self._reason)
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        self._check_seat(seat)
-        n = self.players
         out = self.outcome()
-        v = {
-            "game": GAME,
-            "players": n,
-            "names": [seat_name(s) for s in range(n)],
-            "seat": seat,
-            "phase": self._phase,
-            "current": self.current_player,
+        v = self._view_head(seat)
+        v.update({
             "round": self._round,
             "game_no": self._game_no,
             "games": self.options["games"],
@@ -879,7 +872,7 @@ class DepotState(State):
             "results": [dict(r) for r in self._results],
             "last_action": None if self._last is None else {"seat": self._last[0], "action": str(self._last[1])},
             "outcome": None if out is None else out.to_dict(),
-        }
+        })
         if seat is None:
             v["deck"] = self._deck_list()  # the teacher sees everything
         return v
