@@ -83,7 +83,7 @@ describe("error banner and log", () => {
 
 describe("mountTable", () => {
   it("draws into a keyboard-isolated root and shows a drawing failure instead of throwing", () => {
-    const model = fakeModel({ view: { ok: false } });
+    const model = fakeModel({ view: { ok: false, players: 2 } });
     const el = document.createElement("div");
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
     const cleanup = mountTable({
@@ -95,7 +95,7 @@ describe("mountTable", () => {
     });
     expect(el.querySelector(".cw-table").dataset.game).toBe("demo");
     expect(el.querySelector(".cw-render-error").textContent).toContain("boom");
-    model.set("view", { ok: true });
+    model.set("view", { ok: true, players: 2 });
     expect(el.textContent).toBe("fine");
     cleanup();
     expect(el.innerHTML).toBe("");
@@ -104,15 +104,15 @@ describe("mountTable", () => {
   });
 
   it("keeps focus on the same control across redraws", () => {
-    const model = fakeModel({ view: 1 });
+    const model = fakeModel({ view: { players: 2, n: 1 } });
     const el = document.createElement("div");
     document.body.append(el);
     const cleanup = mountTable({
       model, el, game: "demo",
-      draw: (ctx) => ctx.root.append(h("button", { "data-control": "go" }, String(ctx.get("view")))),
+      draw: (ctx) => ctx.root.append(h("button", { "data-control": "go" }, String(ctx.get("view").n))),
     });
     /** @type {HTMLElement} */ (el.querySelector('[data-control="go"]')).focus();
-    model.set("view", 2);
+    model.set("view", { players: 2, n: 2 });
     const button = el.querySelector('[data-control="go"]');
     expect(button.textContent).toBe("2");
     expect(document.activeElement).toBe(button);
@@ -124,7 +124,7 @@ describe("mountTable", () => {
 describe("mountTable redraw batching", () => {
   it("redraws once per model update, however many traits it changes", async () => {
     const handlers = {};
-    const state = { view: {}, legal: [], log: [], cursor: 0 };
+    const state = { view: { players: 2 }, legal: [], log: [], cursor: 0 };
     const model = {
       get: (k) => state[k],
       on: (ev, h) => (handlers[ev] ||= []).push(h),

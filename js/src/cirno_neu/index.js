@@ -267,10 +267,6 @@ export function drawCirnoNeu(ctx) {
   const { root, ui } = ctx;
   /** @type {CirnoView | null} */
   const view = ctx.get("view");
-  if (!view || typeof view !== "object" || !view.players) {
-    root.append(h("div", { class: "cw-waiting" }, "Waiting for the game…"));
-    return;
-  }
   const n = view.players;
   const names = view.names || [];
   const name = (/** @type {number | null | undefined} */ i) => (i == null ? "" : names[i] ?? `Seat ${i + 1}`);

@@ -120,10 +120,6 @@ export function drawDepot(ctx) {
   const { root, ui } = ctx;
   /** @type {DepotView | null} */
   const view = ctx.get("view");
-  if (!view || typeof view !== "object" || !view.players) {
-    root.append(h("div", { class: "cw-waiting" }, "Waiting for the game…"));
-    return;
-  }
   const n = view.players;
   const names = view.names || [];
   const name = (/** @type {number | null | undefined} */ i) =>

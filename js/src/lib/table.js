@@ -38,7 +38,7 @@ export const TRAITS = ["view", "legal", "log", "cursor", "history_len", "last_er
  * @param {Model} args.model
  * @param {HTMLElement} args.el
  * @param {string} args.game  registry name, written to `data-game`
- * @param {(ctx: TableContext) => void} args.draw  fills ctx.root from the traits
+ * @param {(ctx: TableContext) => void} args.draw  fills ctx.root from the traits (called once `view` holds a position)
  * @param {(ev: KeyboardEvent, ctx: TableContext) => void} [args.onKey]  table shortcuts (keydown)
  * @returns {() => void} cleanup: removes listeners and DOM
  */
@@ -74,7 +74,16 @@ export function mountTable({ model, el, game, draw, onKey }) {
     clear(root);
     root.classList.toggle("cw-thinking-now", !!model.get("thinking"));
     try {
-      draw(ctx);
+      const view = model.get("view");
+      if (!view || typeof view !== "object" || !view.players) {
+        // Nothing to draw before the first position arrives: say so instead.
+        const wait = document.createElement("div");
+        wait.className = "cw-waiting";
+        wait.textContent = "Waiting for the game…";
+        root.appendChild(wait);
+      } else {
+        draw(ctx);
+      }
     } catch (err) {
       // A rendering bug must not kill the widget silently: show it in the table.
       console.error("cardwidgets: render failed", err);
