@@ -4,8 +4,8 @@ Headless engines::
 
     >>> import cardwidgets
     >>> st = cardwidgets.make("depot", players=3, seed=1)
-    >>> st.current_player
-    0
+    >>> st.current_player, cardwidgets.game_spec("depot").title
+    (0, 'Depot')
 
 Tables (anywidget) are imported on first use, so simulations never load the widget
 stack: ``from cardwidgets import Depot``.
@@ -15,13 +15,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from .core import Event, IllegalActionError, InvalidActionError, Outcome, State
-from .games import available_games, game_module
+from .core import (Event, Explanation, IllegalActionError, InvalidActionError, Outcome, State, Termination,
+                   Timeline)
 from .core.replay import Replay, ReplayError
+from .games import available_games, game_module, game_spec
 
-__version__ = "0.1.0"
-
-_TABLES = {"Depot": "depot", "CirnoNeu": "cirno_neu"}
+__version__ = "0.2.0"
 
 
 def make(game: str, **kwargs: Any) -> State:
@@ -29,25 +28,36 @@ def make(game: str, **kwargs: Any) -> State:
     return game_module(game).new_game(**kwargs)
 
 
+def _tables() -> dict[str, str]:
+    return {game_spec(g).table: g for g in available_games()}
+
+
 def __getattr__(name: str) -> Any:
-    if name in _TABLES:
+    if name in _tables():
         from . import widgets
 
         return getattr(widgets, name)
     raise AttributeError(f"module 'cardwidgets' has no attribute {name!r}")
 
 
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_tables()))
+
+
 __all__ = [
-    "CirnoNeu",
-    "Depot",
     "Event",
+    "Explanation",
     "IllegalActionError",
     "InvalidActionError",
     "Outcome",
     "Replay",
     "ReplayError",
     "State",
+    "Termination",
+    "Timeline",
     "available_games",
     "game_module",
+    "game_spec",
     "make",
+    *_tables(),
 ]

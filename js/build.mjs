@@ -4,15 +4,12 @@
 // `node build.mjs --watch` rebuilds on change, unminified with inline source maps
 // (use with ANYWIDGET_HMR=1).
 import * as esbuild from "esbuild";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 
-// Adding a game's table is one line here (its entry is src/<game>/index.js).
-const GAMES = [
-  "depot",
-  "cirno_neu",
-  // "crypto_trick",
-  // "yadokarick",
-];
+// The games come from the Python registry (one line per game in registry.json);
+// a game's front end is src/<game>/index.js.
+const GAMES = JSON.parse(readFileSync("../cardwidgets/games/registry.json", "utf8"));
+const OUT = "../cardwidgets/static";
 
 const watch = process.argv.includes("--watch");
 
@@ -30,7 +27,7 @@ const options = {
   target: "es2020",
   minify: !watch,
   sourcemap: watch ? "inline" : false,
-  outdir: "../cardwidgets/static",
+  outdir: OUT,
   legalComments: "none",
   logLevel: "info",
 };
@@ -40,4 +37,7 @@ if (watch) {
   await ctx.watch();
 } else {
   await esbuild.build(options);
+  // The packaging hook checks this one file; it lists every bundle built.
+  mkdirSync(OUT, { recursive: true });
+  writeFileSync(`${OUT}/manifest.json`, JSON.stringify({ games: GAMES }, null, 1) + "\n");
 }

@@ -6,8 +6,11 @@ action objects of ``state.legal_actions()``). :func:`make_bot` builds the named 
 
 from __future__ import annotations
 
+import importlib
 import random
 from typing import Any, Callable, Protocol, Sequence
+
+from ..games import game_module
 
 
 class Bot(Protocol):
@@ -30,21 +33,24 @@ class RandomBot:
         return f"{type(self).__name__}()"
 
 
-def _registry() -> dict[tuple[str, str], Callable[[int | None], Bot]]:
-    from .cirno_neu import NeuSurvivorBot
-    from .depot import DepotGreedyBot
+def _named(game: str) -> dict[str, Callable[[int | None], Bot]]:
+    """The heuristic bots of ``game``: ``BOTS`` of the module ``cardwidgets.bots.<game>``, if any.
 
-    # "greedy" is the general name of each game's heuristic bot; games may add aliases.
-    return {
-        ("depot", "greedy"): DepotGreedyBot,
-        ("cirno_neu", "greedy"): NeuSurvivorBot,
-        ("cirno_neu", "survivor"): NeuSurvivorBot,
-    }
+    ``"greedy"`` is the general name of each game's heuristic bot; a game may add aliases.
+    """
+    game_module(game)  # an unknown game is a ValueError naming the games
+    try:
+        mod = importlib.import_module(f"{__name__}.{game}")
+    except ModuleNotFoundError as e:
+        if e.name != f"{__name__}.{game}":
+            raise
+        return {}
+    return dict(mod.BOTS)
 
 
 def bot_names(game: str) -> list[str]:
     """Bot names available for ``game`` (``"random"`` always is)."""
-    return ["random"] + sorted(n for g, n in _registry() if g == game)
+    return ["random"] + sorted(_named(game))
 
 
 def make_bot(game: str, spec: Any, seed: int | None = None) -> Bot:
@@ -53,7 +59,7 @@ def make_bot(game: str, spec: Any, seed: int | None = None) -> Bot:
         return spec
     if spec == "random":
         return RandomBot(seed)
-    factory = _registry().get((game, spec))
+    factory = _named(game).get(spec) if isinstance(spec, str) else None
     if factory is None:
         raise ValueError(f"unknown bot {spec!r} for {game}; available: {', '.join(bot_names(game))}")
     return factory(seed)

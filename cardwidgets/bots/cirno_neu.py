@@ -61,3 +61,6 @@ class NeuSurvivorBot:
 
     def __repr__(self) -> str:
         return "NeuSurvivorBot()"
+
+
+BOTS = {"greedy": NeuSurvivorBot, "survivor": NeuSurvivorBot}

@@ -49,3 +49,6 @@ class DepotGreedyBot:
 
     def __repr__(self) -> str:
         return "DepotGreedyBot()"
+
+
+BOTS = {"greedy": DepotGreedyBot}

@@ -1,23 +1,37 @@
-"""Game-agnostic engine parts. Imports only the standard library."""
+"""Game-agnostic engine parts: the kit every game is built on. Standard library only."""
 
-from .errors import CORE_RULES, IllegalActionError, InvalidActionError
-from .events import Event
-from .options import Option, resolve
-from .outcome import Outcome
-from .rng import Rng, fresh_seed
-from .state import ANY, State, seat_name
+from .errors import CORE_RULES, MAX_ACTION_TEXT, IllegalActionError, InvalidActionError
+from .events import Event, Explanation, visible
+from .outcome import Outcome, Termination
+from .rng import Recorded, Recorder, fresh_seed
+from .spec import FINISHED, GameSpec, Mode, Option, Phase
+from .state import ANY, Field, State, fields, plural, seat_name, tuple_field
+from .timeline import Timeline
 
 __all__ = [
     "ANY",
     "CORE_RULES",
+    "FINISHED",
+    "MAX_ACTION_TEXT",
     "Event",
+    "Explanation",
+    "Field",
+    "GameSpec",
     "IllegalActionError",
     "InvalidActionError",
+    "Mode",
     "Option",
     "Outcome",
-    "Rng",
+    "Phase",
+    "Recorded",
+    "Recorder",
     "State",
+    "Termination",
+    "Timeline",
+    "fields",
     "fresh_seed",
-    "resolve",
+    "plural",
     "seat_name",
+    "tuple_field",
+    "visible",
 ]

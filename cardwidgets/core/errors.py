@@ -13,6 +13,10 @@ Core rule IDs, for refusals no game rule covers:
 
 from __future__ import annotations
 
+#: Longest action text any game reads; longer text is refused before parsing, so
+#: no input can make a parser work for long.
+MAX_ACTION_TEXT = 200
+
 CORE_RULES = {
     "G1": "the game is over",
     "G2": "this action does not exist in the current phase",
@@ -30,8 +34,8 @@ class IllegalActionError(ValueError):
     Attributes
     ----------
     rule:
-        The rule ID that forbids it, e.g. ``"D4.7"`` (see ``shared/rules``) or a core
-        ID ``G1``–``G3``.
+        The rule ID that forbids it, e.g. ``"D4.7"`` (``cardwidgets.rules.lookup``
+        explains it), or a core ID ``G1``–``G3``.
     reason:
         Plain words with the concrete numbers of the position.
     action:
@@ -43,3 +47,9 @@ class IllegalActionError(ValueError):
         self.reason = reason
         self.action = action
         super().__init__(f"Illegal: rule {rule} — {reason}")
+
+
+def quote(text: str, limit: int = 40) -> str:
+    """``repr(text)`` cut to ``limit`` characters, for error messages about user input."""
+    r = repr(text)
+    return r if len(r) <= limit else r[: limit - 2] + "…" + r[0]

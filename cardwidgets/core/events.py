@@ -1,9 +1,9 @@
-"""What happened: events returned by ``State.apply``."""
+"""What happened, and why an action is or is not allowed: events and explanations."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterable
 
 
 @dataclass(frozen=True, slots=True)
@@ -12,13 +12,62 @@ class Event:
 
     ``kind`` is a short machine name (``"play"``, ``"pass"``, ``"refill"``,
     ``"round_end"`` ...), ``data`` its JSON-safe details, ``rule`` the rule ID it
-    follows, and ``text`` the narration a teacher would say, citing that rule.
+    follows, ``text`` the narration a teacher would say, citing that rule.
+    ``audience`` is ``None`` for a public event, else the seats that may see it: a
+    private fact (a card given face down) is a private event plus a public one that
+    says only what everyone saw.
+
+    >>> e = Event("give", {"card": "Y3"}, "C5.5", "B gives C the Y3.", audience=(1, 2))
+    >>> e.visible_to(1), e.visible_to(0), e.visible_to(None)
+    (True, False, True)
     """
 
     kind: str
     data: dict[str, Any] = field(default_factory=dict)
     rule: str | None = None
     text: str = ""
+    audience: tuple[int, ...] | None = None
+
+    def visible_to(self, seat: int | None) -> bool:
+        """Whether ``seat`` may see this event (``None``, the teacher, sees all)."""
+        return self.audience is None or seat is None or seat in self.audience
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "data": self.data, "rule": self.rule, "text": self.text,
+                "audience": None if self.audience is None else list(self.audience)}
 
     def __str__(self) -> str:
         return self.text
+
+
+def visible(events: Iterable[Event], seat: int | None) -> list[Event]:
+    """The events ``seat`` may see, in order."""
+    return [e for e in events if e.visible_to(seat)]
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Whether an action is legal now, and why (``state.explain``).
+
+    ``legal``; ``action`` (the parsed action, ``None`` if the text did not parse);
+    ``rule`` (the rule ID that refuses it, ``None`` when legal or malformed);
+    ``reason`` (plain words); ``effects`` (for a legal action: the events it would
+    cause as its player would see them, up to the first step that depends on hidden
+    cards). ``str()`` is the one-line sentence.
+    """
+
+    legal: bool
+    action: Any
+    rule: str | None
+    reason: str
+    effects: tuple[Event, ...] = ()
+
+    def __str__(self) -> str:
+        if self.legal:
+            return f"Legal: {self.reason}"
+        if self.rule is None:
+            return f"Invalid: {self.reason}"
+        return f"Illegal: rule {self.rule} — {self.reason}"
+
+    def __bool__(self) -> bool:
+        return self.legal

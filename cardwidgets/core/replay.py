@@ -1,18 +1,30 @@
-"""Replay files: a game is its options, seed, optional deck order and action list.
+"""Replay files: a game is its options, seed (or hand-built start) and actions.
 
-The format (JSON, one action per line so that diffs and error lines are readable)::
+The format is JSON with one action per line, so diffs and error lines read well::
 
-    {"format": "cardwidgets-replay", "version": 1, "game": "depot",
-     "options": {"players": 4, "games": 3}, "seed": 7, "deck": null,
+    {"format": "cardwidgets-replay", "version": 2, "game": "depot", "engine_version": 1,
+     "options": {"players": 4, "games": 3}, "seed": 7, "deck": null, "position": null,
      "actions": [
       "play 5",
       "pass take 3"
      ],
-     "notes": {"1": "B could have played 6 here"}}
+     "notes": {"1": "B could have played 6 here"},
+     "branches": [
+      {"name": "branch-1", "parent": "main", "from": 1, "actions": ["play 6"], "notes": {}}
+     ]}
 
-Loading validates everything and reports the **first** problem with its line in the
-file: a JSON syntax error, a missing field, or the first action that does not parse
-or is illegal (with its index and rule ID).
+``options`` holds ``players`` (and ``mode`` for games that have several) and the
+options that differ from their defaults. ``deck`` (the first deal's card order)
+or ``position`` (a hand-built start, as ``State.to_dict`` writes it) replaces the
+shuffle. ``notes`` comment on actions by index. ``branches`` are other lines of
+play: each shares its first ``from`` actions with its ``parent`` line.
+``engine_version`` is the rules version the game was recorded under; version 1
+files (no branches, no position) still load.
+
+Loading checks everything and reports the first problem as a :class:`ReplayError`
+with its line in the file, and for an action its index and the rule that refuses
+it, in time linear in the size of the file. The same input gives the same states
+and the same bytes back.
 """
 
 from __future__ import annotations
@@ -21,28 +33,51 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from . import registry
-from .errors import IllegalActionError, InvalidActionError
+from .errors import IllegalActionError, InvalidActionError, quote
 from .state import State
 
+if TYPE_CHECKING:
+    from .timeline import Timeline
+
 FORMAT = "cardwidgets-replay"
-VERSION = 1
+VERSION = 2
+#: Files larger than this are refused before parsing.
+MAX_BYTES = 64 * 1024 * 1024
+#: JSON nested deeper than this is refused (a replay is 4 levels deep; a position ~8).
+MAX_DEPTH = 64
+_KEYS = {"format", "version", "game", "engine_version", "options", "seed", "deck", "position", "actions",
+         "notes", "branches"}
+_BRANCH_KEYS = {"name", "parent", "from", "actions", "notes"}
 
 
 class ReplayError(ValueError):
     """A replay file or record that cannot be loaded.
 
-    ``line`` (1-based, in the file; ``None`` when not from text), ``index`` (of the bad
-    action, or ``None``) and ``rule`` (when an action was illegal) locate the problem.
+    ``line`` (1-based, in the file; ``None`` when not read from text), ``index`` (of
+    the bad action, or ``None``) and ``rule`` (when an action was illegal) locate the
+    problem; ``branch`` names the line of play when it is not the main one.
     """
 
     def __init__(self, message: str, *, line: int | None = None, index: int | None = None,
-                 rule: str | None = None) -> None:
-        self.line, self.index, self.rule = line, index, rule
+                 rule: str | None = None, branch: str | None = None) -> None:
+        self.line, self.index, self.rule, self.branch = line, index, rule, branch
         where = f"line {line}: " if line is not None else ""
         super().__init__(where + message)
+
+
+@dataclass
+class Branch:
+    """Another line of play: its first ``start`` actions are those of ``parent``."""
+
+    name: str
+    parent: str
+    start: int
+    actions: list[str] = field(default_factory=list)
+    notes: dict[int, str] = field(default_factory=dict)
+    _lines: dict[str, Any] | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass
@@ -55,175 +90,411 @@ class Replay:
     actions: list[str] = field(default_factory=list)
     deck: list[Any] | None = None
     notes: dict[int, str] = field(default_factory=dict)
-    _lines: list[int] | None = field(default=None, repr=False, compare=False)
-    _text: str | None = field(default=None, repr=False, compare=False)
+    position: dict[str, Any] | None = None
+    branches: list[Branch] = field(default_factory=list)
+    engine_version: int | None = None
+    _lines: dict[str, Any] | None = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.engine_version is None:
+            self.engine_version = registry.game_spec(self.game).version
 
     # ------------------------------------------------------------------ building
     @classmethod
-    def from_state(cls, state: State, notes: dict[int, str] | None = None) -> "Replay":
+    def from_state(cls, state: State, notes: dict[int, str] | None = None, *, root: State | None = None) -> "Replay":
+        """The record of ``state``'s game (``root``: its starting position, if known)."""
+        if state._chance is not None:
+            raise ValueError("this game was played with recorded chance decisions: it has no seed to replay")
+        start = root if root is not None else state
+        spec = state.SPEC
+        options: dict[str, Any] = {"players": state.players}
+        if len(spec.modes) > 1:
+            options["mode"] = state.mode
+        from .state import _json_safe
+
+        options.update(_json_safe(spec.non_defaults(state.options)))
         return cls(
             game=state.game,
-            options={"players": state.players, **_json_safe(state.options)},
+            options=options,
             seed=state.seed,
             actions=[str(a) for a in state.history],
-            deck=None if state.deck_order is None else list(state.deck_order),
+            deck=None if start.deck_order is None else list(start.deck_order),
             notes=dict(notes or {}),
+            position=None if start._origin is None else start._origin,
+            engine_version=spec.version,
         )
 
     def new_state(self) -> State:
-        """The state before any action."""
+        """The starting position."""
+        mod = registry.game_module(self.game)
+        if self.position is not None:
+            data = dict(self.position)
+            data["history"] = []
+            try:
+                return mod.from_dict(data)
+            except (TypeError, ValueError) as e:
+                raise ReplayError(f"the hand-built position cannot be set up: {e}",
+                                  line=self._key_line("position")) from None
         kwargs = dict(self.options)
         if self.deck is not None:
             kwargs["deck"] = list(self.deck)
         try:
-            return registry.game_module(self.game).new_game(seed=self.seed, **kwargs)
+            return mod.new_game(seed=self.seed, **kwargs)
         except (TypeError, ValueError) as e:
-            raise ReplayError(f"cannot set up the game: {e}", line=self._line_of_key("options")) from e
+            key = "deck" if self.deck is not None and "deck" in str(e) else "options"
+            raise ReplayError(f"cannot set up the game: {e}", line=self._key_line(key)) from None
 
     def states(self) -> Iterator[State]:
-        """The initial state, then a copy after every action."""
+        """The starting position, then a copy after every action of the main line."""
         st = self.new_state()
         yield st.clone()
         for i, text in enumerate(self.actions):
-            self._apply(st, i, text)
+            self._apply(st, text, i, None)
             yield st.clone()
 
     def build(self, upto: int | None = None) -> State:
-        """The state after the first ``upto`` actions (all by default)."""
+        """The state after the first ``upto`` actions of the main line (all by default)."""
         st = self.new_state()
         for i, text in enumerate(self.actions[:upto]):
-            self._apply(st, i, text)
+            self._apply(st, text, i, None)
         return st
 
-    def _apply(self, st: State, i: int, text: Any) -> list:
-        line = self._lines[i] if self._lines and i < len(self._lines) else None
+    def timeline(self) -> "Timeline":
+        """Every line of the replay as a :class:`~cardwidgets.Timeline`."""
+        from .timeline import Timeline
+
+        return Timeline.from_replay(self)
+
+    def fill(self, tl: "Timeline") -> None:
+        """Play every line into the (fresh) timeline ``tl``; ``ReplayError`` on the first bad action."""
+        from .timeline import MAIN
+
+        self._fill_line(tl, self.actions, None, self._lines)
+        for k, br in enumerate(self.branches):
+            lines = self._lines["branches"][k] if self._lines else None
+            try:
+                tl._add_line(br.name, br.parent, br.start)
+            except (KeyError, ValueError) as e:
+                raise ReplayError(f"branch {br.name!r}: {e.args[0]}",
+                                  line=lines["line"] if lines else None, branch=br.name) from None
+            self._fill_line(tl, br.actions, br.name, lines)
+        notes = {MAIN: self.notes, **{b.name: b.notes for b in self.branches}}
+        for name, ln in tl._lines.items():
+            ln.notes.update(notes.get(name, {}))
+
+    def _fill_line(self, tl: "Timeline", actions: list[str], branch: str | None, lines: Any) -> None:
+        st = tl.position(tl.length)
+        for i, text in enumerate(actions):
+            st = st.clone()
+            events = self._apply(st, text, i, branch, lines)
+            tl._append(st.last_move, events, st)
+
+    def _apply(self, st: State, text: Any, i: int, branch: str | None, lines: Any = None) -> list:
+        if lines is None and branch is None:
+            lines = self._lines
+        line = None
+        if lines and i < len(lines.get("actions") or ()):
+            line = lines["actions"][i]
+        where = f"action #{i}" if branch is None else f"branch {branch!r} action #{i}"
         if not isinstance(text, str):
-            raise ReplayError(f"action #{i} is {text!r}, not action text", line=line, index=i)
+            raise ReplayError(f"{where} is {quote(repr(text))}, not action text", line=line, index=i, branch=branch)
         try:
-            return st.apply(text)
+            plan = st.plan(text)
         except InvalidActionError as e:
-            raise ReplayError(f"action #{i} {text!r} is malformed: {e}", line=line, index=i) from e
+            raise ReplayError(f"{where} {quote(text)} is malformed: {e}", line=line, index=i, branch=branch) from None
         except IllegalActionError as e:
-            raise ReplayError(f"action #{i} {text!r}: {e}", line=line, index=i, rule=e.rule) from e
+            raise ReplayError(f"{where} {quote(text)}: {e}", line=line, index=i, rule=e.rule,
+                              branch=branch) from None
+        if len(plan) != 1:
+            raise ReplayError(f"{where} {quote(text)} stands for {len(plan)} actions; a replay lists one action "
+                              f"per entry: " + ", ".join(map(str, plan)), line=line, index=i, branch=branch)
+        return st.apply_checked(plan[0])
 
     # ------------------------------------------------------------------ text
     def to_json(self) -> str:
         """Deterministic JSON text, one action per line."""
-        head = {
-            "format": FORMAT, "version": VERSION, "game": self.game,
-            "options": self.options, "seed": self.seed, "deck": self.deck,
-        }
-        parts = [json.dumps(head, sort_keys=False)[:-1] + ","]
-        if self.actions:
-            parts.append(' "actions": [')
-            parts.append(",\n".join("  " + json.dumps(a) for a in self.actions))
-            parts.append(" ],")
+        head = {"format": FORMAT, "version": VERSION, "game": self.game, "engine_version": self.engine_version,
+                "options": self.options, "seed": self.seed, "deck": self.deck, "position": self.position}
+        parts = [json.dumps(head, ensure_ascii=False)[:-1] + ","]
+        parts.append(' "actions": ' + _lines_array(self.actions, "  ") + ",")
+        parts.append(' "notes": ' + json.dumps(_notes_json(self.notes), ensure_ascii=False) + ",")
+        if self.branches:
+            rows = []
+            for b in self.branches:
+                rows.append("  " + json.dumps({"name": b.name, "parent": b.parent, "from": b.start},
+                                              ensure_ascii=False)[:-1]
+                            + ', "actions": ' + _lines_array(b.actions, "    ")
+                            + ', "notes": ' + json.dumps(_notes_json(b.notes), ensure_ascii=False) + "}")
+            parts.append(' "branches": [\n' + ",\n".join(rows) + "\n ]}")
         else:
-            parts.append(' "actions": [],')
-        notes = {str(k): v for k, v in sorted(self.notes.items())}
-        parts.append(' "notes": ' + json.dumps(notes) + "}")
+            parts.append(' "branches": []}')
         return "\n".join(parts) + "\n"
 
     @classmethod
-    def from_json(cls, text: str, *, validate: bool = True) -> "Replay":
-        """Parse replay text; with ``validate`` also replay every action."""
+    def from_json(cls, text: str | bytes, *, validate: bool = True) -> "Replay":
+        """Parse replay text (or UTF-8 bytes); with ``validate`` also replay every action."""
+        if isinstance(text, (bytes, bytearray)):
+            text = _decode(bytes(text))
+        if not isinstance(text, str):
+            raise ReplayError(f"a replay is JSON text, got {type(text).__name__}")
+        if len(text) > MAX_BYTES:
+            raise ReplayError(f"the replay is {len(text):,} characters; at most {MAX_BYTES:,} are read")
+        deep = _too_deep(text)
+        if deep is not None:
+            raise ReplayError(f"the JSON is nested more than {MAX_DEPTH} levels deep", line=deep)
         try:
             data = json.loads(text)
         except json.JSONDecodeError as e:
-            raise ReplayError(f"not valid JSON: {e.msg}", line=e.lineno) from e
+            raise ReplayError(f"not valid JSON: {e.msg}", line=e.lineno) from None
+        except (ValueError, RecursionError) as e:  # an int of thousands of digits
+            m = re.search(r"\d{4000,}", text)
+            line = text.count("\n", 0, m.start()) + 1 if m else None
+            raise ReplayError(f"not a usable number in the JSON ({quote(str(e), 60)})", line=line) from None
         rep = cls._from_data(data, text)
         if validate:
-            rep.build()
+            rep.timeline()
         return rep
 
     @classmethod
     def _from_data(cls, data: Any, text: str | None = None) -> "Replay":
+        lines = _locate(text) if text else None
+        keys = lines["keys"] if lines else {}
+
         def bad(msg: str, key: str | None = None) -> ReplayError:
-            line = _key_line(text, key) if text and key else (1 if text else None)
-            return ReplayError(msg, line=line)
+            return ReplayError(msg, line=keys.get(key, 1) if text else None)
 
         if not isinstance(data, dict):
             raise bad("a replay is a JSON object")
+        unknown = sorted(set(data) - _KEYS)
+        if unknown:
+            raise bad(f"unknown key {quote(unknown[0])}; a replay has: {', '.join(sorted(_KEYS))}", unknown[0])
         if data.get("format") != FORMAT:
-            raise bad(f'"format" must be {FORMAT!r}, got {data.get("format")!r}', "format")
-        if data.get("version") != VERSION:
-            raise bad(f'unsupported "version" {data.get("version")!r}; this library reads version {VERSION}',
+            raise bad(f'"format" must be {FORMAT!r}, got {quote(repr(data.get("format")))}', "format")
+        version = data.get("version")
+        if version not in (1, 2) or isinstance(version, bool):
+            raise bad(f'unsupported "version" {quote(repr(version))}; this library reads versions 1 and 2',
                       "version")
         game = data.get("game")
-        if game not in registry.available_games():
-            raise bad(f'unknown "game" {game!r}; available: {", ".join(registry.available_games())}', "game")
+        if not isinstance(game, str) or game not in registry.available_games():
+            raise bad(f'unknown "game" {quote(repr(game))}; available: {", ".join(registry.available_games())}',
+                      "game")
+        spec = registry.game_spec(game)
+        engine = data.get("engine_version", 1)
+        if isinstance(engine, bool) or not isinstance(engine, int):
+            raise bad(f'"engine_version" must be an integer, got {quote(repr(engine))}', "engine_version")
+        if engine != spec.version:
+            raise bad(f"recorded under {spec.title} rules version {engine}; this library plays version "
+                      f"{spec.version}, which would replay it differently", "engine_version")
         options = data.get("options", {})
         if not isinstance(options, dict):
             raise bad('"options" must be an object', "options")
         seed = data.get("seed")
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise bad(f'"seed" must be an integer, got {seed!r}', "seed")
-        actions = data.get("actions", [])
-        if not isinstance(actions, list):
-            raise bad('"actions" must be a list of action strings', "actions")
+        if isinstance(seed, bool) or not isinstance(seed, int) or not -2**63 <= seed < 2**64:
+            raise bad(f'"seed" must be an integer of at most 64 bits, got {quote(repr(seed))}', "seed")
         deck = data.get("deck")
         if deck is not None and not isinstance(deck, list):
             raise bad('"deck" must be a list of cards or null', "deck")
-        notes_raw = data.get("notes", {}) or {}
-        if not isinstance(notes_raw, dict):
-            raise bad('"notes" must be an object {index: text}', "notes")
-        notes = {}
-        for k, v in notes_raw.items():
-            if not str(k).isdigit() or not isinstance(v, str):
-                raise bad(f'"notes" entry {k!r}: keys are action indexes, values text', "notes")
-            notes[int(k)] = v
-        rep = cls(game=game, options=options, seed=seed, actions=actions, deck=deck, notes=notes)
-        rep._text = text
-        rep._lines = _action_lines(text) if text else None
+        position = data.get("position")
+        if position is not None and (version == 1 or not isinstance(position, dict)):
+            raise bad('"position" must be an object (a hand-built start, replay version 2) or null', "position")
+        if position is not None and deck is not None:
+            raise bad('give "deck" or "position", not both', "position")
+        actions = data.get("actions", [])
+        if not isinstance(actions, list):
+            raise bad('"actions" must be a list of action strings', "actions")
+        notes = _notes(data.get("notes", {}), len(actions), lambda m: bad(m, "notes"))
+        branches = []
+        raw = data.get("branches", [])
+        if not isinstance(raw, list) or (raw and version == 1):
+            raise bad('"branches" must be a list (replay version 2)', "branches")
+        names = {"main"}
+        for k, b in enumerate(raw):
+            blines = lines["branches"][k] if lines and k < len(lines["branches"]) else None
+
+            def bbad(msg: str) -> ReplayError:
+                return ReplayError(f"branch #{k}: {msg}", line=blines["line"] if blines else None)
+
+            if not isinstance(b, dict) or set(b) - _BRANCH_KEYS or not {"name", "from", "actions"} <= set(b):
+                raise bbad('a branch is {"name", "parent", "from", "actions", "notes"}')
+            name, parent, start = b["name"], b.get("parent", "main"), b["from"]
+            if not isinstance(name, str) or not name or len(name) > 80 or name in names:
+                raise bbad(f"the name {quote(repr(name))} is not a new, non-empty name of at most 80 characters")
+            if parent not in names:
+                raise bbad(f"the parent {quote(repr(parent))} is not the main line or an earlier branch")
+            if isinstance(start, bool) or not isinstance(start, int) or start < 0:
+                raise bbad(f'"from" must be a count of actions, got {quote(repr(start))}')
+            if not isinstance(b["actions"], list):
+                raise bbad('"actions" must be a list of action strings')
+            names.add(name)
+            branches.append(Branch(name, parent, start, b["actions"],
+                                   _notes(b.get("notes", {}), start + len(b["actions"]), bbad, low=start),
+                                   blines))
+        rep = cls(game=game, options=options, seed=seed, actions=actions, deck=deck, notes=notes,
+                  position=position, branches=branches, engine_version=engine)
+        rep._lines = lines
         return rep
 
-    def _line_of_key(self, key: str) -> int | None:
-        return _key_line(self._text, key) if self._text else None
+    def _key_line(self, key: str) -> int | None:
+        return self._lines["keys"].get(key, 1) if self._lines else None
 
     def save(self, path: str | Path) -> None:
+        """Write :meth:`to_json` as UTF-8."""
         Path(path).write_text(self.to_json(), encoding="utf-8")
 
     @classmethod
     def load(cls, path: str | Path, *, validate: bool = True) -> "Replay":
-        return cls.from_json(Path(path).read_text(encoding="utf-8"), validate=validate)
+        """Read a replay file (UTF-8); every problem is a :class:`ReplayError`."""
+        p = Path(path)
+        if p.stat().st_size > MAX_BYTES:
+            raise ReplayError(f"{p.name} is {p.stat().st_size:,} bytes; at most {MAX_BYTES:,} are read")
+        return cls.from_json(p.read_bytes(), validate=validate)
 
     def fork(self, upto: int) -> "Replay":
-        """A copy keeping only the first ``upto`` actions (and their notes)."""
+        """A copy keeping only the first ``upto`` actions of the main line (and their notes)."""
         return Replay(self.game, dict(self.options), self.seed, list(self.actions[:upto]),
                       None if self.deck is None else list(self.deck),
-                      {k: v for k, v in self.notes.items() if k < upto})
+                      {k: v for k, v in self.notes.items() if k < upto}, self.position,
+                      engine_version=self.engine_version)
 
 
-def _json_safe(value: Any) -> Any:
-    """Options as JSON would give them back (dict keys become strings)."""
-    if isinstance(value, dict):
-        return {str(k): _json_safe(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_json_safe(v) for v in value]
-    return value
+# --------------------------------------------------------------------------- helpers
+def _lines_array(items: list[str], indent: str) -> str:
+    if not items:
+        return "[]"
+    body = ",\n".join(indent + json.dumps(a, ensure_ascii=False) for a in items)
+    return "[\n" + body + "\n" + indent[:-1] + "]"
 
 
-def _key_line(text: str | None, key: str) -> int | None:
-    if not text:
+def _notes_json(notes: dict[int, str]) -> dict[str, str]:
+    return {str(k): v for k, v in sorted(notes.items())}
+
+
+def _notes(raw: Any, limit: int, bad: Any, low: int = 0) -> dict[int, str]:
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        return _raise(bad('"notes" must be an object {action index: text}'))
+    out = {}
+    for k, v in raw.items():
+        # isascii: "²".isdigit() is true, but int("²") fails.
+        if not (isinstance(k, str) and k.isascii() and k.isdigit() and len(k) <= 9) or not isinstance(v, str):
+            return _raise(bad(f'"notes" entry {quote(repr(k))}: keys are action indexes, values text'))
+        if not low <= int(k) < limit:
+            return _raise(bad(f'"notes" entry {k}: there is no action #{k} on that line'))
+        out[int(k)] = v
+    return out
+
+
+def _raise(e: Exception) -> Any:
+    raise e
+
+
+def _decode(data: bytes) -> str:
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff") or data[:4] in (b"\x00\x00\xfe\xff", b"\xff\xfe\x00\x00"):
+        raise ReplayError("the file is UTF-16/UTF-32 text; a replay is UTF-8 (save it again as UTF-8)", line=1)
+    if data[:3] == b"\xef\xbb\xbf":
+        data = data[3:]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise ReplayError(f"not UTF-8 text: byte 0x{data[e.start]:02x} cannot be decoded (save the replay as "
+                          f"UTF-8)", line=line) from None
+
+
+def _too_deep(text: str) -> int | None:
+    """The line where brackets first nest deeper than MAX_DEPTH, outside strings (None: fine)."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
         return None
-    m = re.search(r'"' + re.escape(key) + r'"\s*:', text)
-    return text.count("\n", 0, m.start()) + 1 if m else 1
+    depth = 0
+    for m in re.finditer(r'"(?:[^"\\]|\\.)*"|[\[{]|[\]}]', text):
+        tok = m.group(0)
+        if tok[0] == '"':
+            continue
+        depth += 1 if tok in "[{" else -1
+        if depth > MAX_DEPTH:
+            return text.count("\n", 0, m.start()) + 1
+    return None
 
 
-def _action_lines(text: str) -> list[int] | None:
-    """Line of each element of the top-level "actions" array."""
-    m = re.search(r'"actions"\s*:\s*\[', text)
-    if not m:
-        return None
-    dec = json.JSONDecoder()
-    pos, lines = m.end(), []
-    ws = re.compile(r"[\s,]*")
+class _Lines:
+    """Line numbers of positions in one text, for positions visited in increasing order."""
+
+    def __init__(self, text: str) -> None:
+        self.text, self.pos, self.line = text, 0, 1
+
+    def at(self, pos: int) -> int:
+        if pos < self.pos:  # never in a left-to-right scan; stay correct anyway
+            self.pos, self.line = 0, 1
+        self.line += self.text.count("\n", self.pos, pos)
+        self.pos = pos
+        return self.line
+
+
+_WS = re.compile(r"[\s,:]*")
+_DEC = json.JSONDecoder()
+
+
+def _locate(text: str) -> dict[str, Any] | None:
+    """Lines of the top-level keys, of each action, and of each branch and its actions.
+
+    One left-to-right scan with the C JSON decoder for every value it skips: linear
+    in the size of the text. ``None`` if the text is not a JSON object.
+    """
+    lines = _Lines(text)
+    out: dict[str, Any] = {"keys": {}, "actions": [], "branches": []}
+    try:
+        pos = _WS.match(text, 0).end()
+        if text[pos] != "{":
+            return None
+        pos += 1
+        while True:
+            pos = _WS.match(text, pos).end()
+            if text[pos] == "}":
+                return out
+            key, pos = _DEC.raw_decode(text, pos)
+            out["keys"].setdefault(key, lines.at(pos))
+            pos = _WS.match(text, pos).end()
+            if key == "actions" and text[pos] == "[":
+                pos = _elements(text, pos, lines, out["actions"])
+            elif key == "branches" and text[pos] == "[":
+                pos = _branches(text, pos, lines, out["branches"])
+            else:
+                _, pos = _DEC.raw_decode(text, pos)
+    except (ValueError, IndexError, RecursionError):
+        return out
+
+
+def _elements(text: str, pos: int, lines: _Lines, into: list[int]) -> int:
+    pos += 1
     while True:
-        pos = ws.match(text, pos).end()
-        if pos >= len(text) or text[pos] == "]":
-            return lines
-        lines.append(text.count("\n", 0, pos) + 1)
-        try:
-            _, pos = dec.raw_decode(text, pos)
-        except json.JSONDecodeError:
-            return lines
+        pos = _WS.match(text, pos).end()
+        if text[pos] == "]":
+            return pos + 1
+        into.append(lines.at(pos))
+        _, pos = _DEC.raw_decode(text, pos)
+
+
+def _branches(text: str, pos: int, lines: _Lines, into: list[dict[str, Any]]) -> int:
+    pos += 1
+    while True:
+        pos = _WS.match(text, pos).end()
+        if text[pos] == "]":
+            return pos + 1
+        entry: dict[str, Any] = {"line": lines.at(pos), "actions": []}
+        into.append(entry)
+        if text[pos] != "{":
+            _, pos = _DEC.raw_decode(text, pos)
+            continue
+        pos += 1
+        while True:
+            pos = _WS.match(text, pos).end()
+            if text[pos] == "}":
+                pos += 1
+                break
+            key, pos = _DEC.raw_decode(text, pos)
+            pos = _WS.match(text, pos).end()
+            if key == "actions" and text[pos] == "[":
+                pos = _elements(text, pos, lines, entry["actions"])
+            else:
+                _, pos = _DEC.raw_decode(text, pos)

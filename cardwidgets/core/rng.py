@@ -1,17 +1,34 @@
-"""Seeded randomness owned by each state.
+"""Randomness that is pinned, cheap, and can be injected.
 
-Every random decision of an engine (a shuffle, a random starting seat) draws from a
-fresh ``random.Random`` seeded with ``(seed, k)``, where ``k`` counts the decisions
-made so far. The whole random state is therefore two integers: cloning and
-``to_dict`` are exact and cheap, and nothing touches the module-level ``random``.
+Every random decision of an engine (a shuffle, a random seat) is decision number
+``k`` of its state. By default decision ``k`` of a state seeded with ``seed`` draws
+from a Mersenne Twister seeded with the text ``"cardwidgets/<seed>/<k>"``; the
+whole random state is two integers, so clones and ``to_dict`` are exact and
+nothing touches the module-level ``random``.
+
+The shuffle is the library's own Fisher–Yates over ``getrandbits``, not
+``random.shuffle`` (whose algorithm Python does not promise to keep): recorded
+seeds replay the same games on any Python. It reproduces the permutations
+``random.Random(text).shuffle`` gives on CPython 3.8–3.13, so games recorded
+before it existed replay unchanged.
+
+A test or a cross-check can hand a state recorded decisions instead
+(:class:`Recorded`): another implementation of a game records its shuffles, the
+engine replays them, and the two games can be compared action by action.
+
+>>> deck = list(range(6)); shuffle(7, 0, deck); deck
+[2, 0, 5, 4, 1, 3]
+>>> r = Recorded([[5, 4, 3, 2, 1, 0], 2]); d = list(range(6)); r.shuffle(0, d); d, r.randrange(1, 3)
+([5, 4, 3, 2, 1, 0], 2)
 """
 
 from __future__ import annotations
 
 import random
-from typing import MutableSequence, TypeVar
+import threading
+from typing import Any, MutableSequence, Sequence
 
-T = TypeVar("T")
+_local = threading.local()
 
 
 def fresh_seed() -> int:
@@ -19,35 +36,95 @@ def fresh_seed() -> int:
     return random.SystemRandom().randrange(2**63)
 
 
-class Rng:
-    """The random source of decision number ``count`` of a state seeded with ``seed``."""
+def _generator(seed: int, k: int) -> random.Random:
+    # Reseeding one generator per thread is cheaper than building a new one, and the
+    # text seed is hashed with SHA-512 by `random`: stable across runs and platforms.
+    r = getattr(_local, "r", None)
+    if r is None:
+        r = _local.r = random.Random()
+    r.seed(f"cardwidgets/{seed}/{k}")
+    return r
 
-    __slots__ = ("seed", "count")
 
-    def __init__(self, seed: int, count: int = 0) -> None:
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise ValueError(f"seed must be an int, got {seed!r}")
+def shuffle(seed: int, k: int, items: MutableSequence[Any]) -> None:
+    """Shuffle ``items`` in place with decision ``k`` of ``seed``."""
+    bits = _generator(seed, k).getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        b = n.bit_length()
+        j = bits(b)
+        while j >= n:  # rejection sampling: unbiased
+            j = bits(b)
+        items[i], items[j] = items[j], items[i]
+
+
+def randrange(seed: int, k: int, n: int) -> int:
+    """An int in ``range(n)`` from decision ``k`` of ``seed``."""
+    if n <= 0:
+        raise ValueError("randrange needs n >= 1")
+    bits = _generator(seed, k).getrandbits
+    b = n.bit_length()
+    j = bits(b)
+    while j >= n:
+        j = bits(b)
+    return j
+
+
+class Recorded:
+    """Chance decisions handed to an engine instead of its seeded ones.
+
+    ``decisions[k]`` answers decision ``k``: a permutation for a shuffle (the new
+    order as indexes into the items as they were: ``new[i] = old[p[i]]``), an int
+    for a random choice. Build a state with ``new_game(..., chance=Recorded(...))``.
+    :class:`Recorder` captures the decisions of a seeded game in this form.
+    """
+
+    __slots__ = ("decisions",)
+
+    def __init__(self, decisions: Sequence[Sequence[int] | int]) -> None:
+        self.decisions = tuple(d if isinstance(d, int) else tuple(d) for d in decisions)
+
+    def _get(self, k: int, what: str) -> Any:
+        if k >= len(self.decisions):
+            raise IndexError(f"chance decision {k} ({what}) was not recorded: {len(self.decisions)} were given")
+        return self.decisions[k]
+
+    def shuffle(self, k: int, items: MutableSequence[Any]) -> None:
+        p = self._get(k, f"a shuffle of {len(items)} items")
+        if isinstance(p, int) or sorted(p) != list(range(len(items))):
+            raise ValueError(f"chance decision {k} is {p!r}, not a permutation of {len(items)} items")
+        items[:] = [items[i] for i in p]
+
+    def randrange(self, k: int, n: int) -> int:
+        v = self._get(k, f"a choice among {n}")
+        if not isinstance(v, int) or not 0 <= v < n:
+            raise ValueError(f"chance decision {k} is {v!r}, not an int in range({n})")
+        return v
+
+    def to_list(self) -> list[Any]:
+        return [d if isinstance(d, int) else list(d) for d in self.decisions]
+
+
+class Recorder:
+    """The seeded decisions of ``seed``, recorded as they are made (for :class:`Recorded`)."""
+
+    __slots__ = ("seed", "decisions")
+
+    def __init__(self, seed: int) -> None:
         self.seed = seed
-        self.count = count
+        self.decisions: dict[int, Any] = {}
 
-    def _next(self) -> random.Random:
-        # A string seed is hashed with SHA-512 by `random`, so it is stable across runs
-        # and platforms (unlike hash()).
-        r = random.Random(f"cardwidgets/{self.seed}/{self.count}")
-        self.count += 1
-        return r
+    def shuffle(self, k: int, items: MutableSequence[Any]) -> None:
+        order = list(range(len(items)))
+        shuffle(self.seed, k, order)
+        items[:] = [items[i] for i in order]
+        self.decisions[k] = order
 
-    def shuffle(self, items: MutableSequence[T]) -> None:
-        self._next().shuffle(items)
+    def randrange(self, k: int, n: int) -> int:
+        v = self.decisions[k] = randrange(self.seed, k, n)
+        return v
 
-    def randrange(self, n: int) -> int:
-        return self._next().randrange(n)
-
-    def copy(self) -> "Rng":
-        return Rng(self.seed, self.count)
-
-    def to_list(self) -> list[int]:
-        return [self.seed, self.count]
-
-    def __repr__(self) -> str:
-        return f"Rng({self.seed}, {self.count})"
+    def recorded(self) -> Recorded:
+        """What was drawn so far, in decision order (a missing number is a skipped decision)."""
+        top = max(self.decisions, default=-1) + 1
+        return Recorded([self.decisions.get(k, 0) for k in range(top)])

@@ -1,28 +1,40 @@
-"""The game-agnostic State base: the checks that live once for every game.
+"""The game-agnostic State base: everything every game would otherwise repeat.
 
-A game subclasses :class:`State` and implements a few hooks for the normal case:
+A game declares its :class:`~cardwidgets.core.spec.GameSpec` (``SPEC``), its action
+classes, and its state fields (``FIELDS``: how each is copied and saved), and
+implements a few hooks for the normal case:
 
-* ``current_player`` / ``phase`` / ``is_terminal`` properties;
+* ``current_player`` / ``phase`` properties (``"finished"`` at the end);
 * ``_legal()`` — the legal actions, in the game's fixed order;
-* ``_diagnose(action)`` — ``None`` if legal, else ``(rule, reason)``; written from the
-  rules text, independently of ``_legal`` (the conformance tests check they agree);
-* ``_apply(action, narrate)`` — mutate and return the events (``narrate=False`` is
-  the simulation fast path and may return an empty list);
-* ``view(seat)``, ``outcome()``, ``clone()``, ``_state_dict()`` / ``_load_state()``.
+* ``_diagnose(action)`` — ``None`` if legal, else ``(rule, reason)``; written from
+  the rules, independently of ``_legal`` (the conformance tests check they agree),
+  and from what the actor can see only;
+* ``_apply(action, ev)`` — mutate; append narrated events to ``ev`` unless it is
+  ``None`` (the simulation fast path). One code path serves both. Before a step
+  that depends on cards the actor cannot see (a draw from a hidden pile, another
+  player's forced move) it calls ``self._hidden(ev, "what happens next")``, which
+  is how a preview knows where to stop;
+* ``view(seat)``, ``view_text(view)``, ``outcome()``, ``_twin(seat, rng)``.
 
-The base turns strings into actions, refuses with core rules G1/G3 before asking
-the game, and never mutates before the whole action has been validated.
+The base turns text into actions (with an optional ``S2:`` or ``B:`` seat prefix,
+and text that stands for several actions), refuses with the core rules G1–G3
+before asking the game, validates fully before it mutates anything, explains and
+previews on a clone, and builds ``clone`` / ``to_dict`` / ``from_dict`` from the
+declared fields.
 """
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
-from typing import Any, Callable, ClassVar
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar, Iterable
 
-from .errors import IllegalActionError, InvalidActionError
-from .events import Event
+from .errors import MAX_ACTION_TEXT, IllegalActionError, InvalidActionError, quote
+from .events import Event, Explanation
 from .outcome import Outcome
-from .rng import Rng
+from .rng import Recorded, fresh_seed, randrange, shuffle
+from .spec import FINISHED, GameSpec
 
 #: ``seat=ANY`` (the default) means "whoever is to act": no G3 check.
 ANY: Any = object()
@@ -32,30 +44,93 @@ SEAT_NAMES = "ABCDEFGH"
 
 def seat_name(seat: int) -> str:
     """The letter a seat is narrated with: 0 -> A, 1 -> B, ..."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(SEAT_NAMES):
+        raise ValueError(f"no seat {seat!r}: seats are 0 to {len(SEAT_NAMES) - 1}")
     return SEAT_NAMES[seat]
 
 
-class State(ABC):
-    """One playthrough of a game. See DESIGN.md "Engine contract"."""
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """``plural(1, "card") == "1 card"``, ``plural(0, "card") == "0 cards"``."""
+    return f"{n} {word if n == 1 else (words or word + 's')}"
 
-    #: Registry name of the game, e.g. ``"depot"``.
-    game: ClassVar[str] = ""
-    #: Action classes this game accepts as objects.
+
+class PreviewStop(Exception):
+    """Raised inside a previewed action at the first step that depends on hidden cards."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(what)
+        self.what = what
+
+
+@dataclass(frozen=True)
+class Field:
+    """A declared state field: how ``clone`` copies it and ``to_dict`` saves it.
+
+    ``copy``: ``"ref"`` (immutable, or never mutated in place: shared by clones),
+    ``"list"`` (a list copied shallowly), ``"lists"`` (a list of lists), or
+    ``"dict"``. ``encode`` / ``decode`` turn the value into JSON and back (default:
+    as is; ``"tuple"`` fields are saved as lists). ``save=False`` marks a field
+    derived from the others, rebuilt by ``_derive()`` after loading.
+    """
+
+    name: str
+    copy: str = "ref"
+    encode: Callable[[Any], Any] | None = None
+    decode: Callable[[Any], Any] | None = None
+    save: bool = True
+
+    @property
+    def key(self) -> str:
+        return self.name.lstrip("_")
+
+
+def tuple_field(name: str) -> Field:
+    """A tuple (saved as a JSON list)."""
+    return Field(name, encode=list, decode=tuple)
+
+
+_COPY = {"ref": "self.{n}", "list": "self.{n}[:]", "lists": "[x[:] for x in self.{n}]",
+         "dict": "dict(self.{n})"}
+_BASE_FIELDS = ("players", "seed", "options", "mode", "deck_order", "_origin", "_rng_count", "_chance",
+                "_history", "_moves", "_previewing", "setup_events")
+_PREFIX = re.compile(r"\s*(?:S([0-9])|([A-H]))\s*:\s*", re.IGNORECASE)
+
+
+class State(ABC):
+    """One playthrough of a game: the engine contract every game implements."""
+
+    #: The game's declarations.
+    SPEC: ClassVar[GameSpec]
+    #: Action classes this game accepts as objects (each has a ``kind`` class attribute).
     action_types: ClassVar[tuple[type, ...]] = ()
+    #: The game's state fields (see :class:`Field`).
+    FIELDS: ClassVar[tuple[Field, ...]] = ()
     #: Parses the game's action notation (module-level ``parse_action``).
     _parse: ClassVar[Callable[[str], Any]]
 
-    __slots__ = ("players", "seed", "options", "deck_order", "_rng_count", "_history", "_moves")
+    __slots__ = _BASE_FIELDS
 
     players: int
     seed: int
     options: dict[str, Any]
+    mode: str
     deck_order: tuple[Any, ...] | None
+    #: The hand-built starting position (``setup_position``), as ``to_dict`` saved it.
+    _origin: dict[str, Any] | None
     _rng_count: int
+    _chance: Recorded | None
     # History is a persistent linked list ``(previous, action)`` so that clone() shares
     # it instead of copying hundreds of actions; ``_moves`` is its length.
     _history: tuple | None
     _moves: int
+    _previewing: bool
+    #: Events of the automatic steps done while setting up (the first deal ...).
+    setup_events: list[Event]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "FIELDS" in cls.__dict__:
+            _generate(cls)
 
     # ----------------------------------------------------------------- to implement
     @property
@@ -66,7 +141,7 @@ class State(ABC):
     @property
     @abstractmethod
     def phase(self) -> str:
-        """Name of the current phase (game-specific, ``"finished"`` at the end)."""
+        """Name of the current phase; ``"finished"`` when the game is over."""
 
     @property
     def is_terminal(self) -> bool:
@@ -79,25 +154,51 @@ class State(ABC):
     def _diagnose(self, action: Any) -> tuple[str, str] | None: ...
 
     @abstractmethod
-    def _apply(self, action: Any, narrate: bool) -> list[Event]: ...
+    def _apply(self, action: Any, ev: list[Event] | None) -> None: ...
 
     @abstractmethod
     def view(self, seat: int | None) -> dict[str, Any]:
         """JSON-safe dict of exactly what ``seat`` may see (``None``: everything)."""
 
+    @staticmethod
+    @abstractmethod
+    def view_text(view: dict[str, Any]) -> str:
+        """A compact text table drawn from a view only (the static fallback of tables)."""
+
     @abstractmethod
     def outcome(self) -> Outcome | None: ...
 
-    @abstractmethod
-    def clone(self) -> "State": ...
+    def _twin(self, seat: int, rng: Any) -> "State":
+        """A position ``seat`` cannot tell from this one: the cards it cannot see dealt
+        differently (used by the noninterference checks)."""
+        raise NotImplementedError
 
-    @abstractmethod
-    def _state_dict(self) -> dict[str, Any]: ...
+    def _expand(self, text: str) -> list[Any] | None:
+        """The actions a text stands for when it stands for several, else ``None``."""
+        return None
 
-    @abstractmethod
-    def _load_state(self, data: dict[str, Any]) -> None: ...
+    def _sequence_break(self, done: Any, trial: "State | None", actor: int,
+                        hidden: str | None) -> tuple[str, str] | None:
+        """Why a multi-action text cannot go on after ``done`` (``None``: it can).
 
-    # ----------------------------------------------------------------- shared API
+        ``trial`` is the position after ``done``; it is ``None`` when applying ``done``
+        reached a step that depends on hidden cards (``hidden`` says which), where the
+        answer must not depend on what would have been drawn. The base already refuses
+        when another seat is to act."""
+        return None
+
+    def _derive(self) -> None:
+        """Rebuild the fields declared with ``save=False`` (after ``from_dict``)."""
+
+    def _check_loaded(self) -> None:
+        """Raise ``ValueError`` if a loaded state is inconsistent (cards created or lost ...)."""
+
+    # ----------------------------------------------------------------- reading
+    @property
+    def game(self) -> str:
+        """Registry name of the game, e.g. ``"depot"``."""
+        return self.SPEC.name
+
     @property
     def history(self) -> tuple[Any, ...]:
         """The actions applied so far, oldest first."""
@@ -109,81 +210,176 @@ class State(ABC):
         return tuple(reversed(out))
 
     @property
+    def last_move(self) -> Any:
+        """The last action applied, or ``None``."""
+        return None if self._history is None else self._history[1]
+
+    @property
     def move_count(self) -> int:
         """``len(self.history)``, without building it."""
         return self._moves
 
-    def _rng(self) -> Rng:
-        """The random stream for the next decision; advances the state's RNG position."""
-        r = Rng(self.seed, self._rng_count)
-        self._rng_count += 1
-        return r
+    def seat_label(self, seat: int) -> str:
+        """How narration names a seat (``"A"``, ``"B"`` ...)."""
+        return seat_name(seat)
+
+    def check_seat(self, seat: Any) -> int | None:
+        """``seat`` if it is ``None`` or a seat of this game, else ``ValueError``."""
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
+                                 or not 0 <= seat < self.players):
+            raise ValueError(f"seat must be None or an int from 0 to {self.players - 1}, got {quote(repr(seat))}")
+        return seat
 
     def legal_actions(self) -> list[Any]:
-        """Legal actions of the player to act, in the game's fixed order."""
+        """Legal actions of the player to act, in the game's fixed order (a new list)."""
         if self.is_terminal:
             return []
         return list(self._legal())
 
+    def describe(self, seat: int | None = None) -> str:
+        """The text table of what ``seat`` sees (``None``: everything)."""
+        return self.view_text(self.view(seat))
+
+    def __str__(self) -> str:
+        return self.describe(None)
+
+    # ----------------------------------------------------------------- parsing
     def parse(self, text: str) -> Any:
-        """Parse action notation in the context of this position."""
+        """Parse one action's notation in the context of this position."""
         return type(self)._parse(text)
 
     def coerce(self, action: Any) -> Any:
         """An action object from an object or its notation (``InvalidActionError`` if neither)."""
         if isinstance(action, str):
+            if len(action) > MAX_ACTION_TEXT:
+                raise InvalidActionError(f"an action is at most {MAX_ACTION_TEXT} characters; "
+                                         f"got {len(action)}")
             return self.parse(action)
         if isinstance(action, self.action_types):
             return action
-        raise InvalidActionError(f"{action!r} is not a {self.game} action")
+        raise InvalidActionError(f"{quote(repr(action))} is not a {self.game} action")
 
+    def _split_prefix(self, text: str, seat: Any) -> tuple[str, Any]:
+        """Strip a transcript seat prefix (``S2:`` or ``C:``); it fixes the seat (G3)."""
+        m = _PREFIX.match(text)
+        if not m:
+            return text, seat
+        said = int(m.group(1)) if m.group(1) else SEAT_NAMES.index(m.group(2).upper())
+        if said >= self.players:
+            raise InvalidActionError(f"{quote(text)}: there is no seat {m.group(0).strip()} in a "
+                                     f"{self.players}-player game")
+        if seat is not ANY and seat != said:
+            who = "a spectator" if seat is None else self.seat_label(seat)
+            raise IllegalActionError("G3", f"{who} cannot act for {self.seat_label(said)}")
+        return text[m.end():], said
+
+    # ----------------------------------------------------------------- checking
     def refusal(self, action: Any, seat: Any = ANY) -> IllegalActionError | None:
         """Why ``action`` (an object) is refused now, or ``None`` if it is legal."""
         if self.is_terminal:
             return IllegalActionError("G1", "the game is over", action)
-        if seat is not ANY and seat != self.current_player:
-            who = "nobody" if self.current_player is None else seat_name(self.current_player)
-            mine = "a spectator" if seat is None else seat_name(seat)
-            return IllegalActionError("G3", f"it is {who}'s turn, not {mine}'s", action)
+        actor = self.current_player
+        if seat is not ANY and seat != actor:
+            mine = "a spectator" if seat is None else self.seat_label(seat)
+            return IllegalActionError("G3", f"it is {self.seat_label(actor)}'s turn, not {mine}'s", action)
+        kind = action.kind
+        phase = self.SPEC.phase(self.phase)
+        if phase is not None and kind not in phase.actions:
+            special = phase.refusals.get(kind)
+            if special is not None:
+                return IllegalActionError(special[0], special[1], action)
+            allowed = " or ".join(repr(k) for k in phase.actions)
+            return IllegalActionError("G2", f"there is no {kind!r} action in the {phase.name} phase "
+                                            f"(now: {allowed})", action)
         problem = self._diagnose(action)
         if problem is not None:
             return IllegalActionError(problem[0], problem[1], action)
         return None
 
-    def check(self, action: Any, seat: Any = ANY) -> Any:
-        """Validate fully; return the action object or raise. Changes nothing."""
+    def plan(self, action: Any, seat: Any = ANY) -> list[Any]:
+        """The checked action objects that ``action`` stands for (usually one).
+
+        Text may carry a transcript seat prefix (``"S1: play 5"``) and, in games that
+        have it, stand for several actions of one player (cirno+neu's ``"play 4, -1"``).
+        Raises ``InvalidActionError`` / ``IllegalActionError``; changes nothing.
+        """
+        if isinstance(action, str):
+            if len(action) > MAX_ACTION_TEXT:
+                raise InvalidActionError(f"an action is at most {MAX_ACTION_TEXT} characters; got {len(action)}")
+            action, seat = self._split_prefix(action, seat)
+            parts = self._expand(action)
+            if parts is not None:
+                return self._check_sequence(parts, seat)
         a = self.coerce(action)
         err = self.refusal(a, seat)
         if err is not None:
             raise err
-        return a
+        return [a]
+
+    def _check_sequence(self, actions: list[Any], seat: Any) -> list[Any]:
+        """Check several actions of one player on a previewing clone: each must be legal
+        after the ones before, the same seat must stay to act, and no step before the
+        last may depend on hidden cards (or the answer would reveal them)."""
+        err = self.refusal(actions[0], seat)
+        if err is not None:
+            raise err
+        trial = self.clone()
+        trial._previewing = True
+        actor = trial.current_player
+        for i in range(1, len(actions)):
+            done = actions[i - 1]
+            try:
+                trial._apply(done, None)
+            except PreviewStop as stop:
+                rule, why = self._sequence_break(done, None, actor, stop.what) or ("G2", "")
+                raise IllegalActionError(
+                    rule, why or f"after {done} {stop.what}, so the next action cannot be chosen in advance: "
+                                 f"send the actions one at a time", actions[i]) from None
+            trial._history = (trial._history, done)
+            trial._moves += 1
+            problem = self._sequence_break(done, trial, actor, None)
+            if problem is None and trial.current_player != actor:
+                problem = ("G3", f"after {done} it is no longer {self.seat_label(actor)}'s turn")
+            if problem is not None:
+                raise IllegalActionError(problem[0], problem[1], actions[i])
+            err = trial.refusal(actions[i], actor)
+            if err is not None:
+                raise err
+        return actions
+
+    def check(self, action: Any, seat: Any = ANY) -> Any:
+        """Validate one action fully; return the action object or raise. Changes nothing."""
+        plan = self.plan(action, seat)
+        if len(plan) != 1:
+            raise InvalidActionError(f"{quote(str(action))} stands for {len(plan)} actions; check() takes one")
+        return plan[0]
 
     def is_legal(self, action: Any, seat: Any = ANY) -> bool:
         try:
-            self.check(action, seat)
+            self.plan(action, seat)
         except (IllegalActionError, InvalidActionError):
             return False
         return True
 
-    def explain(self, action: Any, seat: Any = ANY) -> str:
-        """A sentence saying whether ``action`` is legal now and, if not, the rule it breaks."""
-        try:
-            a = self.check(action, seat)
-        except InvalidActionError as e:
-            return f"Invalid: {e}"
-        except IllegalActionError as e:
-            return str(e)
-        return f"Legal: {a} by {seat_name(self.current_player)}."
-
+    # ----------------------------------------------------------------- acting
     def apply(self, action: Any, seat: Any = ANY) -> list[Event]:
         """Apply a legal action (object or notation) and return what happened.
 
         Raises ``InvalidActionError`` / ``IllegalActionError`` and changes nothing
         when the action is malformed or not allowed.
         """
-        a = self.check(action, seat)
-        events = self._apply(a, True)
-        self._history = (self._history, a)
+        events: list[Event] = []
+        for a in self.plan(action, seat):
+            self._apply(a, events)
+            self._history = (self._history, a)
+            self._moves += 1
+        return events
+
+    def apply_checked(self, action: Any) -> list[Event]:
+        """Apply one action already checked by :meth:`plan` (the timeline's step)."""
+        events: list[Event] = []
+        self._apply(action, events)
+        self._history = (self._history, action)
         self._moves += 1
         return events
 
@@ -192,72 +388,166 @@ class State(ABC):
 
         Skips validation and narration. Applying anything else corrupts the state.
         """
-        self._apply(action, False)
+        self._apply(action, None)
         self._history = (self._history, action)
         self._moves += 1
 
-    # ----------------------------------------------------------------- helpers
-    def _init_base(self, players: int, seed: int, options: dict[str, Any], deck_order) -> None:
-        self.players = players
-        self.seed = seed
-        self.options = options
-        self.deck_order = deck_order
-        self._rng_count = 0
-        self._history = None
-        self._moves = 0
+    def _hidden(self, ev: list[Event] | None, what: str) -> None:
+        """Mark the next step as depending on hidden cards: a preview stops here."""
+        if self._previewing:
+            raise PreviewStop(what)
 
-    def _clone_base(self, new: "State") -> None:
-        new.players = self.players
-        new.seed = self.seed
-        new.options = self.options  # never mutated after construction: shared
-        new.deck_order = self.deck_order
-        new._rng_count = self._rng_count
-        new._history = self._history  # persistent: shared, never mutated
-        new._moves = self._moves
+    # ----------------------------------------------------------------- explaining
+    def preview(self, action: Any, seat: Any = ANY) -> list[Event]:
+        """The events ``action`` would cause, as its player would see them, on a clone.
 
-    def _view_head(self, seat: int | None) -> dict[str, Any]:
-        """The fields every game's view starts with (``seat`` is validated)."""
-        self._check_seat(seat)
-        return {
-            "game": self.game,
-            "players": self.players,
-            "names": [seat_name(s) for s in range(self.players)],
-            "seat": seat,
-            "phase": self.phase,
-            "current": self.current_player,
-        }
+        Raises like :meth:`apply`. The preview stops at the first step that depends
+        on cards its player cannot see, with a final ``"preview_stop"`` event saying
+        what happens next without saying how.
+        """
+        return self._preview(self.plan(action, seat))
 
-    def _check_seat(self, seat: int | None) -> None:
-        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players):
-            raise ValueError(f"seat must be None or an int from 0 to {self.players - 1}, got {seat!r}")
+    def _preview(self, actions: list[Any]) -> list[Event]:
+        actor = self.current_player
+        trial = self.clone()
+        trial._previewing = True
+        events: list[Event] = []
+        try:
+            for a in actions:
+                trial._apply(a, events)
+                trial._history = (trial._history, a)
+                trial._moves += 1
+        except PreviewStop as stop:
+            events.append(Event("preview_stop", {"next": stop.what}, None,
+                                f"Then {stop.what}."))
+        return [e for e in events if e.visible_to(actor)]
+
+    def explain(self, action: Any, seat: Any = ANY) -> Explanation:
+        """Whether ``action`` is legal now for ``seat`` and why, with its effects if legal.
+
+        ``str()`` of the result is one sentence: ``"Illegal: rule D4.7 — ..."``,
+        ``"Invalid: ..."`` or ``"Legal: play 5 5 by A."``. Changes nothing.
+        """
+        try:
+            actions = self.plan(action, seat)
+        except InvalidActionError as e:
+            return Explanation(False, None, None, str(e))
+        except IllegalActionError as e:
+            return Explanation(False, e.action, e.rule, e.reason)
+        what = ", ".join(map(str, actions))
+        return Explanation(True, actions[0] if len(actions) == 1 else tuple(actions), None,
+                           f"{what} by {self.seat_label(self.current_player)}.",
+                           tuple(self._preview(actions)))
+
+    # ----------------------------------------------------------------- randomness
+    def _shuffle(self, items: list[Any]) -> None:
+        """Shuffle with the state's next chance decision."""
+        k = self._rng_count
+        self._rng_count = k + 1
+        if self._chance is None:
+            shuffle(self.seed, k, items)
+        else:
+            self._chance.shuffle(k, items)
+
+    def _randrange(self, n: int) -> int:
+        k = self._rng_count
+        self._rng_count = k + 1
+        if self._chance is None:
+            return randrange(self.seed, k, n)
+        return self._chance.randrange(k, n)
+
+    # ----------------------------------------------------------------- construction
+    @classmethod
+    def _create(cls, players: Any, seed: int | None, mode: str | None, options: dict[str, Any],
+                chance: Recorded | None = None) -> "State":
+        """A blank state with the base fields set and the options resolved."""
+        mode_name, n, opts = cls.SPEC.resolve(players, mode, options)
+        if seed is None:
+            seed = fresh_seed()
+        elif isinstance(seed, bool) or not isinstance(seed, int) or not -2**63 <= seed < 2**64:
+            raise ValueError(f"seed must be an int (64 bits at most), got {quote(repr(seed))}")
+        if chance is not None and not isinstance(chance, Recorded):
+            raise TypeError("chance must be a cardwidgets.core.rng.Recorded")
+        st = cls.__new__(cls)
+        st.players, st.seed, st.options, st.mode = n, seed, opts, mode_name
+        st.deck_order = None
+        st._origin = None
+        st._rng_count = 0
+        st._chance = chance
+        st._history = None
+        st._moves = 0
+        st._previewing = False
+        st.setup_events = []
+        return st
+
+    def _mark_origin(self) -> None:
+        """Record this hand-built position as the game's start (replays save it)."""
+        self._origin = None
+        d = self.to_dict()
+        del d["history"]
+        self._origin = d
 
     # ----------------------------------------------------------------- persistence
     def to_dict(self) -> dict[str, Any]:
         """A JSON-safe snapshot that :meth:`from_dict` restores exactly (RNG included)."""
         return {
             "game": self.game,
+            "version": self.SPEC.version,
+            "mode": self.mode,
             "players": self.players,
             "seed": self.seed,
-            "options": dict(self.options),
+            "options": _json_safe(self.options),
             "deck": None if self.deck_order is None else list(self.deck_order),
+            "position": self._origin,
             "rng": [self.seed, self._rng_count],
+            "chance": None if self._chance is None else self._chance.to_list(),
             "history": [str(a) for a in self.history],
             "state": self._state_dict(),
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "State":
-        if data.get("game") != cls.game:
-            raise ValueError(f"not a {cls.game} state: game={data.get('game')!r}")
-        st = cls.__new__(cls)
-        deck = data.get("deck")
-        st._init_base(data["players"], data["seed"], dict(data["options"]), None if deck is None else tuple(deck))
-        st._rng_count = data["rng"][1]
-        for a in data["history"]:
-            st._history = (st._history, cls._parse(a))
-            st._moves += 1
-        st._load_state(data["state"])
+        """Rebuild a state from :meth:`to_dict`; ``ValueError`` if the data is not one."""
+        if not isinstance(data, dict) or data.get("game") != cls.SPEC.name:
+            got = data.get("game") if isinstance(data, dict) else type(data).__name__
+            raise ValueError(f"not a {cls.SPEC.name} state: game={quote(repr(got))}")
+        try:
+            chance = data.get("chance")
+            st = cls._create(data["players"], data["seed"], data.get("mode"), dict(data["options"]),
+                             None if chance is None else Recorded(chance))
+            deck = data.get("deck")
+            st.deck_order = None if deck is None else tuple(deck)
+            st._origin = data.get("position")
+            count = data["rng"][1]
+            if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+                raise ValueError(f"bad rng position {count!r}")
+            st._rng_count = count
+            for a in data["history"]:
+                st._history = (st._history, cls._parse(a))
+                st._moves += 1
+            st._load_state(data["state"])
+            st._derive()
+            st._check_loaded()
+        except (KeyError, IndexError, TypeError, AttributeError) as e:
+            raise ValueError(f"not a valid {cls.SPEC.name} state: {type(e).__name__}: {quote(str(e), 80)}") from None
+        except InvalidActionError as e:
+            raise ValueError(f"not a valid {cls.SPEC.name} state: {e}") from None
         return st
+
+    # Generated per game from FIELDS (see _generate).
+    def clone(self) -> "State":  # pragma: no cover - replaced
+        raise NotImplementedError
+
+    def _state_dict(self) -> dict[str, Any]:  # pragma: no cover - replaced
+        raise NotImplementedError
+
+    def _load_state(self, data: dict[str, Any]) -> None:  # pragma: no cover - replaced
+        raise NotImplementedError
+
+    def __reduce__(self) -> tuple:
+        # States pickle through to_dict (plain data), so parallel simulations can
+        # ship them to other processes whatever caches the engine keeps.
+        return (_restore, (type(self), self.to_dict()))
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
@@ -265,3 +555,64 @@ class State(ABC):
         return self.to_dict() == other.to_dict()  # type: ignore[union-attr]
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def _restore(cls: type, data: dict[str, Any]) -> State:
+    return cls.from_dict(data)
+
+
+def _json_safe(value: Any) -> Any:
+    """Options as JSON would give them back (dict keys become strings, tuples lists)."""
+    if isinstance(value, dict):
+        return {str(k): _json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        items = sorted(value, key=repr) if isinstance(value, (set, frozenset)) else value
+        return [_json_safe(v) for v in items]
+    return value
+
+
+def _generate(cls: type) -> None:
+    """Write ``clone``, ``_state_dict`` and ``_load_state`` for the declared fields.
+
+    Generated code (as dataclasses does) keeps ``clone`` as fast as one written by
+    hand, without listing every field again in three places.
+    """
+    fields: tuple[Field, ...] = cls.FIELDS  # type: ignore[attr-defined]
+    names = [f.name for f in fields]
+    missing = [n for n in names if not any(n in getattr(k, "__slots__", ()) for k in cls.__mro__)]
+    if missing:
+        raise TypeError(f"{cls.__name__}: declared fields missing from __slots__: {', '.join(missing)}")
+    env: dict[str, Any] = {"_new": object.__new__, "cls": cls}
+    clone = ["def clone(self):", "    new = _new(cls)"]
+    for n in _BASE_FIELDS:
+        clone.append(f"    new.{n} = self.{n}")
+    for f in fields:
+        clone.append(f"    new.{f.name} = " + _COPY[f.copy].format(n=f.name))
+    clone.append("    return new")
+    save = ["def _state_dict(self):", "    return {"]
+    load = ["def _load_state(self, d):"]
+    for i, f in enumerate(fields):
+        if not f.save:
+            continue
+        env[f"enc{i}"], env[f"dec{i}"] = f.encode, f.decode
+        save.append(f"        {f.key!r}: " + (f"enc{i}(self.{f.name})," if f.encode else f"self.{f.name},"))
+        load.append(f"    self.{f.name} = " + (f"dec{i}(d[{f.key!r}])" if f.decode else f"d[{f.key!r}]"))
+    save.append("    }")
+    if len(load) == 1:
+        load.append("    pass")
+    exec("\n".join(clone + save + load), env)  # noqa: S102 - code built from declared names only
+    for name in ("clone", "_state_dict", "_load_state"):
+        fn = env[name]
+        fn.__qualname__ = f"{cls.__name__}.{name}"
+        setattr(cls, name, fn)
+    cls.clone.__doc__ = "An independent copy (shares only what is never mutated in place)."
+
+
+def fields(*items: Field | str) -> tuple[Field, ...]:
+    """Declare fields: a :class:`Field`, or a name for a plain shared field."""
+    return tuple(Field(i) if isinstance(i, str) else i for i in items)
+
+
+def all_seats(state: State) -> Iterable[int | None]:
+    """``None`` (the teacher) and every seat."""
+    return [None, *range(state.players)]

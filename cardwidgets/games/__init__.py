@@ -1,13 +1,20 @@
-"""Pure rules, one module per game. Only the standard library and ``cardwidgets.core``."""
+"""Pure rules, one module (or package) per game: the standard library and ``cardwidgets.core`` only.
+
+The games are listed once, in ``registry.json`` next to this file; the JS build
+reads the same list. Adding a game is its module (with ``SPEC``), its front-end
+layout and one line there.
+"""
 
 from __future__ import annotations
 
+import json
+from importlib import resources
 from typing import Any
 
-from ..core.registry import available_games, game_module, register_game
+from ..core.registry import available_games, game_module, game_spec, register_game
 
-register_game("depot", f"{__name__}.depot")
-register_game("cirno_neu", f"{__name__}.cirno_neu")
+for _name in json.loads(resources.files(__name__).joinpath("registry.json").read_text(encoding="utf-8")):
+    register_game(_name, f"{__name__}.{_name}")
 
 
 def new_game(game: str, **kwargs: Any):
@@ -15,4 +22,4 @@ def new_game(game: str, **kwargs: Any):
     return game_module(game).new_game(**kwargs)
 
 
-__all__ = ["available_games", "game_module", "new_game"]
+__all__ = ["available_games", "game_module", "game_spec", "new_game"]

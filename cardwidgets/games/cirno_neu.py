@@ -1,11 +1,11 @@
 """cirno+neu: a running-total game — keep the sum at or under 99, or bust.
 
-Rules: ``shared/rules/cirno_neu.md`` (rule IDs ``N1``–``N8``, ambiguities ``NA-*``;
-every refusal and narration line cites them). Players take turns playing one card
-onto the main stack and drawing one; a player whose every card would take the sum
-above 99 is *forced* and busts. Order cards change who plays next: PASS, TURN,
-SHOT (an extra turn for a chosen player), DOUBLE (the next turn plays 2 cards)
-and DOUBLE SHOT (both).
+Rule IDs ``N1``–``N8`` (resolutions ``NA-*``) are cited in every refusal and
+narration line; ``cardwidgets.rules.lookup("N4.3")`` explains each. Players take
+turns playing one card onto the main stack and drawing one; a player whose every
+card would take the sum above 99 is *forced* and busts. Order cards change who
+plays next: PASS, TURN, SHOT (an extra turn for a chosen player), DOUBLE (the next
+turn plays 2 cards) and DOUBLE SHOT (both).
 
 Cards are small ints (their row in the N1.3 table) inside the engine and tokens
 (``"7"``, ``"9"``, ``"-10"``, ``"99"``, ``"PASS"``, ``"DSHOT"`` ...) outside it.
@@ -22,28 +22,30 @@ A draws 1 card (rule N4.7).
 B's turn: 1 card (rule N5.3).
 >>> print(st.apply("play shot @A")[0])
 B plays SHOT on A (rule N3.6): A plays now; afterwards play resumes after B (rule N5.2).
->>> st.explain("play 5, 1")
-'Illegal: rule N4.1 — a two-card command needs a double turn; A has a normal turn with 1 card play'
->>> st.explain("play 50")
-'Illegal: rule N4.2 — you hold no 50 (your hand: [1, 5, SHOT])'
+>>> print(st.explain("play 5, 1"))
+Illegal: rule N4.1 — two cards at once need a double turn; A has a normal turn with 1 card to play
+>>> print(st.explain("play 50"))
+Illegal: rule N4.2 — you hold no 50 (your hand: [1, 5, SHOT])
 >>> parse_action("PLAY ⑨"), str(parse_action("dshot @2"))
 (Play(card='9', target=None), 'play dshot @2')
 """
 
 from __future__ import annotations
 
-import re
 from bisect import insort
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
-from ..core import ANY, Event, IllegalActionError, InvalidActionError, Option, Outcome, State
-from ..core import fresh_seed, resolve, seat_name
-from ..core.options import int_range, optional
+from ..core import (ANY, Event, Field, GameSpec, IllegalActionError, InvalidActionError, Mode, Option, Outcome,
+                    Phase, State, Termination, plural, tuple_field)
+from ..core.errors import quote
+from ..core.spec import int_range, optional
 
-GAME = "cirno_neu"
-PLAYERS = range(2, 9)  # N1.1
+PLAYERS = tuple(range(2, 9))  # N1.1
+#: The engine's bound on the card plays of one match (the rules set none): a match
+#: that reaches it ends as aborted, so no deck or strategy keeps a kernel busy.
+ACTION_BOUND = 20_000
 
 # --------------------------------------------------------------------------- cards (N1.2, N1.3)
 #: Card tokens in the order of the N1.3 table; a card's engine id is its index here.
@@ -89,7 +91,7 @@ def _fmt(cards: Iterable[int]) -> str:
     return "[" + ", ".join(_SHOW[c] for c in cards) + "]"
 
 
-# --------------------------------------------------------------------------- options (§10)
+# --------------------------------------------------------------------------- options
 def _deck_check(value: Any) -> str | None:
     if value is DEFAULT_DECK:
         return None
@@ -99,19 +101,19 @@ def _deck_check(value: Any) -> str | None:
     for k, n in value.items():
         c = card_id(k)
         if c is None:
-            return f"{k!r} is not a card token; allowed keys: {', '.join(TOKENS)}"
+            return f"{quote(repr(k), 20)} is not a card token; allowed keys: {', '.join(TOKENS)}"
         if c in seen:
             return f"card {TOKENS[c]} is given twice"
         seen.add(c)
-        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-            return f"count {n!r} for {k!r} must be an int >= 0"
+        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 100:
+            return f"count {quote(repr(n), 20)} for {quote(repr(k), 20)} must be an int from 0 to 100"
     return None
 
 
-def _any_int(value: Any) -> str | None:
-    if isinstance(value, int) and not isinstance(value, bool):
+def _set_value(value: Any) -> str | None:
+    if value is None or (isinstance(value, int) and not isinstance(value, bool) and -10_000 <= value <= 10_000):
         return None
-    return "allowed values: an int (at most limit), or None for the limit itself"
+    return "allowed values: an int from -limit to limit, or None for the limit itself"
 
 
 def _seat_or_random(value: Any) -> str | None:
@@ -120,24 +122,34 @@ def _seat_or_random(value: Any) -> str | None:
     return "allowed values: a seat 0..players-1, or 'random'"
 
 
-#: The options of the spec's table (§10), with its names and defaults.
-OPTIONS = (
-    Option("deck_counts", DEFAULT_DECK, check=_deck_check, doc="cards per token (N1.3, NA-1)"),
-    Option("limit", 99, check=int_range(1), doc="highest safe sum L (N1.5)"),
-    Option("set_value", None, check=optional(_any_int), doc="what the 99 card sets; None = limit (N3.3)"),
-    Option("hand_size", 3, check=int_range(1), doc="cards dealt to each player (N2.3)"),
-    Option("life_system", False, (False, True), doc="True: busting costs a chip (N2.1)"),
-    Option("lives", 2, check=int_range(1), doc="chips per player in the life system (N1.4)"),
-    Option("first_dealer", 0, check=_seat_or_random, doc="seat that deals round 1, or 'random' (N2.2)"),
-    Option("allow_voluntary_bust", False, (False, True), doc="unsafe cards may be played (N4.3, NA-5)"),
-    Option("auto_forced_bust", True, (True, False), doc="the engine settles forced busts (N4.4, NA-6)"),
-    Option("floor_at_zero", False, (False, True), doc="the sum never goes below 0 (N3.2, NA-7)"),
-    Option("shot_resume", "after_shooter", ("after_shooter", "after_target"), doc="N5.2, NA-11"),
-    Option("shot_self_target", False, (False, True), doc="SHOT may target its player (N3.6, NA-12)"),
-    Option("pass_ends_double_turn", False, (False, True), doc="N4.6, NA-9"),
-    Option("double_draw_timing", "after_both", ("after_both", "after_each"), doc="N4.6, NA-20"),
-    Option("next_round_starter", "loser", ("loser", "after_loser", "rotate"), doc="N6.6, NA-24"),
-    Option("reset_direction_each_round", True, (True, False), doc="N2.3, NA-25"),
+SPEC = GameSpec(
+    name="cirno_neu",
+    title="cirno+neu",
+    version=1,
+    summary="a 99-sum elimination game with special cards and a life system, 2–8 players",
+    modes=(Mode("standard", PLAYERS, rule="N1.1"),),
+    options=(
+        Option("deck_counts", DEFAULT_DECK, check=_deck_check, doc="cards per token", rule="NA-1"),
+        Option("limit", 99, check=int_range(1, 10_000), doc="highest safe sum L", rule="N1.5"),
+        Option("set_value", None, check=_set_value, doc="what the 99 card sets; None = limit", rule="N3.3"),
+        Option("hand_size", 3, check=int_range(1, 20), doc="cards dealt to each player", rule="N2.3"),
+        Option("life_system", False, (False, True), doc="True: busting costs a chip", rule="N2.1"),
+        Option("lives", 2, check=int_range(1, 20), doc="chips per player in the life system", rule="N1.4"),
+        Option("first_dealer", 0, check=_seat_or_random, doc="seat that deals round 1, or 'random'",
+               rule="N2.2"),
+        Option("allow_voluntary_bust", False, (False, True), doc="unsafe cards may be played", rule="NA-5"),
+        Option("auto_forced_bust", True, (True, False), doc="the engine settles forced busts", rule="NA-6"),
+        Option("floor_at_zero", False, (False, True), doc="the sum never goes below 0", rule="NA-7"),
+        Option("shot_resume", "after_shooter", ("after_shooter", "after_target"), rule="NA-11"),
+        Option("shot_self_target", False, (False, True), doc="SHOT may target its player", rule="NA-12"),
+        Option("pass_ends_double_turn", False, (False, True), rule="NA-9"),
+        Option("double_draw_timing", "after_both", ("after_both", "after_each"), rule="NA-20"),
+        Option("next_round_starter", "loser", ("loser", "after_loser", "rotate"), rule="NA-24"),
+        Option("reset_direction_each_round", True, (True, False), rule="NA-25"),
+    ),
+    phases=(Phase("play", ("play",), "the actor plays a card"), Phase("finished", ())),
+    table="CirnoNeu",
+    max_actions=lambda players, options: ACTION_BOUND,
 )
 
 
@@ -187,8 +199,9 @@ def _make_config(opts: dict[str, Any]) -> Config:
         counts[card_id(k)] = n
     limit = opts["limit"]
     sv = limit if opts["set_value"] is None else opts["set_value"]
-    if sv > limit:
-        raise ValueError(f"set_value={sv!r} is not allowed; allowed values: an int <= limit ({limit}) (rule N3.9)")
+    if not -limit <= sv <= limit:
+        raise ValueError(f"set_value={sv!r} is not allowed; allowed values: an int from -limit to limit "
+                         f"({-limit} to {limit}) (rule N3.3)")
     return Config(
         tuple(counts), tuple(k for k in range(len(TOKENS)) for _ in range(counts[k])),
         limit, sv, opts["hand_size"], opts["life_system"], opts["lives"],
@@ -199,7 +212,7 @@ def _make_config(opts: dict[str, Any]) -> Config:
     )
 
 
-# --------------------------------------------------------------------------- actions (§9.3, §15)
+# --------------------------------------------------------------------------- actions
 @dataclass(frozen=True, slots=True)
 class Play:
     """Play ``card`` (a token such as ``"7"``, ``"9"``, ``"-10"``, ``"PASS"``, ``"DSHOT"``);
@@ -209,6 +222,7 @@ class Play:
     (Play(card='9', target=None), Play(card='SHOT', target=2), 'play dshot @1')
     """
 
+    kind = "play"
     card: str
     target: int | None = None
     cid: int = field(init=False, repr=False, compare=False)
@@ -216,13 +230,15 @@ class Play:
     def __post_init__(self) -> None:
         c = card_id(self.card)
         if c is None:
-            raise InvalidActionError(f"{self.card!r} is not a cirno+neu card; cards: {', '.join(TOKENS)}")
+            raise InvalidActionError(f"{quote(repr(self.card), 20)} is not a cirno+neu card; "
+                                     f"cards: {', '.join(TOKENS)}")
         t = self.target
         if t is not None:
             if isinstance(t, str) and len(t.strip()) == 1 and t.strip().upper() in "ABCDEFGH":
                 t = "ABCDEFGH".index(t.strip().upper())
-            if isinstance(t, bool) or not isinstance(t, int) or t < 0:
-                raise InvalidActionError(f"target {self.target!r} is not a seat number (or a seat letter A-H)")
+            if isinstance(t, bool) or not isinstance(t, int) or not 0 <= t < 8:
+                raise InvalidActionError(f"target {quote(repr(self.target), 20)} is not a seat number 0-7 "
+                                         f"(or a seat letter A-H)")
         object.__setattr__(self, "card", TOKENS[c])
         object.__setattr__(self, "target", t)
         object.__setattr__(self, "cid", c)
@@ -236,8 +252,6 @@ class Play:
 _PLAY1 = tuple(Play(t) for t in TOKENS)  # no target
 _PLAYT = {(c, s): Play(TOKENS[c], s) for c in (SHOT, DSHOT) for s in range(8)}
 
-_ONE = re.compile(r"^\s*(?:play\s+)?([^\s@,]+)\s*(?:@\s*([^\s@,]+))?\s*$", re.IGNORECASE)
-
 
 def _intern(c: int, t: int | None) -> Play:
     if t is None:
@@ -246,66 +260,104 @@ def _intern(c: int, t: int | None) -> Play:
     return p if p is not None else Play(TOKENS[c], t)
 
 
-def parse_action(text: str) -> Play:
-    """Parse one card play (§15): ``play 7``, ``play ⑨``, ``play shot @2``, ``turn``, ``shot @C``.
+_EXAMPLE = "expected 'play <card> [@<seat>]', e.g. 'play 7' or 'play shot @2'"
 
-    Targets are seat numbers; the default seat letters ``A``–``H`` are accepted too.
-    Two-card text (``play 4, -1``) is refused here: :meth:`CirnoNeuState.apply` takes it.
+
+def parse_action(text: str) -> Play:
+    """Parse one card play: ``play 7``, ``play ⑨``, ``play shot @2``, ``turn``, ``shot @C``.
+
+    Targets are seat numbers; the seat letters ``A``–``H`` are accepted too. Two
+    cards of a double turn (``play 4, -1``) are read by the state (``apply``,
+    ``explain``), which checks them together. Linear in the length of the text.
 
     >>> parse_action("play -10"), str(parse_action("DOUBLE-SHOT @c"))
     (Play(card='-10', target=None), 'play dshot @2')
     """
     if not isinstance(text, str):
-        raise InvalidActionError(f"{text!r} is not action text")
+        raise InvalidActionError(f"{quote(repr(text))} is not action text")
     if "," in text:
         raise InvalidActionError(
-            f"{text!r}: parse_action reads one card play; give the two cards of a double turn "
+            f"{quote(text)}: parse_action reads one card play; give the two cards of a double turn "
             f"to apply() ('play 4, -1') or one at a time")
-    m = _ONE.match(text)
-    if not m:
-        raise InvalidActionError(f"{text!r}: expected 'play <card> [@<seat>]', e.g. 'play 7' or 'play shot @2'")
-    tok, tgt = m.group(1), m.group(2)
+    body = text.strip()
+    if body[:4].lower() == "play" and (len(body) == 4 or body[4].isspace()):
+        body = body[4:].lstrip()
+    tok, at, tgt = body.partition("@")
+    tok, tgt = tok.strip(), tgt.strip()
+    if not tok or any(ch.isspace() for ch in tok) or (at and (not tgt or "@" in tgt
+                                                              or any(ch.isspace() for ch in tgt))):
+        raise InvalidActionError(f"{quote(text)}: {_EXAMPLE}")
     c = card_id(tok)
     if c is None:
         raise InvalidActionError(
-            f"{text!r}: {tok!r} is not a card; cards: 1-8, 9 (⑨), 10, 50, -1, -10, 99, "
+            f"{quote(text)}: {quote(tok, 16)} is not a card; cards: 1-8, 9 (⑨), 10, 50, -1, -10, 99, "
             f"pass, turn, shot, double, dshot")
     t = None
-    if tgt is not None:
-        if tgt.isascii() and tgt.isdigit():
+    if at:
+        if tgt.isascii() and tgt.isdigit() and len(tgt) == 1:
             t = int(tgt)
         elif len(tgt) == 1 and tgt.upper() in "ABCDEFGH":
             t = "ABCDEFGH".index(tgt.upper())
         else:
-            raise InvalidActionError(
-                f"{text!r}: target {tgt!r} is not a seat number or seat letter A-H "
-                f"(other names resolve in the table widget)")
+            raise InvalidActionError(f"{quote(text)}: target {quote(tgt, 12)} is not a seat number 0-7 or a "
+                                     f"seat letter A-H")
+        if t > 7:
+            raise InvalidActionError(f"{quote(text)}: target {t} is not a seat number 0-7")
     return _intern(c, t)
 
 
 # --------------------------------------------------------------------------- state
-AWAIT_CARD = "AWAIT_CARD"
-MATCH_END = "MATCH_END"
-_NO_EVENTS: list = []  # returned (never filled) by the fast path
+def _ids(cards: Any, what: str) -> list[int]:
+    if not isinstance(cards, (list, tuple)):
+        raise ValueError(f"{what}: expected a list of cards")
+    out = []
+    for c in cards:
+        k = card_id(c)
+        if k is None:
+            raise ValueError(f"{what}: {quote(repr(c), 20)} is not a cirno+neu card; cards: {', '.join(TOKENS)}")
+        out.append(k)
+    return out
+
+
+def _tokens(ids: Iterable[int]) -> list[str]:
+    return [TOKENS[c] for c in ids]
 
 
 class CirnoNeuState(State):
     """A cirno+neu match in progress. Build it with :func:`new_game` or :func:`setup_position`."""
 
-    game = GAME
+    SPEC = SPEC
     action_types = (Play,)
     _parse = staticmethod(parse_action)
 
+    # _hands: one sorted list of card ids per seat; _draw: top card LAST; _stack: top card
+    # last. _cp: seat to act, None when the match is over. _active/_chips/_out are tuples
+    # replaced (never mutated) on change, so clones share them. _tgt[seat] = (SHOT plays,
+    # DOUBLE SHOT plays) that seat may make. _bust: the last bust (public: N8.2).
     __slots__ = (
         "_cfg", "_hands", "_draw", "_stack", "_sum", "_dir", "_dealer", "_round", "_cp",
         "_actor", "_anchor", "_shot_turn", "_required", "_played", "_shot_target", "_double_next",
-        "_turns", "_active", "_chips", "_out", "_tgt", "_last", "_bust", "_reason", "setup_events",
+        "_turns", "_active", "_chips", "_out", "_tgt", "_last", "_bust", "_reason", "_termination",
     )
-
-    # _hands: one sorted list of card ids per seat; _draw: top card LAST; _stack: top card last.
-    # _cp: seat to act or None (match over). _active/_chips/_out/_tgt are tuples replaced
-    # (never mutated) on change, so clones share them. _tgt[seat] = (shot plays, dshot plays).
-    # _bust: the last bust, a dict (public: N8.2 reveals the buster's hand).
+    FIELDS = (
+        Field("_cfg", save=False),
+        Field("_hands", "lists", lambda hs: [_tokens(h) for h in hs],
+              lambda hs: [sorted(_ids(h, "hands")) for h in hs]),
+        Field("_draw", "list", lambda d: _tokens(reversed(d)), lambda d: _ids(d, "draw")[::-1]),
+        Field("_stack", "list", _tokens, lambda s: _ids(s, "stack")),
+        Field("_sum"), Field("_dir"), Field("_dealer"), Field("_round"), Field("_cp"), Field("_actor"),
+        Field("_anchor"), Field("_shot_turn"), Field("_required"), Field("_played"), Field("_shot_target"),
+        Field("_double_next"), Field("_turns"),
+        Field("_active", encode=list, decode=lambda a: tuple(map(bool, a))),
+        tuple_field("_chips"), tuple_field("_out"),
+        Field("_tgt", save=False),
+        Field("_last", encode=lambda x: None if x is None else [x[0], str(x[1])],
+              decode=lambda x: None if x is None else (x[0], parse_action(x[1]))),
+        Field("_bust", encode=lambda b: None if b is None else dict(b),
+              decode=lambda b: None if b is None else dict(b)),
+        Field("_reason"),
+        Field("_termination", encode=lambda t: t.value, decode=Termination),
+    )
 
     # ------------------------------------------------------------- properties
     @property
@@ -318,8 +370,8 @@ class CirnoNeuState(State):
 
     @property
     def phase(self) -> str:
-        """``"AWAIT_CARD"`` while running, ``"MATCH_END"`` when over (§9.2)."""
-        return AWAIT_CARD if self._cp is not None else MATCH_END
+        """``"play"`` while the match runs, ``"finished"`` when it is over."""
+        return "play" if self._cp is not None else "finished"
 
     @property
     def sum(self) -> int:
@@ -341,7 +393,7 @@ class CirnoNeuState(State):
 
     @property
     def turn(self) -> dict[str, Any]:
-        """The turn record of N4.1/N5.1."""
+        """The turn record (N4.1, N5.1)."""
         return {
             "actor": self._actor, "anchor": self._anchor,
             "kind": "shot" if self._shot_turn else "normal",
@@ -360,12 +412,12 @@ class CirnoNeuState(State):
     @property
     def main_stack(self) -> list[str]:
         """The main stack, bottom first."""
-        return [TOKENS[c] for c in self._stack]
+        return _tokens(self._stack)
 
     @property
     def draw_pile(self) -> list[str]:
         """The draw pile, top first (teacher access)."""
-        return [TOKENS[c] for c in reversed(self._draw)]
+        return _tokens(reversed(self._draw))
 
     @property
     def config(self) -> Config:
@@ -373,12 +425,12 @@ class CirnoNeuState(State):
 
     def hand(self, seat: int) -> list[str]:
         """A seat's hand in table order (teacher access; players use :meth:`view`)."""
-        return [TOKENS[c] for c in self._hands[seat]]
+        return _tokens(self._hands[seat])
 
     # ------------------------------------------------------------- legality
     def legal_actions(self) -> list[Play]:
         """Legal actions of the player to act: the hand's cards in N1.3 table order, SHOT and
-        DOUBLE SHOT once per legal target in seat order (§9.4a)."""
+        DOUBLE SHOT once per legal target in seat order."""
         if self._cp is None:
             return []
         return self._legal()  # a fresh list every call
@@ -423,99 +475,57 @@ class CirnoNeuState(State):
             if t is None:
                 return "N3.6", f"{_SHOW[c]} needs a target"
         elif t is not None:
-            return "N4.2", f"only SHOT/DOUBLE SHOT take a target ({_SHOW[c]} does not)"
+            return "N4.2", f"only SHOT and DOUBLE SHOT take a target ({_SHOW[c]} does not)"
         if t is not None:
             if t == p and not cfg.self_target:
                 return "N3.6", "you cannot target yourself"
             if t >= self.players:
-                return "N6.7", f"seat {t} is not an active player (seats are 0-{self.players - 1})"
+                return "N6.7", f"there is no seat {t} (seats are 0-{self.players - 1})"
             if not self._active[t]:
-                return "N6.7", f"{seat_name(t)} is not an active player"
+                return "N6.7", f"{self.seat_label(t)} is out of the match"
         if c <= PLUS_MAX and self._sum + VALUE[c] > cfg.limit and not cfg.voluntary:
             safe = self._safe_cards(hand)
             if safe:
-                return "N4.3", (f"{_SHOW[c]} would make the sum {self._sum + VALUE[c]} (> {cfg.limit}) while you "
-                                f"hold a safe card ({', '.join(_SHOW[s] for s in safe)})")
+                return "N4.3", (f"{_SHOW[c]} would make the sum {self._sum + VALUE[c]} (over {cfg.limit}) while "
+                                f"you hold a safe card ({', '.join(_SHOW[s] for s in safe)})")
         return None
 
-    # ------------------------------------------------------------- two-card shortcut (§9.4a)
-    def apply(self, action: Any, seat: Any = ANY) -> list[Event]:
-        """Apply one card play (object or text), or the two-card text of a double turn.
-
-        ``"play 4, -1"`` is checked card by card on a copy and recorded as two
-        actions; if either card is refused (or the turn would end after the first
-        card) nothing changes and the refusal names that card's rule.
-        """
-        if isinstance(action, str) and "," in action:
-            return self._apply_two(action, seat)
-        return State.apply(self, action, seat)
-
-    def is_legal(self, action: Any, seat: Any = ANY) -> bool:
-        if isinstance(action, str) and "," in action:
-            return self._two_refusal(action, seat) is None
-        return State.is_legal(self, action, seat)
-
-    def explain(self, action: Any, seat: Any = ANY) -> str:
-        if isinstance(action, str) and "," in action:
-            err = self._two_refusal(action, seat)
-            if isinstance(err, InvalidActionError):
-                return f"Invalid: {err}"
-            if err is not None:
-                return str(err)
-            a, b = (parse_action(p) for p in action.split(","))
-            return f"Legal: {a}, {b} by {seat_name(self._actor)}."
-        return State.explain(self, action, seat)
-
-    def _two_refusal(self, text: str, seat: Any) -> Exception | None:
-        try:
-            self.clone()._apply_two(text, seat)
-        except (IllegalActionError, InvalidActionError) as e:
-            return e
-        return None
-
-    def _apply_two(self, text: str, seat: Any) -> list[Event]:
+    # ------------------------------------------------------------- two cards at once (N4.1)
+    def _expand(self, text: str) -> list[Play] | None:
+        if "," not in text:
+            return None
         parts = [p.strip() for p in text.split(",")]
         if len(parts) != 2 or not all(parts):
-            raise InvalidActionError(f"{text!r}: a two-card command is 'play <card> [@t], <card> [@t]'")
-        first, second = parse_action(parts[0]), parse_action(parts[1])
-        trial = self.clone()
-        trial.setup_events = []
-        err = trial.refusal(first, seat)
-        if err is not None:
-            raise err
-        if trial._required != 2 or trial._played != 0:
-            if trial._required == 2:
-                why = f"{seat_name(trial._actor)} has already played 1 of the 2 cards of this double turn"
-            else:
-                why = f"{seat_name(trial._actor)} has a normal turn with 1 card play"
-            raise IllegalActionError("N4.1", "a two-card command needs a double turn; " + why, first)
-        turn = trial._turns
-        trial._apply(first, False)
-        if trial._turns != turn or trial._cp is None:
-            bust = trial._bust
-            if bust is not self._bust and bust["card"] is None:
-                rule, why = "N4.4", (f"after {first} no card in hand is safe: the player is forced and the round "
-                                     f"ends before the second card")
-            elif bust is not self._bust:
-                rule = "N4.4" if bust["forced"] else "N6.1"
-                why = f"{first} busts, which ends the round before the second card (rule N6.2)"
-            elif first.cid == PASS and self._cfg.pass_ends:
-                rule, why = "N4.6", "PASS ends the double turn (pass_ends_double_turn), so no second card is played"
-            else:
-                rule, why = "N4.5", f"after {first} the hand is empty, so the turn ends before the second card"
-            raise IllegalActionError(rule, why, second)
-        err = trial.refusal(second, ANY)
-        if err is not None:
-            raise err
-        return State.apply(self, first, seat) + State.apply(self, second, seat)
+            raise InvalidActionError(f"{quote(text)}: two cards at once are 'play <card> [@t], <card> [@t]'")
+        return [parse_action(parts[0]), parse_action(parts[1])]
 
-    # ------------------------------------------------------------- transitions
-    def _apply(self, action: Play, narrate: bool) -> list[Event]:
-        if narrate:
-            return self._apply_narrated(action)
-        # Simulation fast path: the same transitions as _apply_narrated with the common
-        # case (draw from a non-empty pile, next turn, no forced bust) inlined. A test
-        # checks that both paths reach identical states.
+    def _sequence_break(self, done: Any, trial: State | None, actor: int,
+                        hidden: str | None) -> tuple[str, str] | None:
+        # Reasons from what the actor knows only (their hand, the sum, the options), so
+        # the answer never depends on a card about to be drawn.
+        cfg = self._cfg
+        if self._required != 2 or self._played != 0:
+            who = self.seat_label(self._actor)
+            why = (f"{who} has already played 1 of the 2 cards of this double turn" if self._required == 2
+                   else f"{who} has a normal turn with 1 card to play")
+            return "N4.1", "two cards at once need a double turn; " + why
+        c = done.cid
+        if c <= PLUS_MAX and self._sum + VALUE[c] > cfg.limit:
+            rule = "N4.4" if not self._safe_cards(self._hands[actor]) else "N6.1"
+            return rule, f"{done} busts, which ends the round before the second card (rule N6.2)"
+        if c == PASS and cfg.pass_ends:
+            return "N4.6", "PASS ends the double turn (pass_ends_double_turn), so no second card is played"
+        if len(self._hands[actor]) == 1:
+            return "N4.5", f"after {done} the hand is empty, so the turn ends before the second card"
+        if cfg.after_each:
+            return "N4.6", ("with double_draw_timing='after_each' a card is drawn after the first card: "
+                            "play the two cards one at a time")
+        if trial is None or trial.current_player != actor:
+            return "N4.4", f"after {done} no card in hand is safe: the player is forced and the round ends"
+        return None
+
+    # ------------------------------------------------------------- the one transition path
+    def _apply(self, action: Play, ev: list[Event] | None) -> None:
         c = action.cid
         p = self._actor
         cfg = self._cfg
@@ -523,18 +533,23 @@ class CirnoNeuState(State):
         hand.remove(c)
         self._stack.append(c)
         self._last = (p, action)
+        before = self._sum
         if c <= PLUS_MAX:
-            before = self._sum
             s = before + VALUE[c]
             self._sum = s
             if s > cfg.limit:
+                if ev is not None:
+                    ev.append(Event("play", {"seat": p, "card": TOKENS[c], "target": None, "sum_before": before,
+                                             "sum": s}, "N3.1",
+                                    f"{self.seat_label(p)} plays {_SHOW[c]}: sum {before} → {s} "
+                                    f"(over {cfg.limit}) (rule N3.1)."))
                 room = cfg.limit - before
                 forced = all(k <= PLUS_MAX and VALUE[k] > room for k in hand) and VALUE[c] > room
-                self._do_bust(p, c, forced, None)
-                self._settle(None)
-                return _NO_EVENTS
+                self._do_bust(p, c, forced, ev)
+                self._settle(ev)
+                return
         elif c == MINUS_1 or c == MINUS_10:
-            s = self._sum - VALUE[c]
+            s = before - VALUE[c]
             self._sum = 0 if s < 0 and cfg.floor else s
         elif c == SET99:
             self._sum = cfg.set_value
@@ -550,104 +565,48 @@ class CirnoNeuState(State):
         played = self._played + 1
         self._played = played
         req = self._required
+        if ev is not None:
+            self._narrate_play(p, c, action.target, before, ev)
         each = req == 2 and cfg.after_each
         if each:
-            self._draw_cards(p, 1, None)
+            self._draw_cards(p, 1, ev, "N4.6")
         if played >= req or (c == PASS and cfg.pass_ends):
-            # N4.7 draws, then N5 (as _end_turn + _begin_turn)
+            if ev is not None and played < req:
+                ev.append(Event("pass_ends", {"seat": p}, "N4.6",
+                                f"PASS ends {self.seat_label(p)}'s double turn (pass_ends_double_turn, rule N4.6)."))
+            # N4.7 draws (unless drawn after each card), then N5: who plays next.
             if not each:
                 draw = self._draw
-                if len(draw) >= played:
-                    insort(hand, draw.pop())
+                if ev is None and not self._previewing and len(draw) >= played:
+                    insort(hand, draw.pop())  # the common case, inlined for simulations
                     if played == 2:
                         insort(hand, draw.pop())
                 else:
-                    self._draw_cards(p, played, None)
-            t = self._shot_target
-            if t is not None:
-                self._anchor = p if cfg.after_shooter else t
-                self._shot_turn = True
-                self._shot_target = None
-            else:
-                d, n, active = self._dir, self.players, self._active
-                t = self._anchor
-                while True:
-                    t = (t + d) % n
-                    if active[t]:
-                        break
-                self._anchor = t
-                self._shot_turn = False
-            self._actor = self._cp = t
-            if self._double_next:
-                self._required = 2
-                self._double_next = False
-            else:
-                self._required = 1
-            self._played = 0
-            self._turns += 1
-            hand = self._hands[t]
-        # N4.4/N4.5 checks (as _settle)
-        if hand:
-            if cfg.auto_bust:
-                c0 = hand[0]
-                if c0 <= PLUS_MAX and VALUE[c0] > cfg.limit - self._sum and hand[-1] <= PLUS_MAX:
-                    self._settle(None)
-        else:
-            self._settle(None)
-        return _NO_EVENTS
-
-    def _apply_narrated(self, action: Play) -> list[Event]:
-        ev: list[Event] | None = []
-        c = action.cid
-        p = self._actor
-        cfg = self._cfg
-        self._hands[p].remove(c)
-        self._stack.append(c)
-        self._last = (p, action)
-        before = self._sum
-        if c <= PLUS_MAX:
-            self._sum = before + VALUE[c]
-            if self._sum > cfg.limit:
-                if ev is not None:
-                    ev.append(Event("play", {"seat": p, "card": TOKENS[c], "target": None, "sum_before": before,
-                                             "sum": self._sum}, "N3.1",
-                                    f"{seat_name(p)} plays {_SHOW[c]}: sum {before} → {self._sum} "
-                                    f"(> {cfg.limit}) (rule N3.1)."))
-                room = cfg.limit - before
-                forced = all(k <= PLUS_MAX and VALUE[k] > room for k in self._hands[p]) and VALUE[c] > room
-                self._do_bust(p, c, forced, ev)
-                self._settle(ev)
-                return ev  # type: ignore[return-value]
-        elif c == MINUS_1 or c == MINUS_10:
-            s = before - VALUE[c]
-            self._sum = 0 if cfg.floor and s < 0 else s
-        elif c == SET99:
-            self._sum = cfg.set_value
-        elif c == TURN:
-            self._dir = -self._dir
-        elif c == SHOT:
-            self._shot_target = action.target
-        elif c == DOUBLE:
-            self._double_next = True
-        elif c == DSHOT:
-            self._shot_target = action.target
-            self._double_next = True
-        self._played += 1
-        if ev is not None:
-            self._narrate_play(p, c, action.target, before, ev)
-        if cfg.after_each and self._required == 2:
-            self._draw_cards(p, 1, ev, "N4.6")
-        if (c == PASS and cfg.pass_ends) or self._played >= self._required:
-            if ev is not None and c == PASS and cfg.pass_ends and self._played < self._required:
-                ev.append(Event("pass_ends", {"seat": p}, "N4.6",
-                                f"PASS ends {seat_name(p)}'s double turn (pass_ends_double_turn, rule N4.6)."))
-            self._end_turn(ev)
+                    self._draw_cards(p, played, ev)
+            self._next_turn(p, ev)
         self._settle(ev)
-        return ev  # type: ignore[return-value]
+
+    def _next_turn(self, p: int, ev: list[Event] | None) -> None:
+        """N5: the next actor, anchor and number of cards."""
+        t = self._shot_target
+        req = 2 if self._double_next else 1
+        if t is not None:
+            self._begin_turn(t, p if self._cfg.after_shooter else t, req, True, ev)
+        else:
+            d, n, active = self._dir, self.players, self._active
+            s = self._anchor
+            while True:
+                s = (s + d) % n
+                if active[s]:
+                    break
+            self._begin_turn(s, s, req, False, ev)
+        if self._previewing:  # what comes next depends on the new actor's hidden hand
+            self._hidden(ev, f"{self.seat_label(self._actor)}'s turn begins")
 
     def _narrate_play(self, p: int, c: int, t: int | None, before: int, ev: list[Event]) -> None:
-        who = seat_name(p)
+        who = self.seat_label(p)
         rule = _CARD_RULE[c]
+        double = self._required == 2
         if c <= SET99:
             floor = " (floored at 0)" if c in (MINUS_1, MINUS_10) and before - VALUE[c] != self._sum else ""
             text = f"{who} plays {_SHOW[c]}: sum {before} → {self._sum}{floor} (rule {rule})."
@@ -659,12 +618,17 @@ class CirnoNeuState(State):
         elif c == DOUBLE:
             text = f"{who} plays DOUBLE: the next turn plays 2 cards (rule N3.7)."
         else:
-            tn = seat_name(t)  # type: ignore[arg-type]
+            tn = self.seat_label(t)  # type: ignore[arg-type]
             resume = who if self._cfg.after_shooter else tn
             two = " 2 cards" if c == DSHOT else ""
-            text = (f"{who} plays {_SHOW[c]} on {tn} (rule {rule}): {tn} plays{two} now; "
-                    f"afterwards play resumes after {resume} (rule N5.2).")
-        if self._required == 2:
+            if double and self._played == 1:
+                # Only the last SHOT of a double turn decides who plays next (N4.6, N5.1).
+                text = (f"{who} plays {_SHOW[c]} on {tn} (rule {rule}): if no other SHOT follows in this double "
+                        f"turn, {tn} plays{two} next (rules N4.6, N5.1).")
+            else:
+                text = (f"{who} plays {_SHOW[c]} on {tn} (rule {rule}): {tn} plays{two} now; "
+                        f"afterwards play resumes after {resume} (rule N5.2).")
+        if double:
             text = text[:-1] + f" — card {self._played} of 2."
         ev.append(Event("play", {"seat": p, "card": TOKENS[c], "target": t, "sum_before": before,
                                  "sum": self._sum, "played": self._played, "required": self._required},
@@ -681,8 +645,10 @@ class CirnoNeuState(State):
                     raise RuntimeError("no active player holds a card: the match cannot go on (N7.2)")
                 if ev is not None:
                     ev.append(Event("empty_hand", {"seat": p}, "N4.5",
-                                    f"{seat_name(p)} has no cards: the rest of the turn is skipped (rule N4.5)."))
-                self._end_turn(ev)
+                                    f"{self.seat_label(p)} has no cards: the rest of the turn is skipped "
+                                    f"(rule N4.5)."))
+                self._draw_cards(p, self._played, ev)
+                self._next_turn(p, ev)
                 continue
             if cfg.auto_bust:
                 c0 = hand[0]
@@ -692,6 +658,10 @@ class CirnoNeuState(State):
             return
 
     def _draw_cards(self, p: int, k: int, ev: list[Event] | None, rule: str = "N4.7") -> None:
+        if not k:
+            return
+        who = self.seat_label(p)
+        self._hidden(ev, f"{who} draws {plural(k, 'card')} (rule {rule})")
         hand, draw = self._hands[p], self._draw
         got = 0
         for _ in range(k):
@@ -699,44 +669,23 @@ class CirnoNeuState(State):
                 if len(self._stack) < 2:
                     if ev is not None:
                         ev.append(Event("draw_short", {"seat": p, "missing": k - got}, "N7.2",
-                                        f"Nothing is left to draw: {seat_name(p)} goes on with {len(hand)} "
-                                        f"card{'s' * (len(hand) != 1)} (rule N7.2)."))
+                                        f"Nothing is left to draw: {who} goes on with "
+                                        f"{plural(len(hand), 'card')} (rule N7.2)."))
                     break
                 rest = self._stack[:-1]
                 self._stack = self._stack[-1:]
-                self._rng().shuffle(rest)
+                self._shuffle(rest)
                 self._draw = draw = rest
                 if ev is not None:
                     ev.append(Event("reshuffle", {"cards": len(rest)}, "N7.1",
                                     f"The draw pile is empty: the main stack except its top card "
-                                    f"({len(rest)} cards) is shuffled into a new draw pile; the sum stays "
+                                    f"({plural(len(rest), 'card')}) is shuffled into a new draw pile; the sum stays "
                                     f"{self._sum} (rule N7.1)."))
             insort(hand, draw.pop())
             got += 1
         if ev is not None and got:
             ev.append(Event("draw", {"seat": p, "count": got}, rule,
-                            f"{seat_name(p)} draws {got} card{'s' * (got != 1)} (rule {rule})."))
-
-    def _end_turn(self, ev: list[Event] | None) -> None:
-        """N4.7 draws, then N5: who plays next and how many cards."""
-        cfg = self._cfg
-        p = self._actor
-        if self._played and not (cfg.after_each and self._required == 2):
-            self._draw_cards(p, self._played, ev)
-        req = 2 if self._double_next else 1
-        t = self._shot_target
-        if t is not None:
-            self._begin_turn(t, p if cfg.after_shooter else t, req, True, ev)
-        else:
-            d = self._dir
-            n = self.players
-            active = self._active
-            s = self._anchor
-            while True:
-                s = (s + d) % n
-                if active[s]:
-                    break
-            self._begin_turn(s, s, req, False, ev)
+                            f"{who} draws {plural(got, 'card')} (rule {rule})."))
 
     def _begin_turn(self, actor: int, anchor: int, required: int, shot: bool, ev: list[Event] | None) -> None:
         self._actor = self._cp = actor
@@ -747,19 +696,30 @@ class CirnoNeuState(State):
         self._shot_target = None
         self._double_next = False
         self._turns += 1
+        if self._turns >= ACTION_BOUND:
+            self._abort(ev)
         if ev is not None:
-            who = seat_name(actor)
+            who = self.seat_label(actor)
             if shot:
                 kind = "a double shot turn (2 cards" if required == 2 else "a shot turn (1 card"
                 ev.append(Event("turn", {"seat": actor, "anchor": anchor, "kind": "shot", "required": required},
                                 "N5.2", f"{who} plays {kind}); afterwards play continues after "
-                                        f"{seat_name(anchor)} (rule N5.2)."))
+                                        f"{self.seat_label(anchor)} (rule N5.2)."))
             elif required == 2:
                 ev.append(Event("turn", {"seat": actor, "anchor": anchor, "kind": "normal", "required": 2},
                                 "N5.4", f"{who} must play 2 cards (DOUBLE, rule N5.4)."))
             else:
                 ev.append(Event("turn", {"seat": actor, "anchor": anchor, "kind": "normal", "required": 1},
                                 "N5.3", f"{who}'s turn: 1 card (rule N5.3)."))
+
+    def _abort(self, ev: list[Event] | None) -> None:
+        self._cp = None
+        self._termination = Termination.ABORTED
+        self._reason = f"stopped after {self._turns} turns by the engine's safety cap"
+        if ev is not None:
+            ev.append(Event("abort", {"turns": self._turns}, "G4",
+                            f"The match is stopped after {self._turns} turns by the engine's safety cap "
+                            f"(rule G4)."))
 
     def _step(self, s: int, d: int) -> int:
         n, active = self.players, self._active
@@ -774,19 +734,19 @@ class CirnoNeuState(State):
         # The hand at the moment of the choice (a forced play's card included).
         hand = self._hands[p] if card is None else sorted(self._hands[p] + [card])
         # N8.2: a forced bust shows the hand as proof; a voluntary bust keeps it private.
-        self._bust = {"seat": p, "sum": self._sum, "hand": [TOKENS[c] for c in hand] if forced else None,
+        self._bust = {"seat": p, "sum": self._sum, "hand": _tokens(hand) if forced else None,
                       "card": None if card is None else TOKENS[card], "forced": forced, "round": self._round}
-        who = seat_name(p)
+        who = self.seat_label(p)
         if ev is not None:
             if card is None:
                 ev.append(Event("bust", dict(self._bust), "N4.4",
-                                f"{who} holds {_fmt(hand)} at {self._sum} — every card would exceed {cfg.limit}: "
-                                f"{who} is forced and busts (rule N4.4)."))
+                                f"{who} holds {_fmt(hand)} at {self._sum} — every card would take the sum over "
+                                f"{cfg.limit}: {who} is forced and busts (rule N4.4)."))
             elif forced:
                 ev.append(Event("bust", dict(self._bust), "N4.4",
-                                f"{who} held {_fmt(hand)} at {self._sum - VALUE[card]} — every card would exceed "
-                                f"{cfg.limit}: {who} is forced, plays {_SHOW[card]} and busts at {self._sum} "
-                                f"(rule N4.4)."))
+                                f"{who} held {_fmt(hand)} at {self._sum - VALUE[card]} — every card would take "
+                                f"the sum over {cfg.limit}: {who} is forced, plays {_SHOW[card]} and busts at "
+                                f"{self._sum} (rule N4.4)."))
             else:
                 ev.append(Event("bust", dict(self._bust), "N6.1",
                                 f"{who} busts at {self._sum} (rule N6.1); the round ends at once, "
@@ -808,19 +768,20 @@ class CirnoNeuState(State):
             if cfg.life_system:
                 left = self._chips[p]
                 text = (f"{who} loses a chip, {left} left (rule N6.4)" if left else
-                        f"{who} loses their last chip and is eliminated (rule N6.4)")
+                        f"{who} loses their last chip and is out of the match (rule N6.4)")
                 ev.append(Event("chip", {"seat": p, "chips": left, "eliminated": out_now}, "N6.4", text + "."))
             else:
-                ev.append(Event("eliminated", {"seat": p}, "N6.3", f"{who} is eliminated (rule N6.3)."))
+                ev.append(Event("eliminated", {"seat": p}, "N6.3", f"{who} is out of the match (rule N6.3)."))
         alive = [s for s in range(self.players) if active[s]]
         if len(alive) == 1:
             w = alive[0]
             self._cp = None
             self._reason = (f"{who} busted last (round {self._round}, sum {self._sum}); "
-                            f"{seat_name(w)} is the last player left (rule N6.5)")
+                            f"{self.seat_label(w)} is the last player left (rule N6.5)")
             if ev is not None:
                 ev.append(Event("match_end", {"winner": w}, "N6.5",
-                                f"Only {seat_name(w)} is left: {seat_name(w)} wins the match (rule N6.5)."))
+                                f"Only {self.seat_label(w)} is left: {self.seat_label(w)} wins the match "
+                                f"(rule N6.5)."))
             return
         self._tgt = _targets(self.players, self._active, cfg.self_target)
         rule = cfg.starter
@@ -836,10 +797,11 @@ class CirnoNeuState(State):
         """N2.3: gather, shuffle, deal from the dealer clockwise; the dealer plays first."""
         n = self.players
         if order is None:
+            self._hidden(ev, f"the cards are shuffled and dealt for round {self._round + 1} (rule N6.6)")
             gathered = self._draw + self._stack
             for h in self._hands:
                 gathered += h
-            self._rng().shuffle(gathered)
+            self._shuffle(gathered)
             order = gathered
         draw = order[::-1]  # internal: top of the pile is the end of the list
         hands: list[list[int]] = [[] for _ in range(n)]
@@ -861,10 +823,11 @@ class CirnoNeuState(State):
             self._dir = 1
         self._dealer = dealer
         self._round += 1
+        self._last = None  # a new round starts with no last move on the table
         if ev is not None:
             ev.append(Event("round", {"round": self._round, "dealer": dealer}, "N2.3",
                             f"Round {self._round}: all cards are shuffled and {self._cfg.hand_size} dealt to each "
-                            f"of {len(seats)} players; sum 0; {seat_name(dealer)} deals and plays first "
+                            f"of {len(seats)} players; sum 0; {self.seat_label(dealer)} deals and plays first "
                             f"(rules N2.3, {'N2.2' if self._round == 1 else 'N6.6'})."))
         self._begin_turn(dealer, dealer, 1, False, ev)
 
@@ -882,6 +845,8 @@ class CirnoNeuState(State):
         finishing place counted from the bottom (first eliminated 0, ..., winner n-1)."""
         if self._cp is not None:
             return None
+        if self._termination is Termination.ABORTED:
+            return Outcome((), tuple(self._chips), self._reason, self._termination)
         w = self._active.index(True)
         if self._cfg.life_system:
             scores: tuple = tuple(self._chips)
@@ -892,11 +857,17 @@ class CirnoNeuState(State):
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see (N8); ``None`` is the teacher view with every hand and the draw pile."""
+        self.check_seat(seat)
         cfg = self._cfg
         out = self.outcome()
-        stack = [TOKENS[c] for c in self._stack]
-        v = self._view_head(seat)
-        v.update({
+        stack = _tokens(self._stack)
+        v = {
+            "game": "cirno_neu",
+            "players": self.players,
+            "names": [self.seat_label(s) for s in range(self.players)],
+            "seat": seat,
+            "phase": self.phase,
+            "current": self._cp,
             "round": self._round,
             "turn_no": self._turns,
             "sum": self._sum,
@@ -909,8 +880,7 @@ class CirnoNeuState(State):
             "draw_count": len(self._draw),
             "turn": self.turn,
             "pending": {"shot_target": self._shot_target, "double_next": self._double_next},
-            "hands": [[TOKENS[c] for c in h] if seat is None or s == seat else None
-                      for s, h in enumerate(self._hands)],
+            "hands": [_tokens(h) if seat is None or s == seat else None for s, h in enumerate(self._hands)],
             "hand_counts": [len(h) for h in self._hands],
             "life_system": cfg.life_system,
             "chips": list(self._chips) if cfg.life_system else None,
@@ -919,125 +889,91 @@ class CirnoNeuState(State):
             "last_action": None if self._last is None else {"seat": self._last[0], "action": str(self._last[1])},
             "revealed": None if self._bust is None else dict(self._bust),
             "outcome": None if out is None else out.to_dict(),
-        })
+        }
         if seat is None:
             v["stack"] = stack
             v["draw_pile"] = self.draw_pile
         return v
 
-    def __str__(self) -> str:
-        n = self.players
-        way = "cw" if self._dir == 1 else "ccw"
-        top = " ".join(TOKENS[c] for c in self._stack[-5:]) or "—"
-        lines = [
-            f"cirno+neu · {n} players · round {self._round} · sum {self._sum}/{self._cfg.limit} · {way} · "
-            f"draw {len(self._draw)} · stack {len(self._stack)} [{top}]",
-        ]
-        if self._cp is not None:
-            kind = "shot turn" if self._shot_turn else "turn"
+    @staticmethod
+    def view_text(v: dict[str, Any]) -> str:
+        n = v["players"]
+        way = "cw" if v["clockwise"] else "ccw"
+        top = " ".join(v["stack_top"]) or "—"
+        lines = [f"cirno+neu · {n} players · round {v['round']} · sum {v['sum']}/{v['limit']} · {way} · "
+                 f"draw {v['draw_count']} · stack {v['stack_size']} [{top}]"]
+        t = v["turn"]
+        if v["current"] is not None:
+            kind = "shot turn" if t["kind"] == "shot" else "turn"
             pend = []
-            if self._shot_target is not None:
-                pend.append(f"shot→{seat_name(self._shot_target)}")
-            if self._double_next:
+            if v["pending"]["shot_target"] is not None:
+                pend.append(f"shot→{v['names'][v['pending']['shot_target']]}")
+            if v["pending"]["double_next"]:
                 pend.append("double next")
-            lines.append(f"{seat_name(self._actor)}'s {kind} (anchor {seat_name(self._anchor)}), "
-                         f"card {self._played + 1} of {self._required}" + (f" · {', '.join(pend)}" if pend else ""))
+            lines.append(f"{v['names'][t['actor']]}'s {kind} (anchor {v['names'][t['anchor']]}), "
+                         f"card {t['played'] + 1} of {t['required']}" + (f" · {', '.join(pend)}" if pend else ""))
         for s in range(n):
-            mark = ">" if s == self._cp else " "
-            state = "" if self._active[s] else " (out)"
-            chips = f" · chips {self._chips[s]}" if self._cfg.life_system else ""
-            dealer = " · dealer" if s == self._dealer else ""
-            lines.append(f"{mark} {seat_name(s)} {_fmt(self._hands[s])}{chips}{dealer}{state}")
-        if self._cp is None:
-            lines.append(f"Finished: {self._reason}")
+            mark = ">" if s == v["current"] else " "
+            out = "" if v["active"][s] else " (out)"
+            chips = f" · chips {v['chips'][s]}" if v["life_system"] else ""
+            dealer = " · dealer" if s == v["dealer"] else ""
+            hand = v["hands"][s]
+            cards = "[" + ", ".join(hand) + "]" if hand is not None else \
+                f"{plural(v['hand_counts'][s], 'card')} (hidden)"
+            lines.append(f"{mark} {v['names'][s]} {cards}{chips}{dealer}{out}")
+        if v.get("draw_pile") is not None:
+            lines.append("Draw pile (top first) [" + ", ".join(v["draw_pile"]) + "]")
+        if v["outcome"] is not None:
+            lines.append(f"Finished: {v['outcome']['reason']}")
         return "\n".join(lines)
+
+    def _twin(self, seat: int, rng: Any) -> "CirnoNeuState":
+        twin = self.clone()
+        hidden = [c for s in range(self.players) if s != seat for c in self._hands[s]] + list(self._draw)
+        rng.shuffle(hidden)
+        k = 0
+        for s in range(self.players):
+            if s != seat:
+                size = len(self._hands[s])
+                twin._hands[s] = sorted(hidden[k:k + size])
+                k += size
+        twin._draw = hidden[k:]
+        return twin
 
     def __repr__(self) -> str:
         return (f"<CirnoNeuState players={self.players} seed={self.seed} moves={self._moves} "
                 f"round={self._round} phase={self.phase}>")
 
-    # ------------------------------------------------------------- copy and persistence
-    def clone(self) -> "CirnoNeuState":
-        new = CirnoNeuState.__new__(CirnoNeuState)
-        new.players = self.players
-        new.seed = self.seed
-        new.options = self.options
-        new.deck_order = self.deck_order
-        new._rng_count = self._rng_count
-        new._history = self._history
-        new._moves = self._moves
-        new._cfg = self._cfg
-        new._hands = [h[:] for h in self._hands]
-        new._draw = self._draw[:]
-        new._stack = self._stack[:]
-        new._sum = self._sum
-        new._dir = self._dir
-        new._dealer = self._dealer
-        new._round = self._round
-        new._cp = self._cp
-        new._actor = self._actor
-        new._anchor = self._anchor
-        new._shot_turn = self._shot_turn
-        new._required = self._required
-        new._played = self._played
-        new._shot_target = self._shot_target
-        new._double_next = self._double_next
-        new._turns = self._turns
-        new._active = self._active
-        new._chips = self._chips
-        new._out = self._out
-        new._tgt = self._tgt
-        new._last = self._last
-        new._bust = self._bust  # never mutated after creation
-        new._reason = self._reason
-        new.setup_events = self.setup_events
-        return new
-
-    def _state_dict(self) -> dict[str, Any]:
-        return {
-            "hands": [[TOKENS[c] for c in h] for h in self._hands],
-            "draw": self.draw_pile,
-            "stack": [TOKENS[c] for c in self._stack],
-            "sum": self._sum,
-            "direction": self._dir,
-            "dealer": self._dealer,
-            "round": self._round,
-            "current": self._cp,
-            "turn": self.turn,
-            "turns": self._turns,
-            "active": list(self._active),
-            "chips": list(self._chips),
-            "out": list(self._out),
-            "last": None if self._last is None else [self._last[0], str(self._last[1])],
-            "bust": None if self._bust is None else dict(self._bust),
-            "reason": self._reason,
-        }
-
-    def _load_state(self, d: dict[str, Any]) -> None:
-        self.options = resolve(OPTIONS, self.options, GAME)
+    # ------------------------------------------------------------- loading
+    def _derive(self) -> None:
         self._cfg = _config(self.options)
-        self._hands = [sorted(card_id(c) for c in h) for h in d["hands"]]  # type: ignore[misc]
-        self._draw = [card_id(c) for c in reversed(d["draw"])]
-        self._stack = [card_id(c) for c in d["stack"]]
-        self._sum = d["sum"]
-        self._dir = d["direction"]
-        self._dealer = d["dealer"]
-        self._round = d["round"]
-        self._cp = d["current"]
-        t = d["turn"]
-        self._actor, self._anchor = t["actor"], t["anchor"]
-        self._shot_turn = t["kind"] == "shot"
-        self._required, self._played = t["required"], t["played"]
-        self._shot_target, self._double_next = t["shot_target"], t["double_next"]
-        self._turns = d["turns"]
-        self._active = tuple(d["active"])
-        self._chips = tuple(d["chips"])
-        self._out = tuple(d["out"])
         self._tgt = _targets(self.players, self._active, self._cfg.self_target)
-        self._last = None if d["last"] is None else (d["last"][0], parse_action(d["last"][1]))
-        self._bust = None if d["bust"] is None else dict(d["bust"])
-        self._reason = d["reason"]
-        self.setup_events = []
+
+    def _check_loaded(self) -> None:
+        n = self.players
+        if len(self._hands) != n or len(self._active) != n or len(self._chips) != n:
+            raise ValueError(f"a {n}-player state needs {n} hands, active flags and chip counts")
+        for name in ("_dealer", "_actor", "_anchor"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < n:
+                raise ValueError(f"{name[1:]} must be a seat 0..{n - 1}")
+        if self._cp is not None and self._cp != self._actor:
+            raise ValueError("current must be the actor (or None when the match is over)")
+        if self._required not in (1, 2) or not 0 <= self._played < self._required:
+            raise ValueError("required is 1 or 2 and played is less")
+        if self._dir not in (1, -1):
+            raise ValueError("direction is 1 or -1")
+        for name in ("_sum", "_round", "_turns"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or abs(v) > 10**6:
+                raise ValueError(f"{name[1:]} must be a small int")
+        if self._shot_target is not None and not (isinstance(self._shot_target, int)
+                                                  and 0 <= self._shot_target < n):
+            raise ValueError("shot_target must be a seat or None")
+        if self.active.count(True) < 1:
+            raise ValueError("at least one player must be in the match")
+        if sum(self.all_cards().values()) != sum(self._cfg.deck):
+            raise ValueError("the zones do not hold the deck's cards: cards were created or lost")
 
 
 _TARGETS: dict[tuple, tuple] = {}
@@ -1061,50 +997,55 @@ def _make_targets(n: int, active: Sequence[bool], self_target: bool) -> tuple:
 
 
 # --------------------------------------------------------------------------- construction
-def _blank(players: int, seed: int | None, options: dict[str, Any], deck_order) -> CirnoNeuState:
-    if isinstance(players, bool) or not isinstance(players, int) or players not in PLAYERS:
-        raise ValueError(f"players={players!r} is not allowed; allowed values: 2 to 8 (rule N1.1)")
-    opts = resolve(OPTIONS, options, GAME)
+def _blank(players: int, seed: int | None, options: dict[str, Any], chance: Any) -> CirnoNeuState:
+    st = CirnoNeuState._create(players, seed, None, options, chance)
+    opts = st.options
+    n = st.players
     if opts["deck_counts"] is not DEFAULT_DECK:
-        opts["deck_counts"] = dict(opts["deck_counts"])  # the caller's dict may change later
+        opts["deck_counts"] = {TOKENS[card_id(k)]: v for k, v in opts["deck_counts"].items()}
     cfg = _config(opts)
     fd = opts["first_dealer"]
-    if fd != "random" and fd >= players:
-        raise ValueError(f"first_dealer={fd!r} is not allowed; allowed values: 0..{players - 1} or 'random'")
+    if fd != "random" and fd >= n:
+        raise ValueError(f"first_dealer={fd!r} is not allowed; allowed values: 0..{n - 1} or 'random'")
     total = sum(cfg.deck)
-    if total < cfg.hand_size * players + 1:
-        raise ValueError(f"deck_counts has {total} cards; {players} players with hand_size={cfg.hand_size} need "
-                         f"at least {cfg.hand_size * players + 1} (rule N1.7)")
+    if total < cfg.hand_size * n + 1:
+        raise ValueError(f"deck_counts has {total} cards; {n} players with hand_size={cfg.hand_size} need "
+                         f"at least {cfg.hand_size * n + 1} (rule N1.7)")
     if not any(cfg.deck[: PLUS_MAX + 1]):
         raise ValueError("deck_counts has no plus number card, so no card could ever be unsafe and no round "
                          "could end (rules N3.9, N4.4)")
-    st = CirnoNeuState.__new__(CirnoNeuState)
-    st._init_base(players, fresh_seed() if seed is None else seed, opts, deck_order)
+    plus = sum(VALUE[k] * cfg.deck[k] for k in range(PLUS_MAX + 1))
+    if plus + max(0, cfg.set_value) <= cfg.limit:
+        raise ValueError(f"deck_counts can never take the sum over the limit: its plus cards add up to {plus}"
+                         f"{' and 99 sets ' + str(cfg.set_value) if cfg.deck[SET99] else ''}, the limit is "
+                         f"{cfg.limit}, so no round could ever end (rules N3.9, N4.4)")
     st._cfg = cfg
-    st._hands = [[] for _ in range(players)]
+    st._hands = [[] for _ in range(n)]
     st._draw, st._stack = [], []
     st._sum, st._dir, st._round, st._turns = 0, 1, 0, 0
     st._dealer = 0
     st._actor = st._anchor = st._cp = 0
     st._shot_turn, st._required, st._played = False, 1, 0
     st._shot_target, st._double_next = None, False
-    st._active = (True,) * players
-    st._chips = (cfg.lives if cfg.life_system else 0,) * players
+    st._active = (True,) * n
+    st._chips = (cfg.lives if cfg.life_system else 0,) * n
     st._out = ()
-    st._tgt = _targets(players, st._active, cfg.self_target)
+    st._tgt = _targets(n, st._active, cfg.self_target)
     st._last = None
     st._bust = None
     st._reason = ""
-    st.setup_events = []
+    st._termination = Termination.NORMAL
     return st
 
 
 def _deck_list(deck: Sequence[Any], need: Sequence[int]) -> list[int]:
+    if not isinstance(deck, (list, tuple)):
+        raise ValueError("deck must be a list of card tokens, top first")
     cards = []
     for i, c in enumerate(deck):
         k = card_id(c)
         if k is None:
-            raise ValueError(f"deck[{i}] = {c!r} is not a cirno+neu card; cards: {', '.join(TOKENS)}")
+            raise ValueError(f"deck[{i}] = {quote(repr(c), 20)} is not a cirno+neu card; cards: {', '.join(TOKENS)}")
         cards.append(k)
     got = Counter(cards)
     missing = [(k, need[k] - got[k]) for k in range(len(TOKENS)) if need[k] > got[k]]
@@ -1119,8 +1060,8 @@ def _deck_list(deck: Sequence[Any], need: Sequence[int]) -> list[int]:
     return cards
 
 
-def new_game(players: int = 4, seed: int | None = None, deck: Sequence[Any] | None = None,
-             **options: Any) -> CirnoNeuState:
+def new_game(players: int = 4, seed: int | None = None, deck: Sequence[Any] | None = None, *,
+             chance: Any = None, **options: Any) -> CirnoNeuState:
     """Set up a cirno+neu match (N2).
 
     Parameters
@@ -1133,28 +1074,35 @@ def new_game(players: int = 4, seed: int | None = None, deck: Sequence[Any] | No
         Scenario setup: the complete card order, index 0 = top, as card tokens
         (``"7"``, ``"⑨"``, ``"pass"``, ``-10`` ...). It must be exactly the
         ``deck_counts`` multiset. It fixes round 1's deal only.
+    chance:
+        Recorded shuffles to use instead of the seeded ones (``cardwidgets.core.Recorded``).
     **options:
-        The options of the rules' table (§10), e.g. ``life_system=True``.
+        The options of ``SPEC``, e.g. ``life_system=True``.
 
     >>> st = new_game(players=4, seed=1)
     >>> [len(st.hand(s)) for s in range(4)], len(st.draw_pile), st.sum, st.current_player
     ([3, 3, 3, 3], 47, 0, 0)
     """
-    st = _blank(players, seed, options, None)
+    st = _blank(players, seed, options, chance)
     order = None
     if deck is not None:
         order = _deck_list(deck, st._cfg.deck)
         st.deck_order = tuple(TOKENS[c] for c in order)
     fd = st.options["first_dealer"]
-    dealer = st._rng().randrange(players) if fd == "random" else fd
+    dealer = st._randrange(st.players) if fd == "random" else fd
     if order is None:
         order = list(st._cfg.cards)
-        st._rng().shuffle(order)
+        st._shuffle(order)
     events: list[Event] = []
     st._new_round(dealer, order, events)
     st._settle(events)
     st.setup_events = events
     return st
+
+
+def from_dict(data: dict[str, Any]) -> CirnoNeuState:
+    """A state saved with ``to_dict``."""
+    return CirnoNeuState.from_dict(data)  # type: ignore[return-value]
 
 
 def setup_position(
@@ -1179,45 +1127,35 @@ def setup_position(
     seed: int = 0,
     **options: Any,
 ) -> CirnoNeuState:
-    """A hand-built position for teaching and tests (the §13 fixtures).
+    """A hand-built position for teaching and tests.
 
     ``hands`` lists each seat's cards (tokens). ``draw`` is the draw pile **top
     first**; ``None`` fills it with the rest of the ``deck_counts`` cards (those not
     in hands or on the stack), shuffled with the seed. ``stack`` is the main stack
     bottom first. The turn fields are those of N4.1/N5.1 (``anchor`` defaults to the
     actor). Automatic steps due at once (a forced bust, N4.4) are carried out, and
-    their narration is kept in ``state.setup_events``.
+    their narration is kept in ``state.setup_events``. Replays record the position.
 
     >>> st = setup_position(4, [["4", "-1"], ["7"], ["1"], ["2"]], sum=95, draw=["5"], required=2)
     >>> [str(a) for a in st.legal_actions()], st.turn["required"]
     (['play 4', 'play -1'], 2)
     """
     st = _blank(players, seed, options, None)
-    n = players
+    n = st.players
     if len(hands) != n:
         raise ValueError(f"hands: expected {n} hands, got {len(hands)}")
-
-    def ids(cards: Iterable[Any], what: str) -> list[int]:
-        out = []
-        for c in cards:
-            k = card_id(c)
-            if k is None:
-                raise ValueError(f"{what}: {c!r} is not a cirno+neu card; cards: {', '.join(TOKENS)}")
-            out.append(k)
-        return out
-
-    st._hands = [sorted(ids(h, f"hands[{s}]")) for s, h in enumerate(hands)]
-    st._stack = ids(stack, "stack")
+    st._hands = [sorted(_ids(h, f"hands[{s}]")) for s, h in enumerate(hands)]
+    st._stack = _ids(stack, "stack")
     if draw is None:
         rest = Counter({k: st._cfg.deck[k] for k in range(len(TOKENS))})
         rest.subtract(st._stack)
         for h in st._hands:
             rest.subtract(h)
         pile = [k for k in range(len(TOKENS)) for _ in range(max(0, rest[k]))]
-        st._rng().shuffle(pile)
+        st._shuffle(pile)
         st._draw = pile[::-1]
     else:
-        st._draw = ids(draw, "draw")[::-1]
+        st._draw = _ids(draw, "draw")[::-1]
     if direction not in (1, -1):
         raise ValueError(f"direction={direction!r}; allowed values: 1 (clockwise), -1")
     if kind not in ("normal", "shot"):
@@ -1228,7 +1166,7 @@ def setup_position(
     if len(st._active) != n or st._active.count(True) < 2:
         raise ValueError("active: one flag per seat, at least 2 active players")
     for s in (actor, anchor, shot_target, dealer):
-        if s is not None and not (0 <= s < n and st._active[s]):
+        if s is not None and not (isinstance(s, int) and 0 <= s < n and st._active[s]):
             raise ValueError(f"seat {s!r} is not an active seat")
     if chips is not None:
         st._chips = tuple(chips)
@@ -1244,9 +1182,14 @@ def setup_position(
     st._dealer = actor if dealer is None else dealer
     st._begin_turn(actor, actor if anchor is None else anchor, required, kind == "shot", None)
     st._played, st._shot_target, st._double_next = played, shot_target, double_next
+    # The position's own cards are the game's cards (a scenario may leave some out).
+    counts = st.all_cards()
+    st.options = {**st.options, "deck_counts": {t: counts.get(t, 0) for t in TOKENS}}
+    st._cfg = _config(st.options)
     events: list[Event] = []
     st._settle(events)
     st.setup_events = events
+    st._mark_origin()
     return st
 
 
@@ -1256,5 +1199,5 @@ DEMO_DECK += list((Counter(DEFAULT_DECK) - Counter(DEMO_DECK)).elements())
 
 __all__ = [
     "ANY", "CirnoNeuState", "Config", "DEFAULT_DECK", "IllegalActionError", "InvalidActionError",
-    "OPTIONS", "Play", "TOKENS", "card_id", "card_token", "new_game", "parse_action", "setup_position",
+    "Play", "SPEC", "TOKENS", "card_id", "card_token", "from_dict", "new_game", "parse_action", "setup_position",
 ]

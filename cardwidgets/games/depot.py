@@ -1,14 +1,15 @@
 """Depot: a climbing/shedding game whose shared Storage sets the size of every play.
 
-Rules: ``shared/rules/depot.md`` (rule IDs ``D1``–``D10``, cited in every refusal and
-narration line). Cards are values 1–8; equal values are interchangeable, so every
-zone is a multiset, kept as a count vector ``c[v]`` (index 0 unused).
+Rule IDs ``D1``–``D10`` (and the resolutions ``DA-*``) are cited in every refusal
+and narration line; ``cardwidgets.rules.lookup("D4.2")`` explains each. Cards are
+values 1–8; equal values are interchangeable, so every zone is a multiset, kept as
+a packed count vector (see ``_ONE``).
 
 >>> st = new_game(players=4, seed=1)
 >>> st.phase, st.current_player
 ('lead', 0)
->>> st.apply("play 2")[0].text
-'A leads [2] (single; limits: set 1, run 3) — rule D4.8.'
+>>> print(st.apply("play 2")[0])
+A leads [2] (single; limits: set 1, run 3) — rule D4.8.
 >>> st.apply("pass take 9")
 Traceback (most recent call last):
 ...
@@ -24,17 +25,20 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any, Iterable, Sequence, Union
 
-from ..core import ANY, Event, IllegalActionError, InvalidActionError, Option, Outcome, State
-from ..core import fresh_seed, resolve, seat_name
-from ..core.options import int_range, optional
+from ..core import (ANY, Event, Field, GameSpec, IllegalActionError, InvalidActionError, Mode, Option, Outcome,
+                    Phase, State, Termination, plural, tuple_field)
+from ..core.errors import quote
+from ..core.spec import int_range, optional
 
-GAME = "depot"
 VALUES = range(1, 9)
 PLAYERS = (3, 4, 5)
 
 DEFAULT_DECK = {1: 13, 2: 12, 3: 11, 4: 10, 5: 10, 6: 9, 7: 8, 8: 7}  # D1.1
 DEFAULT_HAND = {3: 9, 4: 9, 5: 8}  # D2.2
 DEFAULT_STORAGE = {3: 3, 4: 4, 5: 4}  # D2.3
+#: The engine's bound on the turns of one game (D9.3: the rules set none). A game
+#: that reaches it ends as aborted, so no sequence of moves keeps a kernel busy.
+TURN_BOUND = 20_000
 
 
 def _per_value(value: Any) -> str | None:
@@ -47,19 +51,23 @@ def _per_value(value: Any) -> str | None:
     return None
 
 
-def _per_players(value: Any) -> str | None:
-    if not isinstance(value, dict) or {_int_key(k) for k in value} != set(PLAYERS):
-        return "expected a dict {players: count} for 3, 4 and 5 players"
-    if any(isinstance(c, bool) or not isinstance(c, int) or c < 0 for c in value.values()):
-        return "counts must be ints >= 0"
-    return None
+def _per_players(lo: int) -> Any:
+    def check(value: Any) -> str | None:
+        if not isinstance(value, dict) or {_int_key(k) for k in value} != set(PLAYERS):
+            return "expected a dict {players: count} for 3, 4 and 5 players"
+        if any(isinstance(c, bool) or not isinstance(c, int) or not lo <= c <= 255 for c in value.values()):
+            return f"counts must be ints from {lo} to 255" + (" (a hand of 0 cards could never play, D2.2)"
+                                                             if lo else "")
+        return None
+
+    return check
 
 
 def _int_key(k: Any) -> int | None:
     # JSON turns int keys into strings; accept both so saved games load back.
     if isinstance(k, int) and not isinstance(k, bool):
         return k
-    if isinstance(k, str) and k.isdigit():
+    if isinstance(k, str) and k.isascii() and k.isdigit() and len(k) < 4:
         return int(k)
     return None
 
@@ -69,37 +77,70 @@ def _int_keys(value: dict) -> dict[int, int]:
 
 
 def _starting_player(value: Any) -> str | None:
-    if value == "random" or (isinstance(value, int) and not isinstance(value, bool) and value >= 0):
+    if value == "random" or (isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 4):
         return None
     return "allowed values: a seat index or 'random'"
 
 
-#: The options of the spec's table (§14), with its names and defaults.
-OPTIONS = (
-    Option("starting_player", 0, check=_starting_player, doc="seat that leads round 1, or 'random' (D2.5)"),
-    Option("deck_counts", DEFAULT_DECK, check=_per_value, doc="cards per value (D1.1)",
-           normalize=_int_keys),
-    Option("hand_size", DEFAULT_HAND, check=_per_players, doc="hand size per player count (D2.2)",
-           normalize=_int_keys),
-    Option("initial_storage", DEFAULT_STORAGE, check=_per_players, doc="T0 per player count (D2.3)",
-           normalize=_int_keys),
-    Option("refill_target", "target", ("target", "noted"), doc="what a pass refills to (D6.1, DA-7)"),
-    Option("reshuffle_timing", "on_draw", ("on_draw", "when_empty"), doc="when the discard is reshuffled (D9.1)"),
-    Option("games", 1, (1, 3), doc="1 = single game, 3 = match (D10)"),
-    Option("rank_tiebreak", "seat_after_winner", ("seat_after_winner", "random"), doc="D10.2 step 4"),
-    Option("penalty_mode", "distinct_descending", ("distinct_descending", "greedy"), doc="D10.3"),
-    Option("penalty_cards_leave_play", True, (True, False), doc="D10.5"),
-    Option("next_game_starter", "last_place", ("last_place", "winner", "rotate"), doc="D10.6"),
-    Option("match_tie", "shared", ("shared", "last_game_rank"), doc="D10.7"),
-    Option("max_turns", None, check=optional(int_range(1)), doc="safety cap for simulations (D9.3, not a rule)"),
+SPEC = GameSpec(
+    name="depot",
+    title="Depot",
+    version=1,
+    summary="climbing/shedding with a shared Storage, 3–5 players, optional 3-game match",
+    modes=(Mode("standard", PLAYERS, rule="D1.4"),),
+    options=(
+        Option("starting_player", 0, check=_starting_player, doc="seat that leads round 1, or 'random'",
+               rule="D2.5"),
+        Option("deck_counts", DEFAULT_DECK, check=_per_value, doc="cards per value", normalize=_int_keys,
+               rule="D1.1"),
+        Option("hand_size", DEFAULT_HAND, check=_per_players(1), doc="hand size per player count",
+               normalize=_int_keys, rule="D2.2"),
+        Option("initial_storage", DEFAULT_STORAGE, check=_per_players(0), doc="T0 per player count",
+               normalize=_int_keys, rule="D2.3"),
+        Option("refill_target", "target", ("target", "noted"), doc="what a pass refills to", rule="DA-7"),
+        Option("reshuffle_timing", "on_draw", ("on_draw", "when_empty"), doc="when the discard is reshuffled",
+               rule="D9.1"),
+        Option("games", 1, (1, 3), doc="1 = single game, 3 = match", rule="D10"),
+        Option("rank_tiebreak", "seat_after_winner", ("seat_after_winner", "random"), rule="D10.2"),
+        Option("penalty_mode", "distinct_descending", ("distinct_descending", "greedy"), rule="D10.3"),
+        Option("penalty_cards_leave_play", True, (True, False), rule="D10.5"),
+        Option("next_game_starter", "last_place", ("last_place", "winner", "rotate"), rule="D10.6"),
+        Option("match_tie", "shared", ("shared", "last_game_rank"), rule="D10.7"),
+        Option("max_turns", None, check=optional(int_range(1, TURN_BOUND)),
+               doc=f"stop a game after this many turns as aborted (not a rule; the engine's own bound is "
+                   f"{TURN_BOUND})", rule="D9.3"),
+    ),
+    phases=(
+        Phase("lead", ("play",), "the leader opens a round",
+              refusals={"pass": ("D5.3", "the leader must play on the first turn of a round")}),
+        Phase("respond", ("play", "pass")),
+        Phase("finished", ()),
+    ),
+    table="Depot",
+    max_actions=lambda players, options: (options.get("max_turns") or TURN_BOUND) * options.get("games", 1),
+    pauses=("scoring",),
 )
 
 
 # --------------------------------------------------------------------------- actions
+def _card_values(cards: Any) -> tuple[int, ...]:
+    if not isinstance(cards, (tuple, list)):
+        raise InvalidActionError(f"a play's cards are a tuple of values 1-8, got {quote(repr(cards))}")
+    for v in cards:
+        if isinstance(v, bool) or not isinstance(v, int) or v not in VALUES:
+            raise InvalidActionError(f"{quote(repr(v))} is not a card value 1-8")
+    return tuple(sorted(cards))
+
+
 @dataclass(frozen=True, slots=True)
 class Play:
-    """Play these card values (any order; kept ascending)."""
+    """Play these card values (any order; kept ascending).
 
+    >>> Play((5, 3, 4)), str(Play((5, 5)))
+    (Play(cards=(3, 4, 5)), 'play 5 5')
+    """
+
+    kind = "play"
     cards: tuple[int, ...]
     #: ``(count, total)``, what D4.6 compares; derived from ``cards``.
     strength: tuple[int, int] = field(init=False, repr=False, compare=False)
@@ -107,12 +148,12 @@ class Play:
     _counts: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        cards = tuple(sorted(self.cards))
-        # Other values make the play illegal (D4.1), so it is never applied.
-        valid = [v for v in cards if isinstance(v, int) and v in VALUES]
+        cards = _card_values(self.cards)
+        if not cards:
+            raise InvalidActionError("a play names at least one card value (D4.1)")
         object.__setattr__(self, "cards", cards)
-        object.__setattr__(self, "strength", (len(cards), sum(valid)))
-        object.__setattr__(self, "_counts", sum(_ONE[v] for v in valid))
+        object.__setattr__(self, "strength", (len(cards), sum(cards)))
+        object.__setattr__(self, "_counts", sum(_ONE[v] for v in cards))
 
     def __str__(self) -> str:
         return "play " + " ".join(map(str, self.cards))
@@ -122,8 +163,15 @@ class Play:
 class Pass:
     """Pass: take every Storage card of value ``take``, optionally give one card ``give``."""
 
+    kind = "pass"
     take: int | None = None
     give: int | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("take", "give"):
+            v = getattr(self, name)
+            if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v not in VALUES):
+                raise InvalidActionError(f"pass: {name}={quote(repr(v))} is not a card value 1-8")
 
     def __str__(self) -> str:
         out = "pass"
@@ -137,61 +185,69 @@ class Pass:
 Action = Union[Play, Pass]
 
 _SPLIT = re.compile(r"[\s,]+")
+_DIGITS = {str(v): v for v in VALUES}
 
 
 def _value(token: str, text: str) -> int:
-    if not token.isdigit() or int(token) not in VALUES:
-        raise InvalidActionError(f"{text!r}: {token!r} is not a card value 1-8")
-    return int(token)
+    v = _DIGITS.get(token)  # exactly "1".."8": no other digit forms (⑨, ²) or huge numbers reach int()
+    if v is None:
+        raise InvalidActionError(f"{quote(text)}: {quote(token, 12)} is not a card value 1-8")
+    return v
 
 
 def parse_action(text: str) -> Action:
-    """Parse Depot notation (rules §19): ``play 3 4 5``, ``pass take 3 give 7``, ``pass 3``, ``pass``.
+    """Parse Depot notation: ``play 3 4 5``, ``pass take 3 give 7``, ``pass 3``, ``pass``.
 
     >>> parse_action("PLAY 5,5"), str(parse_action("pass 3 give 7"))
     (Play(cards=(5, 5)), 'pass take 3 give 7')
     """
     if not isinstance(text, str):
-        raise InvalidActionError(f"{text!r} is not action text")
+        raise InvalidActionError(f"{quote(repr(text))} is not action text")
     tokens = [t for t in _SPLIT.split(text.strip().lower()) if t]
     if not tokens:
         raise InvalidActionError("empty action text; expected 'play <values>' or 'pass take <v> [give <g>]'")
     verb, rest = tokens[0], tokens[1:]
     if verb == "play":
         if not rest:
-            raise InvalidActionError(f"{text!r}: a play names at least one card value (D4.1)")
+            raise InvalidActionError(f"{quote(text)}: a play names at least one card value (D4.1)")
+        if len(rest) > 80:
+            raise InvalidActionError(f"{quote(text)}: a play has at most 80 cards")
         return _play(tuple(sorted(_value(t, text) for t in rest)))
     if verb == "pass":
         take = give = None
         if rest and rest[0] == "take":
             if len(rest) < 2:
-                raise InvalidActionError(f"{text!r}: 'take' needs a value")
+                raise InvalidActionError(f"{quote(text)}: 'take' needs a value")
             take, rest = _value(rest[1], text), rest[2:]
         elif rest and rest[0] != "give":
             take, rest = _value(rest[0], text), rest[1:]
         if rest:
             if rest[0] != "give" or len(rest) != 2:
                 raise InvalidActionError(
-                    f"{text!r}: expected 'pass take <v> [give <g>]'; at most one card may be given (D6.3)"
+                    f"{quote(text)}: expected 'pass take <v> [give <g>]'; at most one card may be given (D6.3)"
                 )
             give = _value(rest[1], text)
         return _PASS[take, give]
-    raise InvalidActionError(f"{text!r}: unknown command {verb!r}; expected 'play' or 'pass'")
+    raise InvalidActionError(f"{quote(text)}: unknown command {quote(verb, 20)}; expected 'play' or 'pass'")
 
 
 # Interned action objects: the legal list hands out the same objects every time, so
 # enumeration allocates nothing and identity comparisons are fast.
 _PLAYS: dict[tuple[int, ...], Play] = {}
-_PASS: dict[tuple[int | None, int | None], Pass] = {
-    (t, g): Pass(t, g) for t in (None, *VALUES) for g in (None, *VALUES)
-}
 
 
 def _play(cards: tuple[int, ...]) -> Play:
     p = _PLAYS.get(cards)
     if p is None:
-        p = _PLAYS[cards] = Play(cards)
+        p = Play(cards)
+        if len(_PLAYS) < 100_000:
+            _PLAYS[cards] = p
     return p
+
+
+_PASS: dict[tuple[int | None, int | None], Pass] = {
+    (t, g): Pass(t, g) for t in (None, *VALUES) for g in (None, *VALUES)
+}
 
 
 # --------------------------------------------------------------------------- zones
@@ -393,22 +449,70 @@ _PILES = _Memo(lambda zone: tuple(_cards(zone)), limit=1 << 14)
 
 
 # --------------------------------------------------------------------------- state
+def _zone(cards: Any) -> int:
+    """Decode a saved zone (a list of values), refusing anything but values 1..8."""
+    if not isinstance(cards, list) or any(isinstance(v, bool) or not isinstance(v, int) or v not in VALUES
+                                          for v in cards):
+        raise ValueError(f"a zone is a list of card values 1-8, got {quote(repr(cards), 60)}")
+    return _counts(cards)
+
+
+def _deck_tuple(top_first: Any) -> tuple[int, ...]:
+    """The internal deck (top card last) from a list written top first."""
+    _zone(top_first)  # validates the values
+    return tuple(top_first[::-1])
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def _article(v: int) -> str:
+    return "an" if v == 8 else "a"
+
+
+def _took(taken: int, v: int) -> str:
+    if taken == 1:
+        return f"the {v}"
+    return f"both {v}s" if taken == 2 else f"all {taken} {v}s"
+
+
 class DepotState(State):
     """A Depot game (or 3-game match) in progress. Build it with :func:`new_game`."""
 
-    game = GAME
+    SPEC = SPEC
     action_types = (Play, Pass)
     _parse = staticmethod(parse_action)
 
-    # Zones are packed count vectors (ints, see _ONE). The deck is an immutable tuple of
-    # which the first ``_deck_n`` cards are still in it, the top card last; the match
-    # records (_lost, _penalties, _results) are tuples. So clone() copies references
-    # only, and nothing a clone shares is ever mutated in place.
+    # Zones are packed count vectors (ints, see _ONE). The deck is a tuple, top card
+    # last; the match records are tuples: clone() copies references, and nothing a
+    # clone shares is ever mutated in place (only the list of hands is copied).
     __slots__ = (
-        "_hands", "_storage", "_info", "_deck", "_deck_n", "_discard", "_target", "_standing",
+        "_hands", "_storage", "_info", "_deck", "_discard", "_target", "_standing",
         "_current", "_leader", "_passes", "_round", "_game_no", "_starter", "_phase", "_turns",
-        "_lost", "_penalties", "_results", "_winners", "_reason", "_last",
+        "_lost", "_penalties", "_results", "_winners", "_reason", "_termination", "_last",
         "_max_turns", "_noted", "_when_empty",
+    )
+    FIELDS = (
+        Field("_hands", "list", lambda hs: [_cards(h) for h in hs], lambda hs: [_zone(h) for h in hs]),
+        Field("_storage", encode=_cards, decode=_zone),
+        Field("_info", save=False),
+        Field("_deck", encode=lambda d: list(d[::-1]), decode=lambda d: _deck_tuple(d)),
+        Field("_discard", encode=_cards, decode=_zone),
+        Field("_target"), Field("_current"), Field("_leader"), Field("_passes"), Field("_round"),
+        Field("_game_no"), Field("_starter"), Field("_phase"), Field("_turns"),
+        Field("_standing", encode=lambda s: None if s is None else [s[0], list(s[1].cards)],
+              decode=lambda s: None if s is None else (s[0], _play(_card_values(s[1])))),
+        tuple_field("_lost"),
+        Field("_penalties", encode=lambda ps: [list(p) for p in ps], decode=lambda ps: tuple(map(tuple, ps))),
+        Field("_results", encode=lambda rs: [dict(r) for r in rs], decode=lambda rs: tuple(map(dict, rs))),
+        Field("_winners", encode=lambda w: None if w is None else list(w),
+              decode=lambda w: None if w is None else tuple(w)),
+        Field("_reason"),
+        Field("_termination", encode=lambda t: t.value, decode=Termination),
+        Field("_last", encode=lambda x: None if x is None else [x[0], str(x[1])],
+              decode=lambda x: None if x is None else (x[0], parse_action(x[1]))),
+        Field("_max_turns", save=False), Field("_noted", save=False), Field("_when_empty", save=False),
     )
 
     # ------------------------------------------------------------- properties
@@ -422,7 +526,7 @@ class DepotState(State):
 
     @property
     def phase(self) -> str:
-        """``"lead"`` (leader must play), ``"respond"`` or ``"finished"``."""
+        """``"lead"`` (the leader must play), ``"respond"`` or ``"finished"``."""
         return self._phase
 
     @property
@@ -452,7 +556,7 @@ class DepotState(State):
 
     # ------------------------------------------------------------- legality
     def legal_actions(self) -> list[Action]:
-        """Legal actions of the player to act, in the order of §12.5."""
+        """Legal actions of the player to act: plays by (count, total, values), then passes."""
         # Builds a new list every time, so the base class's copy is not needed.
         if self._phase == "finished":
             return []
@@ -492,13 +596,12 @@ class DepotState(State):
         return self._diagnose_pass(action, hand)
 
     def _diagnose_play(self, cards: tuple[int, ...], hand: bytes) -> tuple[str, str] | None:
-        if not cards:
-            return "D4.1", "a play must contain at least one card"
         for v in sorted(set(cards)):
             k = cards.count(v)
-            held = hand[v] if v in VALUES else 0
-            if held < k:
-                return "D4.1", f"you hold {held} card(s) of value {v}, the play needs {k}"
+            if hand[v] < k:
+                held = "no" if not hand[v] else ("only one" if hand[v] == 1 else f"only {hand[v]}")
+                need = f"{_article(v)} {v}" if k == 1 else f"{k} of them"
+                return "D4.1", f"you hold {held} {v}{'s' if hand[v] != 1 else ''}; the play needs {need}"
         kind, k = shape(cards), len(cards)
         if kind is None:
             counts = Counter(cards)
@@ -517,11 +620,11 @@ class DepotState(State):
         if self._standing is not None:
             sc = self._standing[1].cards
             if k < len(sc):
-                return "D4.7", f"{k} card(s) cannot beat a {len(sc)}-card play {_fmt(sc)}"
+                return "D4.7", f"{plural(k, 'card')} cannot beat a {len(sc)}-card play {_fmt(sc)}"
             if k == len(sc) and sum(cards) == sum(sc):
                 return "D4.7", (
-                    f"{_fmt(cards)} has the same strength ({k} cards, total {sum(cards)}); it must be stronger"
-                )
+                    f"{_fmt(cards)} has the same strength ({plural(k, 'card')}, total {sum(cards)}); "
+                    f"it must be stronger")
             if k == len(sc) and sum(cards) < sum(sc):
                 return "D4.7", (
                     f"a {k}-card play must beat {_fmt(sc)} (total {sum(sc)}); {_fmt(cards)} totals {sum(cards)}"
@@ -529,45 +632,42 @@ class DepotState(State):
         return None
 
     def _diagnose_pass(self, action: Pass, hand: bytes) -> tuple[str, str] | None:
-        if self._standing is None:
-            return "D5.3", "the leader must play on the first turn of a round"
         take, give = action.take, action.give
         storage = _vec(self._storage)
         if sum(storage):
             if take is None:
                 return "D6.2", f"a value must be taken from the Storage {_fmt(_cards(self._storage))}"
-            if take not in VALUES or not storage[take]:
+            if not storage[take]:
                 return "D6.2", f"there is no {take} in the Storage {_fmt(_cards(self._storage))}"
         elif take is not None:
             return "D6.2", "the Storage is empty, so nothing can be taken"
         if give is not None:
             if give == take:
                 return "D6.3", f"the given card must differ from the taken value {take}"
-            if give not in VALUES or not hand[give]:
+            if not hand[give]:
                 return "D6.3", f"you hold no {give} to give"
             if take is None and sum(hand) == 1:
-                return "D6.4", "the give would empty the hand"
+                return "D6.4", "giving your last card would empty your hand"
         return None
 
     # ------------------------------------------------------------- transitions
-    def _apply(self, action: Action, narrate: bool) -> list[Event]:
-        events: list[Event] = []
+    def _apply(self, action: Action, ev: list[Event] | None) -> None:
         p = self._current
         self._turns += 1
-        if type(action) is Play:
-            self._do_play(p, action, events if narrate else None)
-        else:
-            self._do_pass(p, action, events if narrate else None)
         self._last = (p, action)
-        cap = self._max_turns
-        if cap is not None and self._turns >= cap and self._phase != "finished":
-            self._phase, self._winners, self._reason = "finished", (), "aborted"
-            if narrate:
-                events.append(Event("abort", {"turns": self._turns}, "D9.3",
-                                    f"Stopped after {self._turns} turns (max_turns safety cap, D9.3)."))
-        return events
+        if type(action) is Play:
+            self._do_play(p, action, ev)
+        else:
+            self._do_pass(p, action, ev)
+        if self._turns >= self._max_turns and self._phase != "finished":
+            self._phase, self._winners, self._termination = "finished", (), Termination.ABORTED
+            self._reason = f"stopped after {self._turns} turns by the safety cap (rule D9.3)"
+            if ev is not None:
+                ev.append(Event("abort", {"turns": self._turns}, "D9.3",
+                                f"The game is stopped after {self._turns} turns: a safety cap, not a rule "
+                                f"(rule D9.3)."))
 
-    def _do_play(self, p: int, play: Play, events: list[Event] | None) -> None:
+    def _do_play(self, p: int, play: Play, ev: list[Event] | None) -> None:
         hands = self._hands
         hand = hands[p] = hands[p] - play._counts
         prev = self._standing
@@ -575,27 +675,27 @@ class DepotState(State):
             self._discard += prev[1]._counts
         self._standing = (p, play)
         self._passes = 0
-        if events is not None:
+        if ev is not None:
             cards = play.cards
             kind = shape(cards)
             desc = f"{kind} of {len(cards)}, total {sum(cards)}" if kind != "single" else "single"
             lim = "limits: set {}, run {}".format(*self.limits)
+            who = self.seat_label(p)
             if prev is None:
-                text = f"{seat_name(p)} leads {_fmt(cards)} ({desc}; {lim}) — rule D4.8."
-                rule = "D4.8"
+                text, rule = f"{who} leads {_fmt(cards)} ({desc}; {lim}) — rule D4.8.", "D4.8"
             else:
                 pc = prev[1].cards
-                text = (f"{seat_name(p)} plays {_fmt(cards)} ({desc}; {lim}). It beats {_fmt(pc)} "
-                        f"({len(pc)} card{'s' * (len(pc) > 1)}, total {sum(pc)}) — rule D4.6.")
+                text = (f"{who} plays {_fmt(cards)} ({desc}; {lim}). It beats {_fmt(pc)} "
+                        f"({plural(len(pc), 'card')}, total {sum(pc)}) — rule D4.6.")
                 rule = "D4.6"
-            events.append(Event("play", {"seat": p, "cards": list(cards)}, rule, text))
+            ev.append(Event("play", {"seat": p, "cards": list(cards)}, rule, text))
         if not hand:
-            self._game_end(p, events)
+            self._game_end(p, ev)
         else:
             self._current = (p + 1) % self.players
             self._phase = "respond"
 
-    def _do_pass(self, p: int, action: Pass, events: list[Event] | None) -> None:
+    def _do_pass(self, p: int, action: Pass, ev: list[Event] | None) -> None:
         hand, storage = self._hands[p], self._storage
         have = noted = self._info.size
         take, give = action.take, action.give
@@ -612,91 +712,104 @@ class DepotState(State):
             storage += _ONE[give]
             have += 1
         self._hands[p], self._storage = hand, storage
-        drawn = self._refill(noted if self._noted else self._target, have, events)
+        goal = noted if self._noted else self._target
         self._passes += 1
-        if events is not None:
-            parts = []
-            if take is not None:
-                parts.append(f"takes {'all ' if taken > 1 else ''}{taken} × {take} from the Storage")
-            else:
-                parts.append("takes nothing (the Storage is empty)")
+        if ev is not None:
+            what = f"takes {_took(taken, take)} from the Storage" if take is not None else \
+                "takes nothing (the Storage is empty)"
             if give is not None:
-                parts.append(f"gives a {give}")
-            parts.append(f"draws {len(drawn)} card{'s' * (len(drawn) != 1)}" + (f" ({_fmt(drawn)})" if drawn else ""))
-            text = (f"{seat_name(p)} passes (D6): {', '.join(parts)}. Storage {_fmt(_cards(self._storage))} — "
-                    "set limit {}, run limit {}.".format(*self.limits))
-            events.append(Event("pass", {"seat": p, "take": take, "give": give, "taken": taken,
-                                         "drawn": drawn}, "D6", text))
+                what += f" and gives {_article(give)} {give}"
+            text = f"{self.seat_label(p)} passes (rule D6): {what}."
+            if have >= goal:  # no refill follows: say what the Storage is now
+                self._info = _STORAGE[storage]
+                text += f" {self._storage_line()}"
+            ev.append(Event("pass", {"seat": p, "take": take, "give": give, "taken": taken}, "D6", text))
+        self._refill(goal, have, ev, "D6.5")
         if self._passes == self.players - 1:
-            self._round_end(events)
+            self._round_end(ev)
         else:
             self._current = (p + 1) % self.players
 
-    def _refill(self, goal: int, have: int, events: list[Event] | None) -> list[int]:
-        """Draw from the deck into the Storage (``have`` cards now) up to ``goal`` (D6.5, D9)."""
+    def _storage_line(self) -> str:
+        return "Storage {} — set limit {}, run limit {}.".format(_fmt(_cards(self._storage)), *self.limits)
+
+    def _refill(self, goal: int, have: int, ev: list[Event] | None, rule: str) -> None:
+        """Draw from the deck into the Storage (``have`` cards now) up to ``goal`` (D6.5, D7.2, D9)."""
         storage = self._storage
-        drawn = []
         if have < goal:
-            deck, n = self._deck, self._deck_n
+            self._hidden(ev, "the Storage is refilled from the deck")
+            drawn: list[int] = []
+            deck = self._deck
+            n = len(deck)
             while have < goal:
                 if not n:
                     if not self._discard:
-                        if events is not None:
-                            events.append(Event("short", {"missing": goal - have}, "D9.2",
-                                                f"Deck and discard are both empty: the Storage stays at {have} "
-                                                f"of {goal} cards (rule D9.2)."))
                         break
-                    self._deck_n = n
-                    self._reshuffle(events)
-                    deck, n = self._deck, self._deck_n
+                    self._deck = ()  # every card of the old deck was drawn
+                    self._reshuffle(ev)
+                    deck = self._deck
+                    n = len(deck)
                 n -= 1
                 v = deck[n]
                 storage += _ONE[v]
-                drawn.append(v)
                 have += 1
+                if ev is not None:
+                    drawn.append(v)
                 if not n and self._when_empty and self._discard:
-                    self._deck_n = n
-                    self._reshuffle(events)
-                    deck, n = self._deck, self._deck_n
-            self._deck_n = n
+                    self._deck = ()
+                    self._reshuffle(ev)
+                    deck = self._deck
+                    n = len(deck)
+            self._deck = deck if n == len(deck) else deck[:n]
             self._storage = storage
-        # The take/give of a pass changed the Storage too, so always look it up again (D3.5).
-        self._info = _STORAGE[storage]
-        return drawn
+            self._info = _STORAGE[storage]
+            if ev is not None:
+                if drawn:
+                    ev.append(Event("refill", {"drawn": drawn}, rule,
+                                    f"{plural(len(drawn), 'card')} from the deck go{'es' * (len(drawn) == 1)} "
+                                    f"into the Storage: {_fmt(drawn)} (rule {rule}). {self._storage_line()}"))
+                if have < goal:
+                    ev.append(Event("short", {"missing": goal - have}, "D9.2",
+                                    f"Deck and discard are both empty: the Storage stays at {have} of {goal} "
+                                    f"cards (rule D9.2)."))
+        else:
+            # The take/give of a pass changed the Storage, so always look it up again (D3.5).
+            self._info = _STORAGE[storage]
 
-    def _reshuffle(self, events: list[Event] | None) -> None:
+    def _reshuffle(self, ev: list[Event] | None) -> None:
         cards = _PILES[self._discard]  # sorted first, so the shuffle depends only on the RNG
-        rng = self._rng()  # one RNG decision per reshuffle, whether it is needed or not
         if cards[0] != cards[-1]:
-            # Most piles in long games hold one value (a discarded set, or a single card),
-            # which every shuffle leaves as it is: skip seeding a generator (~10 µs).
             cards = list(cards)
-            rng.shuffle(cards)
-        self._deck = (*cards, *self._deck[:self._deck_n])  # any cards still in the deck stay on top
-        self._deck_n = len(self._deck)
+            self._shuffle(cards)
+        else:
+            # A pile of one value (a discarded set, a single card) is the same in any
+            # order: skip the generator but keep the decision count, so games replay alike.
+            self._rng_count += 1
+        self._deck = (*cards, *self._deck)  # any cards still in the deck stay on top
         self._discard = 0
-        if events is not None:
-            events.append(Event("reshuffle", {"cards": len(cards)}, "D9.1",
-                                f"The deck is empty: the {len(cards)}-card discard pile is shuffled into a new "
-                                f"deck (rule D9.1)."))
+        if ev is not None:
+            ev.append(Event("reshuffle", {"cards": len(cards)}, "D9.1",
+                            f"The deck is empty: the {len(cards)}-card discard pile is shuffled into a new "
+                            f"deck (rule D9.1)."))
 
-    def _round_end(self, events: list[Event] | None) -> None:
+    def _round_end(self, ev: list[Event] | None) -> None:
         owner, play = self._standing
         last = self._current
         self._discard += play._counts
         self._standing = None
         self._target += 1
-        drawn = self._refill(self._target, self._info.size, events)
         self._leader = self._current = owner
         self._passes = 0
         self._round += 1
         self._phase = "lead"
-        if events is not None:
-            events.append(Event(
-                "round_end", {"leader": owner, "target": self._target, "drawn": drawn}, "D7.1",
-                f"{seat_name(last)} passes — {self.players - 1} passes in a row (rule D7.1): round over. "
-                f"{_fmt(play.cards)} is discarded, the Storage grows to {self._target} (D7.2), "
-                f"{seat_name(owner)} leads round {self._round}."))
+        self._last = None  # a new round starts with no last move on the table
+        if ev is not None:
+            ev.append(Event(
+                "round_end", {"leader": owner, "target": self._target}, "D7.1",
+                f"{self.seat_label(last)}'s pass is the {_ordinal(self.players - 1)} in a row (rule D7.1): the "
+                f"round is over. {_fmt(play.cards)} is discarded and the Storage target grows to {self._target} "
+                f"(rule D7.2); {self.seat_label(owner)} leads round {self._round}."))
+        self._refill(self._target, self._info.size, ev, "D7.2")
 
     # ------------------------------------------------------------- game and match end
     def _ranking(self, winner: int) -> list[int]:
@@ -704,7 +817,7 @@ class DepotState(State):
         n = self.players
         if self.options["rank_tiebreak"] == "random":
             order = list(range(n))
-            self._rng().shuffle(order)
+            self._shuffle(order)
             tie = {s: order.index(s) for s in range(n)}
         else:
             tie = {s: (s - winner - 1) % n for s in range(n)}
@@ -739,16 +852,17 @@ class DepotState(State):
         self._penalties = tuple(penalties)
         return taken
 
-    def _game_end(self, p: int, events: list[Event] | None) -> None:
-        if events is not None:
-            events.append(Event("game_end", {"winner": p}, "D8.1",
-                                f"{seat_name(p)} has played their last card: game {self._game_no} is over "
-                                f"(rule D8.1)."))
+    def _game_end(self, p: int, ev: list[Event] | None) -> None:
+        who = self.seat_label(p)
+        if ev is not None:
+            ev.append(Event("game_end", {"winner": p, "game": self._game_no}, "D8.1",
+                            f"{who} has played their last card: game {self._game_no} is over (rule D8.1)."))
         if self.options["games"] == 1:
             self._phase = "finished"
             self._winners = (p,)
-            self._reason = f"{seat_name(p)} emptied their hand (rule D8.1)"
+            self._reason = f"{who} emptied their hand (rule D8.1)"
             return
+        self._hidden(ev, "the hands are shown and ranked (rule D10.2)")
         ranking = self._ranking(p)
         taken = self._take_penalties(ranking)
         self._lost = tuple(lost + (taken.get(s) or 0) for s, lost in enumerate(self._lost))
@@ -756,26 +870,28 @@ class DepotState(State):
             "game": self._game_no,
             "ranking": ranking,
             "cards_left": [_size(h) for h in self._hands],
+            "hands": [_cards(h) for h in self._hands],  # shown when the game ends (D10.2)
             "taken": [taken.get(s) for s in range(self.players)],
             "lost_points": list(self._lost),
         },)
-        if events is not None:
-            order = ", ".join(seat_name(s) for s in ranking)
-            takes = ", ".join(f"{seat_name(s)} {taken[s] if taken[s] is not None else '—'}"
+        if ev is not None:
+            order = ", ".join(self.seat_label(s) for s in ranking)
+            takes = ", ".join(f"{self.seat_label(s)} {taken[s] if taken[s] is not None else 'nothing'}"
                               for s in reversed(ranking[1:]))
-            events.append(Event("scoring", self._results[-1], "D10.3",
-                                f"Ranking (D10.2): {order}. Penalty cards (D10.3): {takes}. "
-                                f"Lost points so far: " + ", ".join(
-                                    f"{seat_name(s)} {self._lost[s]}" for s in range(self.players)) + "."))
+            ev.append(Event("scoring", self._results[-1], "D10.3",
+                            f"Ranking (rule D10.2): {order}. Penalty cards (rule D10.3): {takes}. Lost points "
+                            f"so far: " + ", ".join(f"{self.seat_label(s)} {self._lost[s]}"
+                                                    for s in range(self.players)) + "."))
         if self._game_no < self.options["games"]:
             rule = self.options["next_game_starter"]
-            starter = ranking[-1] if rule == "last_place" else p if rule == "winner" else (self._starter + 1) % self.players
+            starter = ranking[-1] if rule == "last_place" else p if rule == "winner" else \
+                (self._starter + 1) % self.players
             self._game_no += 1
             self._setup(starter, None)
-            if events is not None:
-                events.append(Event("new_game", {"game": self._game_no, "starter": starter}, "D10.6",
-                                    f"Game {self._game_no} of {self.options['games']}: cards are reshuffled and "
-                                    f"dealt again; {seat_name(starter)} leads (rule D10.6)."))
+            if ev is not None:
+                ev.append(Event("new_game", {"game": self._game_no, "starter": starter}, "D10.6",
+                                f"Game {self._game_no} of {self.options['games']}: the cards are shuffled and "
+                                f"dealt again; {self.seat_label(starter)} leads (rule D10.6)."))
             return
         best = min(self._lost)
         tied = [s for s in range(self.players) if self._lost[s] == best]
@@ -783,10 +899,11 @@ class DepotState(State):
             tied = [min(tied, key=ranking.index)]
         self._phase = "finished"
         self._winners = tuple(tied)
-        self._reason = (f"fewest lost points after {self.options['games']} games: "
-                        + ", ".join(seat_name(s) for s in tied) + f" with {best} (rule D10.7)")
-        if events is not None:
-            events.append(Event("match_end", {"winners": list(tied)}, "D10.7", f"Match over: {self._reason}."))
+        names = " and ".join(self.seat_label(s) for s in tied)
+        self._reason = (f"fewest lost points after {self.options['games']} games: {names} with {best} "
+                        f"(rule D10.7)")
+        if ev is not None:
+            ev.append(Event("match_end", {"winners": list(tied)}, "D10.7", f"The match is over: {self._reason}."))
 
     # ------------------------------------------------------------- setup
     def _setup(self, starter: int, order: list[int] | None) -> None:
@@ -801,18 +918,18 @@ class DepotState(State):
             else:
                 self._penalties = ((),) * n
             order = [v for v in VALUES for _ in range(counts[v])]
-            self._rng().shuffle(order)
+            self._shuffle(order)
         deck = order[::-1]  # internal: top of the deck is the end of the list
-        hand_size = _lookup(self.options["hand_size"], n)
+        hand_size = self.options["hand_size"][n]
         hands = [0] * n
         for i in range(hand_size * n):
             hands[(starter + i) % n] += _ONE[deck.pop()]
         storage = 0
-        t0 = _lookup(self.options["initial_storage"], n)
+        t0 = self.options["initial_storage"][n]
         for _ in range(min(t0, len(deck))):
             storage += _ONE[deck.pop()]
         self._hands, self._storage, self._info = hands, storage, _STORAGE[storage]
-        self._deck, self._deck_n = tuple(deck), len(deck)
+        self._deck = tuple(deck)
         self._discard = 0
         self._target = t0
         self._standing = None
@@ -820,13 +937,15 @@ class DepotState(State):
         self._passes = 0
         self._round = 1
         self._phase = "lead"
+        self._last = None
+        self._turns = 0
 
     def _deck_counts(self) -> dict[int, int]:
-        return {v: _lookup(self.options["deck_counts"], v, 0) for v in VALUES}
+        return {v: self.options["deck_counts"].get(v, 0) for v in VALUES}
 
     def all_cards(self) -> Counter:
         """Every card in every zone (hands, Storage, deck, discard, table, penalty piles)."""
-        c = Counter(self._deck[:self._deck_n])
+        c = Counter(self._deck)
         for zone in (*self._hands, self._storage, self._discard):
             counts = _vec(zone)
             c.update({v: counts[v] for v in VALUES if counts[v]})
@@ -839,20 +958,54 @@ class DepotState(State):
     def _deck_multiset(self) -> Counter:
         return Counter({v: k for v, k in self._deck_counts().items() if k})
 
+    # ------------------------------------------------------------- loading
+    def _derive(self) -> None:
+        self._info = _STORAGE[self._storage]
+        self._max_turns = self.options["max_turns"] or TURN_BOUND
+        self._noted = self.options["refill_target"] == "noted"
+        self._when_empty = self.options["reshuffle_timing"] == "when_empty"
+
+    def _check_loaded(self) -> None:
+        n = self.players
+        if len(self._hands) != n or len(self._lost) != n or len(self._penalties) != n:
+            raise ValueError(f"a {n}-player state needs {n} hands, lost points and penalty piles")
+        if self._phase not in ("lead", "respond", "finished"):
+            raise ValueError(f"unknown phase {self._phase!r}")
+        for name in ("_current", "_leader", "_starter"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < n:
+                raise ValueError(f"{name[1:]} must be a seat 0..{n - 1}")
+        if self._standing is not None and not 0 <= self._standing[0] < n:
+            raise ValueError("the standing play's owner must be a seat")
+        if (self._standing is None) != (self._phase != "respond") and self._phase != "finished":
+            raise ValueError("a standing play exists exactly in the respond phase")
+        for name in ("_target", "_passes", "_round", "_game_no", "_turns"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < 10**6:
+                raise ValueError(f"{name[1:]} must be a small int >= 0")
+        if self.all_cards() != self._deck_multiset():
+            raise ValueError("the cards of the zones are not the deck_counts multiset: cards were created or lost")
+
     # ------------------------------------------------------------- outcome and views
     def outcome(self) -> Outcome | None:
         if self._phase != "finished":
             return None
-        if self.options["games"] == 3 and self._reason != "aborted":
+        if self.options["games"] == 3 and self._termination is Termination.NORMAL:
             scores: tuple = tuple(self._lost)
         else:
             scores = tuple(_size(h) for h in self._hands)
-        return Outcome(self._winners, scores, self._reason)
+        return Outcome(self._winners, scores, self._reason, self._termination)
 
     def view(self, seat: int | None) -> dict[str, Any]:
+        self.check_seat(seat)
         out = self.outcome()
-        v = self._view_head(seat)
-        v.update({
+        v = {
+            "game": "depot",
+            "players": self.players,
+            "names": [self.seat_label(s) for s in range(self.players)],
+            "seat": seat,
+            "phase": self._phase,
+            "current": self.current_player,
             "round": self._round,
             "game_no": self._game_no,
             "games": self.options["games"],
@@ -863,7 +1016,7 @@ class DepotState(State):
             "standing": None if self._standing is None else {"owner": self._standing[0],
                                                                "cards": list(self._standing[1].cards)},
             "passes": self._passes,
-            "deck_count": self._deck_n,
+            "deck_count": len(self._deck),
             "discard": _cards(self._discard),
             "hands": [_cards(h) if seat is None or s == seat else None for s, h in enumerate(self._hands)],
             "hand_counts": [_size(h) for h in self._hands],
@@ -872,123 +1025,56 @@ class DepotState(State):
             "results": [dict(r) for r in self._results],
             "last_action": None if self._last is None else {"seat": self._last[0], "action": str(self._last[1])},
             "outcome": None if out is None else out.to_dict(),
-        })
+        }
         if seat is None:
-            v["deck"] = self._deck_list()  # the teacher sees everything
+            v["deck"] = list(self._deck[::-1])  # the teacher sees everything, deck top first
         return v
 
-    def __str__(self) -> str:
-        n = self.players
-        head = (f"Depot · {n} players · game {self._game_no}/{self.options['games']} · round {self._round} · "
-                f"T={self._target} · deck {self._deck_n} · discard {_size(self._discard)}")
-        st = self.standing
+    @staticmethod
+    def view_text(v: dict[str, Any]) -> str:
+        n = v["players"]
+        head = (f"Depot · {n} players · game {v['game_no']}/{v['games']} · round {v['round']} · "
+                f"T={v['target']} · deck {v['deck_count']} · discard {len(v['discard'])}")
+        st = v["standing"]
         lines = [
             head,
-            f"Storage {_fmt(_cards(self._storage))} (set {self._info.sl}, run {self._info.rl})",
-            "Standing " + ("—" if st is None else f"{_fmt(st[1])} by {seat_name(st[0])}") + f" · passes {self._passes}",
+            f"Storage {_fmt(v['storage'])} (set {v['set_limit']}, run {v['run_limit']})",
+            "Standing " + ("—" if st is None else f"{_fmt(st['cards'])} by {v['names'][st['owner']]}")
+            + f" · passes {v['passes']}",
         ]
         for s in range(n):
-            mark = ">" if s == self.current_player else " "
-            extra = f" · lost {self._lost[s]}" if self.options["games"] == 3 else ""
-            lines.append(f"{mark} {seat_name(s)} {_fmt(_cards(self._hands[s]))}{extra}")
-        out = self.outcome()
-        if out is not None:
-            lines.append(f"Finished: {out.reason}")
+            mark = ">" if s == v["current"] else " "
+            hand = v["hands"][s]
+            cards = _fmt(hand) if hand is not None else f"{plural(v['hand_counts'][s], 'card')} (hidden)"
+            extra = f" · lost {v['lost_points'][s]}" if v["games"] == 3 else ""
+            lines.append(f"{mark} {v['names'][s]} {cards}{extra}")
+        if v.get("deck") is not None:
+            lines.append(f"Deck (top first) {_fmt(v['deck'])}")
+        if v["outcome"] is not None:
+            lines.append(f"Finished: {v['outcome']['reason']}")
         return "\n".join(lines)
+
+    def _twin(self, seat: int, rng: Any) -> "DepotState":
+        twin = self.clone()
+        hidden = [v for s in range(self.players) if s != seat for v in _cards(self._hands[s])]
+        hidden += list(self._deck)
+        rng.shuffle(hidden)
+        k = 0
+        for s in range(self.players):
+            if s != seat:
+                size = _size(self._hands[s])
+                twin._hands[s] = _counts(hidden[k:k + size])
+                k += size
+        twin._deck = tuple(hidden[k:])
+        return twin
 
     def __repr__(self) -> str:
         return f"<DepotState players={self.players} seed={self.seed} turn={self._moves} phase={self._phase}>"
 
-    # ------------------------------------------------------------- copy and persistence
-    def clone(self) -> "DepotState":
-        new = DepotState.__new__(DepotState)
-        self._clone_base(new)
-        new._hands = self._hands[:]  # the list is mutated in place, the ints it holds are not
-        new._storage = self._storage
-        new._info = self._info
-        new._deck = self._deck
-        new._deck_n = self._deck_n
-        new._discard = self._discard
-        new._penalties = self._penalties
-        new._lost = self._lost
-        new._results = self._results  # entries are never mutated after creation
-        new._target = self._target
-        new._standing = self._standing
-        new._current = self._current
-        new._leader = self._leader
-        new._passes = self._passes
-        new._round = self._round
-        new._game_no = self._game_no
-        new._starter = self._starter
-        new._phase = self._phase
-        new._turns = self._turns
-        new._winners = self._winners
-        new._reason = self._reason
-        new._last = self._last
-        new._max_turns = self._max_turns
-        new._noted = self._noted
-        new._when_empty = self._when_empty
-        return new
 
-    def _deck_list(self) -> list[int]:
-        """The deck, top card first (``deck=`` order)."""
-        return list(self._deck[self._deck_n - 1::-1]) if self._deck_n else []
-
-    def _read_options(self) -> None:
-        """Keep the options the hot path reads as attributes (``options`` is never mutated)."""
-        self._max_turns = self.options["max_turns"]
-        self._noted = self.options["refill_target"] == "noted"
-        self._when_empty = self.options["reshuffle_timing"] == "when_empty"
-
-    def _state_dict(self) -> dict[str, Any]:
-        return {
-            "hands": [_cards(h) for h in self._hands],
-            "storage": _cards(self._storage),
-            "deck": self._deck_list(),
-            "discard": _cards(self._discard),
-            "target": self._target,
-            "standing": None if self._standing is None else [self._standing[0], list(self._standing[1].cards)],
-            "current": self._current,
-            "leader": self._leader,
-            "passes": self._passes,
-            "round": self._round,
-            "game_no": self._game_no,
-            "starter": self._starter,
-            "phase": self._phase,
-            "turns": self._turns,
-            "lost": list(self._lost),
-            "penalties": [list(p) for p in self._penalties],
-            "results": [dict(r) for r in self._results],
-            "winners": None if self._winners is None else list(self._winners),
-            "reason": self._reason,
-            "last": None if self._last is None else [self._last[0], str(self._last[1])],
-        }
-
-    def _load_state(self, d: dict[str, Any]) -> None:
-        self.options = resolve(OPTIONS, self.options, GAME)
-        self._hands = [_counts(h) for h in d["hands"]]
-        self._storage = _counts(d["storage"])
-        self._info = _STORAGE[self._storage]
-        self._deck = tuple(d["deck"][::-1])
-        self._deck_n = len(self._deck)
-        self._discard = _counts(d["discard"])
-        self._target = d["target"]
-        self._standing = None if d["standing"] is None else (d["standing"][0], _play(tuple(d["standing"][1])))
-        for k in ("current", "leader", "passes", "round", "game_no", "starter", "phase", "turns", "reason"):
-            setattr(self, "_" + k, d[k])
-        self._lost = tuple(d["lost"])
-        self._penalties = tuple(tuple(p) for p in d["penalties"])
-        self._results = tuple(dict(r) for r in d["results"])
-        self._winners = None if d["winners"] is None else tuple(d["winners"])
-        self._last = None if d["last"] is None else (d["last"][0], parse_action(d["last"][1]))
-        self._read_options()
-
-
-def _lookup(table: dict, key: int, default: Any = None) -> Any:
-    return table.get(key, default)
-
-
-def new_game(players: int = 4, seed: int | None = None, deck: list[int] | None = None, **options: Any) -> DepotState:
+# --------------------------------------------------------------------------- construction
+def new_game(players: int = 4, seed: int | None = None, deck: list[int] | None = None, *,
+             chance: Any = None, **options: Any) -> DepotState:
     """Set up a Depot game (D2).
 
     Parameters
@@ -1000,36 +1086,43 @@ def new_game(players: int = 4, seed: int | None = None, deck: list[int] | None =
     deck:
         Scenario setup: the complete card order, index 0 = top, instead of a shuffle.
         It must be exactly the ``deck_counts`` multiset. Fixes game 1's deal only.
+    chance:
+        Recorded shuffles to use instead of the seeded ones (see ``cardwidgets.core.Recorded``).
     **options:
-        The options of the rules' table (§14), e.g. ``games=3``.
+        The options of ``SPEC`` (e.g. ``games=3`` for a match).
     """
-    if isinstance(players, bool) or players not in PLAYERS:
-        raise ValueError(f"players={players!r} is not allowed; allowed values: 3, 4, 5 (rule D1.4)")
-    opts = resolve(OPTIONS, options, GAME)
+    st = DepotState._create(players, seed, None, options, chance)
+    opts = st.options
     sp = opts["starting_player"]
-    if sp != "random" and sp >= players:
-        raise ValueError(f"starting_player={sp!r} is not allowed; allowed values: 0..{players - 1} or 'random'")
-    st = DepotState.__new__(DepotState)
-    st._init_base(players, fresh_seed() if seed is None else seed, opts, None if deck is None else tuple(deck))
+    n = st.players
+    if sp != "random" and sp >= n:
+        raise ValueError(f"starting_player={sp!r} is not allowed; allowed values: 0..{n - 1} or 'random'")
     need = st._deck_multiset()
-    hand_size, t0 = _lookup(opts["hand_size"], players), _lookup(opts["initial_storage"], players)
-    if sum(need.values()) < hand_size * players + t0:
-        raise ValueError(f"deck_counts has {sum(need.values())} cards; {players} players need at least "
-                         f"{hand_size * players + t0} to deal (D2.2, D2.3)")
+    hand_size, t0 = opts["hand_size"][n], opts["initial_storage"][n]
+    if sum(need.values()) < hand_size * n + t0:
+        raise ValueError(f"deck_counts has {sum(need.values())} cards; {n} players need at least "
+                         f"{hand_size * n + t0} to deal (rules D2.2, D2.3)")
     if deck is not None:
         deck = _check_deck(deck, need)
-    st._read_options()
-    st._lost = (0,) * players
-    st._penalties = ((),) * players
+        st.deck_order = tuple(deck)
+    st._lost = (0,) * n
+    st._penalties = ((),) * n
     st._results = ()
     st._game_no = 1
-    st._turns = 0
     st._winners = None
     st._reason = ""
-    st._last = None
-    starter = st._rng().randrange(players) if sp == "random" else sp
+    st._termination = Termination.NORMAL
+    st._max_turns = opts["max_turns"] or TURN_BOUND
+    st._noted = opts["refill_target"] == "noted"
+    st._when_empty = opts["reshuffle_timing"] == "when_empty"
+    starter = st._randrange(n) if sp == "random" else sp
     st._setup(starter, deck)
     return st
+
+
+def from_dict(data: dict[str, Any]) -> DepotState:
+    """A state saved with ``to_dict``."""
+    return DepotState.from_dict(data)  # type: ignore[return-value]
 
 
 def setup_position(
@@ -1047,41 +1140,57 @@ def setup_position(
     seed: int = 0,
     **options: Any,
 ) -> DepotState:
-    """A hand-built position for teaching and tests (rules §17 fixtures).
+    """A hand-built position for teaching and tests.
 
     ``deck`` is listed top first. ``target`` defaults to the Storage size. With no
-    ``standing`` play the seat to act is the leader (phase ``"lead"``).
+    ``standing`` play the seat to act is the leader (phase ``"lead"``). Cards not
+    placed anywhere are simply out of this game. Replays record the position.
 
     >>> st = setup_position(4, [[3, 3, 3, 4, 5, 6, 7, 7, 8], [1], [1], [1]], [2, 4, 5, 5, 6])
     >>> st.limits
     (2, 3)
     """
     st = new_game(players=players, seed=seed, **options)
-    if len(hands) != players:
-        raise ValueError(f"hands: expected {players} hands, got {len(hands)}")
-    st._hands = [_counts(h) for h in hands]
-    st._storage = _counts(storage)
+    n = st.players
+    if len(hands) != n:
+        raise ValueError(f"hands: expected {n} hands, got {len(hands)}")
+    st._hands = [_zone(list(h)) for h in hands]
+    st._storage = _zone(list(storage))
     st._info = _STORAGE[st._storage]
-    st._deck = tuple(deck)[::-1]
-    st._deck_n = len(st._deck)
-    st._discard = _counts(discard)
-    st._standing = None if standing is None else (standing[0], _play(tuple(sorted(standing[1]))))
-    st._current = current
+    st._deck = _deck_tuple(list(deck))
+    st._discard = _zone(list(discard))
+    if standing is not None:
+        owner = st.check_seat(standing[0])
+        if owner is None:
+            raise ValueError("standing: the owner must be a seat")
+        st._standing = (owner, _play(_card_values(list(standing[1]))))
+    st._current = st.check_seat(current)
+    if st._current is None:
+        raise ValueError("current must be a seat")
     st._leader = current if standing is None else standing[0]
     st._target = len(storage) if target is None else target
     st._passes = passes
     st._round = round
     st._phase = "lead" if standing is None else "respond"
+    # The position's own cards are the game's cards (a scenario may use fewer than 80).
+    counts = st.all_cards()
+    st.options = {**st.options, "deck_counts": {v: counts.get(v, 0) for v in VALUES}}
+    if st.options["games"] == 3 and sum(counts.values()) < st.options["hand_size"][n] * n + \
+            st.options["initial_storage"][n]:
+        raise ValueError("a match (games=3) from a hand-built position needs enough cards to deal games 2 and 3")
+    st._mark_origin()
     return st
 
 
 def _check_deck(deck: list[Any], need: Counter) -> list[int]:
+    if not isinstance(deck, (list, tuple)):
+        raise ValueError("deck must be a list of card values, top first")
     cards = []
     for i, c in enumerate(deck):
-        if isinstance(c, str) and c.strip().isdigit():
-            c = int(c)
+        if isinstance(c, str) and c.strip() in _DIGITS:
+            c = _DIGITS[c.strip()]
         if isinstance(c, bool) or not isinstance(c, int) or c not in VALUES:
-            raise ValueError(f"deck[{i}] = {c!r} is not a Depot card (values 1-8)")
+            raise ValueError(f"deck[{i}] = {quote(repr(c))} is not a Depot card (values 1-8)")
         cards.append(c)
     got = Counter(cards)
     if got != need:
@@ -1098,6 +1207,6 @@ def _check_deck(deck: list[Any], need: Counter) -> list[int]:
 
 # Re-exported so users can catch them from the game module too.
 __all__ = [
-    "ANY", "DepotState", "IllegalActionError", "InvalidActionError", "OPTIONS", "Pass", "Play",
-    "new_game", "parse_action", "run_limit", "set_limit", "setup_position", "shape",
+    "ANY", "DepotState", "IllegalActionError", "InvalidActionError", "Pass", "Play", "SPEC",
+    "from_dict", "new_game", "parse_action", "run_limit", "set_limit", "setup_position", "shape",
 ]

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from ..bots import make_bot
-from ..games import game_module
+from ..core import Termination
+from ..games import game_module, game_spec
 
 
 @dataclass(frozen=True)
@@ -25,6 +26,7 @@ class GameRecord:
     scores: tuple[Any, ...]
     length: int
     reason: str
+    termination: Termination = Termination.NORMAL
 
 
 @dataclass
@@ -65,7 +67,8 @@ class SimResult:
         return [g.length for g in self.games]
 
     def aborted(self) -> int:
-        return sum(1 for g in self.games if g.reason == "aborted")
+        """Games stopped by a safety cap instead of ending by the rules."""
+        return sum(1 for g in self.games if g.termination is Termination.ABORTED)
 
     def summary(self) -> dict[str, Any]:
         lengths = sorted(self.lengths()) or [0]
@@ -88,15 +91,17 @@ class SimResult:
         import matplotlib.pyplot as plt
 
         if ax is None:
-            _, ax = plt.subplots(1, 2, figsize=(10, 3.2))
+            _, ax = plt.subplots(1, 2, figsize=(10, 3.4), constrained_layout=True)
         left, right = ax
         rates = self.win_rates()
         err = [[r - self.win_interval(s)[0] for s, r in enumerate(rates)],
                [self.win_interval(s)[1] - r for s, r in enumerate(rates)]]
-        labels = [f"{'ABCDEFGH'[s]} ({b})" for s, b in enumerate(self.bots)]
-        left.bar(labels, rates, yerr=err, color="#4f7cac", capsize=4)
+        # Seat letter above the bot name, so labels never overlap however many seats there are.
+        labels = [f"{'ABCDEFGH'[s]}\n{b}" for s, b in enumerate(self.bots)]
+        left.bar(range(len(rates)), rates, yerr=err, color="#4f7cac", capsize=4)
+        left.set_xticks(range(len(rates)), labels, fontsize=8 if len(rates) > 5 else 10)
         left.set_ylabel("win rate")
-        left.set_title(f"{self.game}: {len(self.games)} games")
+        left.set_title(f"{game_spec(self.game).title}: {len(self.games)} games")
         right.hist(self.lengths(), bins=30, color="#c98b4f")
         right.set_xlabel("actions per game")
         right.set_title("game length")
@@ -139,7 +144,8 @@ def simulate(
             legal = st.legal_actions()
             st.apply_unchecked(players[p].act(st.view(p) if views[p] else None, legal))
         out = st.outcome()
-        result.games.append(GameRecord(seed + i, out.winners, out.scores, st.move_count, out.reason))
+        result.games.append(GameRecord(seed + i, out.winners, out.scores, st.move_count, out.reason,
+                                       out.termination))
     result.seconds = time.perf_counter() - start
     return result
 

@@ -1,7 +1,34 @@
-"""anywidget tables: one thin class per game on top of ``_base.TableWidget``."""
+"""anywidget tables: one class per registered game, built by ``table_class`` from its spec.
 
-from ._base import TableWidget
-from .cirno_neu import CirnoNeu
-from .depot import Depot
+The classes are made on first use (``cardwidgets.widgets.Depot``), each from its
+game's ``GameSpec`` and front-end bundle.
+"""
 
-__all__ = ["CirnoNeu", "Depot", "TableWidget"]
+from __future__ import annotations
+
+from typing import Any
+
+from ..games import available_games, game_spec
+from ._base import TableWidget, table_class
+
+_made: dict[str, type[TableWidget]] = {}
+
+
+def _names() -> dict[str, str]:
+    return {game_spec(g).table: g for g in available_games()}
+
+
+def __getattr__(name: str) -> Any:
+    game = _names().get(name)
+    if game is None:
+        raise AttributeError(f"module 'cardwidgets.widgets' has no attribute {name!r}")
+    if name not in _made:
+        _made[name] = table_class(game)
+    return _made[name]
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_names()])
+
+
+__all__ = ["TableWidget", "table_class", *_names()]

@@ -1,16 +1,18 @@
-"""The table widget base: engine state + timeline + bots, synced to the front end.
+"""The table widget base: a :class:`~cardwidgets.Timeline` and bots, synced to the front end.
 
-A table keeps the timeline of states (``states[i]`` is the position after ``i``
-actions) and a cursor into it, so undo, scrubbing and forking are just moves of the
-cursor. Traits are set from Python only, once per step a person sees, inside
-``hold_sync()``; the front end sends one message form (``{"type": "act", ...}``)
-plus small UI messages, and every message is validated here: a bad one sets
-``last_error`` and changes nothing.
+A table wraps one timeline (``table.timeline``) and keeps no timeline logic of its
+own. Traits are set from Python only, once per step a person sees, inside
+``hold_sync()``. The browser can only send messages (``{"type": "act", ...}`` and
+a few small UI messages); every message is validated here, and a bad one sets
+``last_error`` and changes nothing. The browser never writes a trait: an incoming
+state update is refused, so a player's view cannot switch itself to the teacher
+view or move the cursor behind the table's back.
 """
 
 from __future__ import annotations
 
 import asyncio
+import html
 import pathlib
 from typing import Any, ClassVar, Mapping
 
@@ -18,15 +20,20 @@ import anywidget
 import traitlets
 
 from ..bots import Bot, make_bot
-from ..core import ANY, IllegalActionError, InvalidActionError, State
+from ..core import ANY, IllegalActionError, InvalidActionError, State, Timeline
+from ..core.errors import quote
 from ..core.replay import Replay
-from ..core.state import seat_name
-from ..games import game_module
+from ..games import game_module, game_spec
+from ..rules import as_json
 
 STATIC = pathlib.Path(__file__).resolve().parent.parent / "static"
 
-#: Narration lines synced to the browser (the full log stays in ``table.log``).
-LOG_TAIL = 200
+#: Narration lines synced to the browser (``table.timeline.narration(seat)`` has all).
+LOG_TAIL = 80
+#: Longest browser message read (its JSON text); longer ones are refused unread.
+MAX_MESSAGE = 2_000
+#: Longest error text synced back.
+MAX_ERROR = 400
 
 
 def bundle(game: str, ext: str) -> pathlib.Path:
@@ -41,8 +48,12 @@ def bundle(game: str, ext: str) -> pathlib.Path:
     return path
 
 
+def _clip(text: str, limit: int = MAX_ERROR) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 class TableWidget(anywidget.AnyWidget):
-    """A live card table for one game. Subclasses set ``GAME`` and the bundle paths."""
+    """A live card table for one game. ``table_class(game)`` makes one per registered game."""
 
     GAME: ClassVar[str] = ""
 
@@ -52,20 +63,30 @@ class TableWidget(anywidget.AnyWidget):
     """``state.view(seat)`` of the position at ``cursor``: exactly what the viewer may see."""
     legal = traitlets.List(traitlets.Unicode()).tag(sync=True)
     """Action notation the viewer may send now (empty when it is not their turn)."""
-    log = traitlets.List(traitlets.Unicode()).tag(sync=True)
-    """The last narration lines up to ``cursor`` (see ``narration`` for all)."""
+    refusals = traitlets.Dict().tag(sync=True)
+    """For the viewer's cards that are not playable now: action -> why (rule and reason)."""
+    narration = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    """The newest narration lines up to ``cursor`` that the viewer may see, oldest first."""
     cursor = traitlets.Int(0).tag(sync=True)
-    """Index of the shown position in the timeline (0 = before any action)."""
+    """The shown position: the number of actions along the current line (0 = the start)."""
     history_len = traitlets.Int(0).tag(sync=True)
-    """Number of actions in the timeline."""
+    """Number of actions of the current line."""
+    branch = traitlets.Unicode("main").tag(sync=True)
+    """Name of the current line of play."""
+    branches = traitlets.List(traitlets.Dict()).tag(sync=True)
+    """Every line: ``{"name", "parent", "from", "length"}``, the main line first."""
     last_error = traitlets.Unicode("").tag(sync=True)
     """Why the last request was refused (with rule ID), or ``""``."""
     seat = traitlets.Int(None, allow_none=True).tag(sync=True)
-    """Whose view the table shows; ``None`` = teacher view (all hands, hot-seat)."""
+    """Whose view the table shows; ``None`` = teacher view (all hands, hot-seat). Set from Python only."""
     bot_seats = traitlets.List(traitlets.Int()).tag(sync=True)
     """Seats the computer plays."""
     thinking = traitlets.Bool(False).tag(sync=True)
     """True while a bot move is scheduled (the pause a person can follow)."""
+    hold = traitlets.Dict(None, allow_none=True).tag(sync=True)
+    """A game's or round's end the bots wait on until the viewer goes on: ``{"kind", "text", "data"}``."""
+    rules = traitlets.Dict().tag(sync=True)
+    """The game's rules reference, ``{rule ID: {"title", "text"}}``, for the rule chips."""
     bot_delay = traitlets.Float(0.7)
     """Seconds between bot moves after a click (0: immediate). Not synced."""
 
@@ -78,23 +99,31 @@ class TableWidget(anywidget.AnyWidget):
         bots: Mapping[int, Any] | str | None = None,
         bot_delay: float = 0.7,
         state: State | None = None,
+        timeline: Timeline | None = None,
         **options: Any,
     ) -> None:
-        if state is None:
-            kwargs = dict(options)
-            if players is not None:
-                kwargs["players"] = players
-            state = game_module(self.GAME).new_game(seed=seed, **kwargs)
-        elif players is not None or seed is not None or options:
-            raise TypeError("give either state= or the game arguments, not both")
-        if state.game != self.GAME:
-            raise ValueError(f"a {type(self).__name__} table needs a {self.GAME} state, got {state.game}")
-        state._check_seat(seat)
-        self._bots = self._make_bots(state, seat, bots)
-        self._states: list[State] = [state]
-        self._events: list[list[str]] = [[]]
+        if timeline is None:
+            if state is None:
+                kwargs = dict(options)
+                if players is not None:
+                    kwargs["players"] = players
+                state = game_module(self.GAME).new_game(seed=seed, **kwargs)
+            elif players is not None or seed is not None or options:
+                raise TypeError("give either state= or the game arguments, not both")
+            timeline = Timeline(state)
+        elif state is not None or players is not None or seed is not None or options:
+            raise TypeError("give either timeline= or the game arguments, not both")
+        root = timeline.state
+        if root.game != self.GAME:
+            raise ValueError(f"a {type(self).__name__} table needs a {self.GAME} game, got {root.game}")
+        root.check_seat(seat)
+        self.timeline = timeline
+        self._bots = self._make_bots(root, seat, bots)
         self._pending: asyncio.Handle | None = None
-        super().__init__(game=self.GAME, seat=seat, bot_seats=sorted(self._bots), bot_delay=bot_delay)
+        self._stalled = False  # a bot failed: bots wait until a person acts
+        self._pauses = set(game_spec(self.GAME).pauses)
+        super().__init__(game=self.GAME, seat=seat, bot_seats=sorted(self._bots), bot_delay=bot_delay,
+                         rules=as_json(self.GAME))
         self.on_msg(self._on_msg)
         self._sync()
         self._run_bots(from_browser=False)
@@ -106,8 +135,7 @@ class TableWidget(anywidget.AnyWidget):
             bots = {s: bots for s in range(state.players) if s != seat}
         out = {}
         for s, spec in dict(bots).items():
-            state._check_seat(s)
-            if s is None or s == seat:
+            if state.check_seat(s) is None or s == seat:
                 raise ValueError(f"seat {s} cannot be both the viewer's seat and a bot")
             out[s] = make_bot(self.GAME, spec, seed=state.seed * 31 + s)
         return out
@@ -115,108 +143,92 @@ class TableWidget(anywidget.AnyWidget):
     # ------------------------------------------------------------------ reading
     @property
     def state(self) -> State:
-        """The engine state at the cursor (a live object: use ``step`` to change it)."""
-        return self._states[self.cursor]
+        """The engine state at the cursor (do not mutate it: use ``step``)."""
+        return self.timeline.state
 
     @property
     def history(self) -> tuple[Any, ...]:
         """Actions up to the cursor."""
-        return self.state.history
-
-    @property
-    def narration(self) -> list[str]:
-        """Every narration line up to the cursor."""
-        return [line for step in self._events[: self.cursor + 1] for line in step]
+        return self.timeline.history
 
     def legal_actions(self) -> list[Any]:
         """Legal actions (objects) of the player to act at the cursor."""
         return self.state.legal_actions()
 
-    def explain(self, action: Any, seat: Any = None) -> str:
-        """Whether ``action`` is legal now and, if not, the rule it breaks."""
-        return self.state.explain(action, ANY if seat is None else seat)
+    def explain(self, action: Any, seat: Any = ANY):
+        """Whether ``action`` is legal now and, if not, the rule it breaks (an ``Explanation``).
 
-    def replay(self, notes: Mapping[int, str] | None = None) -> Replay:
-        """The game up to the cursor as a :class:`~cardwidgets.Replay`."""
-        return Replay.from_state(self.state, dict(notes or {}))
+        A player's table explains for its own seat.
+        """
+        if seat is ANY and self.seat is not None:
+            seat = self.seat
+        return self.state.explain(action, seat)
+
+    def replay(self) -> Replay:
+        """The whole game (every line and note) as a :class:`~cardwidgets.Replay`."""
+        return self.timeline.to_replay()
 
     @classmethod
     def from_replay(cls, replay: Replay, **kwargs: Any) -> "TableWidget":
-        """A table holding the whole replay (narrated), with the cursor at its end.
+        """A table holding every line of ``replay`` (narrated), at the main line's end.
 
         Raises :class:`~cardwidgets.ReplayError` naming the first bad action.
         """
-        table = cls(state=replay.new_state(), **{"bot_delay": 0, **kwargs, "bots": None})
-        cur = table._states[0]
-        for i, text in enumerate(replay.actions):
-            cur = cur.clone()
-            events = replay._apply(cur, i, text)
-            table._states.append(cur)
-            table._events.append([e.text for e in events])
-        table._sync(cursor=len(table._states) - 1)
-        return table
+        return cls(timeline=Timeline.from_replay(replay), **{"bot_delay": 0, **kwargs})
 
     # ------------------------------------------------------------------ stepping
     def step(self, action: Any) -> list[Any]:
         """Apply ``action`` (object or notation) for whoever is to act, then let bots move.
 
-        Acting at an earlier cursor forks: the later actions are dropped. Raises the
-        engine's errors (and changes nothing) when the action is refused.
+        Acting at an earlier position starts a new line (the old one is kept). Raises
+        the engine's errors (and changes nothing) when the action is refused.
         """
-        events = self._push(action, seat=None)
+        events = self._push(action, seat=ANY)
         self._run_bots(from_browser=False)
         return events
 
-    def _push(self, action: Any, seat: int | None, by_bot: bool = False) -> list[Any]:
-        before = self.state
-        st = before.clone()
-        events = st.apply(action, ANY if seat is None else seat)
-        if not by_bot:  # a person's move supersedes any scheduled bot move
+    def _push(self, action: Any, seat: Any, by_bot: bool = False) -> list[Any]:
+        events = self.timeline.step(action, seat)
+        if not by_bot:  # a person's move supersedes a scheduled bot move, a wait and a stall
             self._cancel_pending()
-        del self._states[self.cursor + 1 :]
-        del self._events[self.cursor + 1 :]
-        done = st.history[before.move_count :]
-        if len(done) == 1:
-            self._states.append(st)
-            self._events.append([e.text for e in events])
-        else:
-            # A shortcut that applied several actions (cirno+neu's two-card turn): one
-            # timeline entry per action, so the timeline and `history` stay aligned.
-            cur = before
-            for a in done:
-                cur = cur.clone()
-                self._states.append(cur)
-                self._events.append([e.text for e in cur.apply(a)])
-        self._sync(cursor=len(self._states) - 1)
+            self._stalled = False
+            self.hold = None
+        self._sync()
         return events
 
     def undo(self) -> None:
         """Step back one action (past bot moves, to the last time a person was to act)."""
-        if self.cursor == 0:
-            return
-        c = self.cursor - 1
-        while c > 0 and self._states[c].current_player in self._bots:
-            c -= 1
         self._cancel_pending()
-        self._sync(cursor=c)
+        self.timeline.undo(skip=lambda st: st.current_player in self._bots)
+        self._sync()
 
     def goto(self, n: int) -> None:
-        """Show the position after ``n`` actions (time travel; nothing is dropped)."""
-        if isinstance(n, bool) or not isinstance(n, int):
-            raise TypeError(f"goto needs an int, got {n!r}")
-        if not 0 <= n < len(self._states):
-            raise IndexError(f"goto({n}): the timeline has positions 0..{len(self._states) - 1}")
+        """Show the position after ``n`` actions of the current line (nothing is dropped)."""
         self._cancel_pending()
-        self._sync(cursor=n)
+        self.timeline.goto(n)
+        self._sync()
+
+    def switch(self, branch: str) -> None:
+        """Show another line of play, at its last position."""
+        self._cancel_pending()
+        self.timeline.switch(branch)
+        self._sync()
+
+    def note(self, text: str) -> None:
+        """Comment on the move that led to the shown position (saved in replays)."""
+        self.timeline.note(text)
 
     def play_bots(self) -> None:
         """Let the bots move now until a person is to act (or the game ends)."""
+        self._stalled = False
+        self.hold = None
         self._run_bots(from_browser=False)
 
     # ------------------------------------------------------------------ bots
     def _bot_to_move(self) -> Bot | None:
-        if self.cursor != len(self._states) - 1:
-            return None  # never move while the user looks at the past
+        tl = self.timeline
+        if tl.cursor != tl.length or self._stalled or self.hold is not None:
+            return None  # never move while the user looks at the past, or after a bot failed
         return self._bots.get(self.state.current_player)
 
     def _run_bots(self, from_browser: bool) -> None:
@@ -231,26 +243,45 @@ class TableWidget(anywidget.AnyWidget):
                     self._pending = loop.call_later(self.bot_delay, self._bot_tick, loop)
                 return
         while (bot := self._bot_to_move()) is not None:
-            self._bot_move(bot)
+            self._bot_move(bot, from_browser)
 
     def _bot_tick(self, loop: asyncio.AbstractEventLoop) -> None:
         self._pending = None
         try:
             bot = self._bot_to_move()
             if bot is not None:
-                self._bot_move(bot)
+                self._bot_move(bot, True)
             if self._bot_to_move() is not None:
                 self._pending = loop.call_later(self.bot_delay, self._bot_tick, loop)
                 return
         except Exception as e:  # a callback must never raise into the event loop
-            self.last_error = f"bot error: {e}"
+            self.last_error = _clip(f"The table stopped the bots after an error: {type(e).__name__}")
         self.thinking = False
 
-    def _bot_move(self, bot: Bot) -> None:
+    def _bot_move(self, bot: Bot, from_browser: bool) -> None:
         st = self.state
         seat = st.current_player
-        action = bot.act(st.view(seat), st.legal_actions())
-        self._push(action, seat=seat, by_bot=True)
+        name = getattr(bot, "name", type(bot).__name__)
+        who = f"the bot playing {st.seat_label(seat)} ({name})"
+        try:
+            action = bot.act(st.view(seat), st.legal_actions())
+            events = self._push(action, seat=seat, by_bot=True)
+        except (IllegalActionError, InvalidActionError) as e:
+            # Neither the action nor the engine's reason: both can show the bot's hand.
+            rule = f" (rule {e.rule})" if isinstance(e, IllegalActionError) else ""
+            self._bot_failed(f"{who} chose an action the rules refuse{rule}")
+            return
+        except Exception as e:  # a bot's own bug
+            self._bot_failed(f"{who} failed with {type(e).__name__}")
+            return
+        if from_browser and self._pauses & {e.kind for e in events} and not self.state.is_terminal:
+            pause = next(e for e in events if e.kind in self._pauses)
+            self.hold = {"kind": pause.kind, "text": pause.text, "data": pause.data}
+
+    def _bot_failed(self, why: str) -> None:
+        self._stalled = True
+        self.last_error = _clip(f"{why}; the bots are stopped. Play that seat's move yourself with "
+                                f"table.step(...), or call table.play_bots() to try again.")
 
     def _cancel_pending(self) -> None:
         if self._pending is not None:
@@ -259,48 +290,75 @@ class TableWidget(anywidget.AnyWidget):
         self.thinking = False
 
     # ------------------------------------------------------------------ browser messages
+    def set_state(self, sync_data: Any) -> None:
+        """Refuse a state update from the browser: it may only send messages."""
+        try:
+            keys = [k for k in sync_data if isinstance(k, str) and k in self.keys] \
+                if isinstance(sync_data, dict) else []
+            named = ", ".join(quote(k, 24) for k in keys[:5]) or "a trait"
+            self.last_error = _clip(f"Refused: the browser cannot change {named}; the table changes only "
+                                    f"through its messages (act, goto, undo ...).")
+            if keys:
+                self.send_state(keys)  # put the browser's copy back
+        except Exception:  # never raise into the comm
+            self.last_error = "Refused: the browser cannot change the table's state."
+
     def _on_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
         try:
             self._handle(content)
         except Exception as e:  # never let anything raise into the comm
-            self.last_error = f"internal error: {type(e).__name__}: {e}"
+            self.last_error = _clip(f"The table could not handle that message ({type(e).__name__}).")
 
     def _handle(self, msg: Any) -> None:
         if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-            self.last_error = f"bad message {msg!r}: expected an object with a 'type'"
+            self.last_error = "Bad message: expected an object with a 'type'."
+            return
+        if len(msg) > 4 or _size(msg) > MAX_MESSAGE:
+            self.last_error = f"Bad message: more than {MAX_MESSAGE} characters."
             return
         kind = msg["type"]
         if kind == "act":
             action = msg.get("action")
             if not isinstance(action, str):
-                self.last_error = f"bad 'act' message: 'action' must be action text, got {action!r}"
+                self.last_error = "Bad 'act' message: 'action' must be action text."
                 return
             self._act_from_browser(action)
         elif kind == "goto":
             index = msg.get("index")
-            if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(self._states):
-                self.last_error = f"bad 'goto' message: index must be 0..{len(self._states) - 1}, got {index!r}"
+            if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index <= self.timeline.length:
+                self.last_error = f"Bad 'goto' message: index must be 0..{self.timeline.length}."
                 return
             self.goto(index)
             self._run_bots(from_browser=True)
+        elif kind == "switch":
+            name = msg.get("branch")
+            if not isinstance(name, str) or name not in {b.name for b in self.timeline.branches}:
+                self.last_error = "Bad 'switch' message: no line of play by that name."
+                return
+            self.switch(name)
+            self._run_bots(from_browser=True)
         elif kind == "undo":
             self.undo()
+        elif kind == "continue":
+            self.hold = None
+            self._stalled = False
+            self._run_bots(from_browser=True)
         elif kind == "clear_error":
             self.last_error = ""
         else:
-            self.last_error = f"unknown message type {kind!r}"
+            self.last_error = f"Unknown message type {quote(kind, 24)}."
 
     def _act_from_browser(self, text: str) -> None:
         st = self.state
         actor = st.current_player
         if actor is not None and actor in self._bots:
-            self.last_error = f"Illegal: rule G3 — it is {seat_name(actor)}'s turn, played by the computer"
+            self.last_error = f"Illegal: rule G3 — it is {st.seat_label(actor)}'s turn, played by the computer"
             return
-        seat = self.seat if self.seat is not None else actor
+        seat = self.seat if self.seat is not None else ANY
         try:
             self._push(text, seat=seat)
         except (IllegalActionError, InvalidActionError) as e:
-            self.last_error = str(e)
+            self.last_error = _clip(str(e))
             return
         self._run_bots(from_browser=True)
 
@@ -311,25 +369,36 @@ class TableWidget(anywidget.AnyWidget):
             return False
         return self.seat is None or self.seat == actor
 
-    def _sync(self, cursor: int | None = None) -> None:
-        if cursor is None:
-            cursor = self.cursor
-        st = self._states[cursor]
-        lines = [line for step in self._events[: cursor + 1] for line in step]
+    def _sync(self) -> None:
+        tl = self.timeline
+        st = tl.state
+        may_act = self._viewer_may_act(st)
+        legal = [str(a) for a in st.legal_actions()] if may_act else []
         with self.hold_sync():
-            self.cursor = cursor
-            self.history_len = len(self._states) - 1
+            self.cursor = tl.cursor
+            self.history_len = tl.length
             self.view = st.view(self.seat)
-            self.legal = [str(a) for a in st.legal_actions()] if self._viewer_may_act(st) else []
-            self.log = lines[-LOG_TAIL:]
+            self.legal = legal
+            self.refusals = self._refusals(st, legal) if may_act else {}
+            self.narration = tl.narration(self.seat, last=LOG_TAIL)
+            self.branch = tl.branch
+            self.branches = [b.to_dict() for b in tl.branches]
             self.last_error = ""
+
+    def _refusals(self, st: State, legal: list[str]) -> dict[str, str]:
+        hints = getattr(st, "ui_candidates", None)
+        if hints is None:
+            return {}
+        ok = set(legal)
+        seat = st.current_player
+        return {a: str(st.explain(a, seat)) for a in hints(seat) if a not in ok}
 
     @traitlets.validate("seat")
     def _valid_seat(self, proposal: dict[str, Any]) -> int | None:
         seat = proposal["value"]
-        if hasattr(self, "_states"):
+        if hasattr(self, "timeline"):
             try:
-                self.state._check_seat(seat)
+                self.state.check_seat(seat)
             except ValueError as e:
                 raise traitlets.TraitError(str(e)) from None
             if seat in self._bots:
@@ -338,19 +407,53 @@ class TableWidget(anywidget.AnyWidget):
 
     @traitlets.observe("seat")
     def _seat_changed(self, _change: dict[str, Any]) -> None:
-        if hasattr(self, "_states"):
+        if hasattr(self, "timeline"):
             self._sync()
 
     # ------------------------------------------------------------------ static fallback
     def __str__(self) -> str:
-        return str(self.state)
+        st = self.state
+        return st.view_text(st.view(self.seat))
 
     def _repr_html_(self) -> str:
-        import html
-
+        # Saved in the notebook next to the live view: only what the viewer may see.
         return (f'<pre class="cw-fallback" data-game="{self.GAME}">'
-                f"{html.escape(str(self.state))}</pre>")
+                f"{html.escape(str(self))}</pre>")
 
     def __repr__(self) -> str:
-        return f"<{type(self).__name__} seat={self.seat} cursor={self.cursor}/{self.history_len}>"
+        who = "teacher view" if self.seat is None else f"seat {self.seat}"
+        return f"<{type(self).__name__} {who} move {self.cursor} of {self.history_len}>"
 
+
+def _size(value: Any, budget: int = MAX_MESSAGE) -> int:
+    """A cheap upper bound of a message's JSON size, stopping early past the budget."""
+    stack, total = [value], 0
+    while stack and total <= budget:
+        v = stack.pop()
+        if isinstance(v, str):
+            total += len(v) + 2
+        elif isinstance(v, dict):
+            total += 2 + 4 * len(v)
+            for k, x in v.items():
+                stack.append(k)
+                stack.append(x)
+        elif isinstance(v, (list, tuple)):
+            total += 2 + len(v)
+            stack.extend(v)
+        else:
+            total += 24
+    return total
+
+
+def table_class(game: str) -> type[TableWidget]:
+    """The table widget class of a registered game (built from its ``GameSpec``)."""
+    spec = game_spec(game)
+    doc = (f"A live {spec.title} table ({spec.summary}).\n\n"
+           f"Parameters are those of ``cardwidgets.games.{game}.new_game`` (``players``, ``seed``,\n"
+           f"``deck`` and the game's options) plus ``seat`` (whose view is shown; ``None`` = teacher\n"
+           f"view), ``bots`` (``{{seat: \"greedy\"}}``, or one name for every other seat) and\n"
+           f"``bot_delay`` (seconds a bot waits after a click). ``table.timeline`` holds the game.\n")
+    return type(spec.table, (TableWidget,), {
+        "__module__": "cardwidgets.widgets", "__doc__": doc, "__qualname__": spec.table,
+        "GAME": game, "_esm": bundle(game, "js"), "_css": bundle(game, "css"),
+    })

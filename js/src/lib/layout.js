@@ -17,7 +17,7 @@ export function renderLayout(ctx, { header, felt, playerArea, cursor, historyLen
     playerArea,
   ]);
   const side = h("aside", { class: "cw-side" }, [
-    renderLog(ctx.get("log") || []),
+    renderLog(ctx.get("narration") || []),
     renderHistory({
       cursor, length: historyLen,
       onGoto: (index) => ctx.send({ type: "goto", index }),

@@ -3,7 +3,7 @@
 import { clear } from "./dom.js";
 
 /** The synced traits whose change redraws a table. */
-export const TRAITS = ["view", "legal", "log", "cursor", "history_len", "last_error", "thinking", "bot_seats"];
+export const TRAITS = ["view", "legal", "narration", "cursor", "history_len", "last_error", "thinking", "bot_seats", "branch", "branches", "hold", "refusals", "rules"];
 
 /**
  * The subset of the anywidget model a table uses (easy to fake in tests).

@@ -1,0 +1,246 @@
+"""What a game declares: its :class:`GameSpec` (modes, options, phases, table).
+
+Every game module defines ``SPEC = GameSpec(...)`` at the top, as data. The base
+class reads it for everything games used to repeat: player and option validation,
+modes, the G2 refusal of an action kind that does not exist in a phase, and the
+``finished`` phase. The registry, the widgets, the bots, the simulator, the
+conformance tests and the benchmarks all read the same declarations.
+
+>>> spec = GameSpec("demo", "Demo", 1, modes=(Mode("standard", (2, 3)),),
+...                 options=(Option("rounds", 3, check=int_range(1, 9)),),
+...                 phases=(Phase("play", ("play",)),), table="Demo")
+>>> spec.resolve(2, None, {"rounds": 5})
+('standard', 2, {'rounds': 5})
+>>> spec.resolve(4.0, None, {})
+Traceback (most recent call last):
+...
+ValueError: players=4.0 is not allowed in Demo; allowed values: 2, 3
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Mapping
+
+#: The phase every game ends in.
+FINISHED = "finished"
+
+
+@dataclass(frozen=True)
+class Option:
+    """One game option: name, default, and either a tuple of allowed values or a check.
+
+    ``check`` returns ``None`` when a value is fine, else a description of what is
+    allowed (used in the error). ``normalize`` turns an accepted value into its
+    canonical form (JSON's string keys back to ints, say). ``modes`` lists the modes
+    the option applies to (``None``: every mode); giving it in another mode is a
+    ``ValueError``. ``rule`` is the rule ID it configures.
+    """
+
+    name: str
+    default: Any
+    allowed: tuple[Any, ...] | None = None
+    check: Callable[[Any], str | None] | None = None
+    doc: str = ""
+    normalize: Callable[[Any], Any] | None = None
+    modes: tuple[str, ...] | None = None
+    rule: str | None = None
+
+    def validate(self, value: Any) -> None:
+        """Raise ``ValueError`` naming the allowed values unless ``value`` is allowed."""
+        if self.allowed is not None:
+            # `True == 1` in Python: compare types too so `games=True` is refused.
+            if not any(value == a and type(value) is type(a) for a in self.allowed):
+                allowed = ", ".join(repr(a) for a in self.allowed)
+                raise ValueError(f"{self.name}={_short(value)} is not allowed; allowed values: {allowed}")
+        if self.check is not None:
+            problem = self.check(value)
+            if problem:
+                raise ValueError(f"{self.name}={_short(value)} is not allowed; {problem}")
+
+
+@dataclass(frozen=True)
+class Mode:
+    """A way to play a game: its name and the player counts it allows.
+
+    ``rule`` is the rule ID that sets the player counts (cited in the error).
+    """
+
+    name: str
+    players: tuple[int, ...]
+    doc: str = ""
+    rule: str | None = None
+
+
+@dataclass(frozen=True)
+class Phase:
+    """A phase and the action kinds it allows.
+
+    An action whose kind is not listed is refused with core rule G2, unless
+    ``refusals`` names a more specific rule for that kind (Depot refuses a leader's
+    pass with D5.3): ``{kind: (rule, reason)}``.
+    """
+
+    name: str
+    actions: tuple[str, ...]
+    doc: str = ""
+    refusals: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """The static facts of a game, declared once at the top of its module.
+
+    ``version`` is raised whenever a rules change would alter recorded games;
+    replays record it. ``max_actions(players, options)`` bounds the length of any
+    game (the conformance tests hold every game to it). ``table`` is the name of the
+    widget class (``cardwidgets.Depot``).
+    """
+
+    name: str
+    title: str
+    version: int
+    modes: tuple[Mode, ...]
+    options: tuple[Option, ...]
+    phases: tuple[Phase, ...]
+    table: str
+    summary: str = ""
+    max_actions: Callable[[int, Mapping[str, Any]], int] | None = None
+    #: Event kinds after which a table waits for the viewer before bots go on
+    #: (a game's or a round's end, so a person can read the scores).
+    pauses: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        names = [o.name for o in self.options]
+        if len(set(names)) != len(names):
+            raise ValueError(f"{self.name}: an option is declared twice")
+        modes = {m.name for m in self.modes}
+        for o in self.options:
+            if o.modes is not None and not set(o.modes) <= modes:
+                raise ValueError(f"{self.name}: option {o.name} names an unknown mode")
+        object.__setattr__(self, "_phase_map", {p.name: p for p in self.phases})
+        object.__setattr__(self, "_option_map", {o.name: o for o in self.options})
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def default_mode(self) -> str:
+        return self.modes[0].name
+
+    def mode(self, name: str | None = None) -> Mode:
+        """The mode called ``name`` (the first declared one for ``None``)."""
+        if name is None:
+            return self.modes[0]
+        for m in self.modes:
+            if m.name == name:
+                return m
+        raise ValueError(f"mode={_short(name)} is not allowed in {self.title}; allowed values: "
+                         + ", ".join(repr(m.name) for m in self.modes))
+
+    def phase(self, name: str) -> Phase | None:
+        return self._phase_map.get(name)  # type: ignore[attr-defined]
+
+    def option(self, name: str) -> Option:
+        return self._option_map[name]  # type: ignore[attr-defined]
+
+    def options_for(self, mode: str) -> tuple[Option, ...]:
+        """The options that apply to ``mode``."""
+        return tuple(o for o in self.options if o.modes is None or mode in o.modes)
+
+    def defaults(self, mode: str | None = None) -> dict[str, Any]:
+        return {o.name: o.default for o in self.options_for(self.mode(mode).name)}
+
+    @property
+    def player_counts(self) -> tuple[int, ...]:
+        """Every player count of every mode, ascending."""
+        return tuple(sorted({n for m in self.modes for n in m.players}))
+
+    # ------------------------------------------------------------------ validation
+    def check_players(self, players: Any, mode: Mode) -> int:
+        if isinstance(players, bool) or not isinstance(players, int) or players not in mode.players:
+            allowed = ", ".join(map(str, mode.players))
+            where = self.title if len(self.modes) == 1 else f"{self.title} mode {mode.name!r}"
+            rule = f" (rule {mode.rule})" if mode.rule else ""
+            raise ValueError(f"players={_short(players)} is not allowed in {where}; allowed values: {allowed}{rule}")
+        return players
+
+    def resolve(self, players: Any, mode: str | None, given: Mapping[str, Any]) -> tuple[str, int, dict[str, Any]]:
+        """``(mode, players, options)`` with defaults filled in and every value validated.
+
+        An unknown option is a ``TypeError``; a bad value, a player count the mode
+        does not allow, or an option that does not apply to the mode, a ``ValueError``.
+        """
+        m = self.mode(mode)
+        unknown = sorted(set(given) - set(self._option_map))  # type: ignore[attr-defined]
+        if unknown:
+            raise TypeError(f"{self.name}: unknown option(s) {', '.join(unknown)}; "
+                            f"known options: {', '.join(o.name for o in self.options)}")
+        n = self.check_players(players, m)
+        out: dict[str, Any] = {}
+        for opt in self.options:
+            applies = opt.modes is None or m.name in opt.modes
+            if not applies:
+                if opt.name in given:
+                    raise ValueError(f"{opt.name} does not apply to mode {m.name!r}; it applies to: "
+                                     + ", ".join(repr(x) for x in opt.modes or ()))
+                continue
+            value = given.get(opt.name, opt.default)
+            opt.validate(value)
+            out[opt.name] = opt.normalize(value) if opt.normalize else value
+        return m.name, n, out
+
+    def non_defaults(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The options that differ from their defaults (what a replay records)."""
+        out = {}
+        for name, value in options.items():
+            opt = self._option_map.get(name)  # type: ignore[attr-defined]
+            if opt is None or not _same(value, opt.normalize(opt.default) if opt.normalize else opt.default):
+                out[name] = value
+        return out
+
+
+def _same(a: Any, b: Any) -> bool:
+    return a == b and type(a) is type(b)
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    """``repr(value)`` cut to ``limit`` characters, so a huge bad value never floods an error."""
+    try:
+        text = repr(value)
+    except Exception:  # a hostile __repr__
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# --------------------------------------------------------------------------- checks
+def int_range(lo: int, hi: int | None = None) -> Callable[[Any], str | None]:
+    """A check for an int in ``[lo, hi]`` (``hi=None``: no upper bound)."""
+
+    def check(value: Any) -> str | None:
+        ok = isinstance(value, int) and not isinstance(value, bool) and value >= lo
+        if ok and (hi is None or value <= hi):
+            return None
+        return f"allowed values: an int from {lo}" + (f" to {hi}" if hi is not None else " up")
+
+    return check
+
+
+def optional(check: Callable[[Any], str | None]) -> Callable[[Any], str | None]:
+    """Allow ``None`` besides what ``check`` allows."""
+
+    def inner(value: Any) -> str | None:
+        if value is None:
+            return None
+        problem = check(value)
+        return problem and problem + " (or None)"
+
+    return inner
+
+
+def one_of(values: Iterable[Any]) -> Callable[[Any], str | None]:
+    """A check for membership (for values that are not hashable-comparable as ``allowed``)."""
+    vals = tuple(values)
+
+    def check(value: Any) -> str | None:
+        return None if any(_same(value, v) for v in vals) else "allowed values: " + ", ".join(map(repr, vals))
+
+    return check

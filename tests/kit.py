@@ -1,0 +1,235 @@
+"""The conformance kit: the engine contract, checked the same way for every game.
+
+``tests/test_conformance.py`` runs it over every registered game, mode, player
+count and option value; a game's own tests may call it directly. Everything here
+reads the game's ``SPEC`` and the engine contract only, never a game's internals.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import pickle
+import random
+from typing import Any, Iterable
+
+import pytest
+
+from cardwidgets import IllegalActionError, InvalidActionError, Replay, rules
+from cardwidgets.core import ANY, Termination
+from cardwidgets.core.spec import GameSpec
+from cardwidgets.games import game_module
+
+
+# --------------------------------------------------------------------------- configurations
+def spec_configs(spec: GameSpec) -> list[dict[str, Any]]:
+    """New-game kwargs covering every mode, every player count, and every allowed value
+    of every option (one at a time, at the mode's middle player count)."""
+    out = []
+    for mode in spec.modes:
+        base = {"mode": mode.name} if len(spec.modes) > 1 else {}
+        for n in mode.players:
+            out.append({**base, "players": n})
+        mid = mode.players[len(mode.players) // 2]
+        for opt in spec.options_for(mode.name):
+            for value in opt.allowed or ():
+                if value != opt.default or type(value) is not type(opt.default):
+                    out.append({**base, "players": mid, opt.name: value})
+    return out
+
+
+def label(cfg: dict[str, Any]) -> str:
+    return ",".join(f"{k}={v}" for k, v in cfg.items())
+
+
+# --------------------------------------------------------------------------- candidates
+def vocabulary(mod: Any, cfg: dict[str, Any], games: int = 6, seed: int = 0) -> list[str]:
+    """Action texts seen legal somewhere in random games of this configuration: the
+    candidates tried everywhere else (most are illegal there)."""
+    seen: dict[str, None] = {}
+    rng = random.Random(seed)
+    for g in range(games):
+        st = mod.new_game(seed=10_000 + g, **cfg)
+        while not st.is_terminal:
+            legal = st.legal_actions()
+            for a in legal:
+                seen.setdefault(str(a), None)
+            st.apply_unchecked(legal[rng.randrange(len(legal))])
+    return list(seen)
+
+
+def cited_rules(game: str, events: Iterable[Any]) -> None:
+    """Every event cites a rule, and every rule it cites resolves in the reference."""
+    for e in events:
+        assert e.text, f"an event without narration: {e}"
+        if e.kind == "preview_stop":
+            continue
+        assert e.rule, f"an event without a rule: {e.text}"
+        rules.lookup(e.rule, game=game)
+        for rid in rules.cited(e.text, game=game):
+            rules.lookup(rid, game=game)
+
+
+# --------------------------------------------------------------------------- one playout
+def playout(game: str, cfg: dict[str, Any], seed: int, vocab: list[str], *, deep_steps: int = 150,
+            every: int = 20, twins: bool = True) -> dict[str, int]:
+    """A seeded random game checked at every step (all checks for the first
+    ``deep_steps`` steps, then every ``every``-th step). Returns counts of what was checked."""
+    mod = game_module(game)
+    spec = mod.SPEC
+    rng = random.Random(seed)
+    st = mod.new_game(seed=seed, **cfg)
+    bound = spec.max_actions(st.players, st.options)
+    cards = st.all_cards() if hasattr(st, "all_cards") else None
+    counts = {"steps": 0, "refusals": 0, "twins": 0, "previews": 0}
+    cited_rules(game, st.setup_events)
+    while not st.is_terminal:
+        counts["steps"] += 1
+        steps = counts["steps"]
+        assert steps <= bound, f"the game ran past its declared bound of {bound} actions"
+        legal = st.legal_actions()
+        assert legal, "no legal action in a running game"
+        assert st.current_player is not None and st.phase != "finished"
+        texts = [str(a) for a in legal]
+        assert len(set(texts)) == len(texts), "duplicate legal actions"
+        deep = steps <= deep_steps or steps % every == 0
+        for a, t in zip(legal, texts):
+            assert mod.parse_action(t) == a, f"{t!r} does not parse back"
+            if deep:
+                assert st.is_legal(a) and st.is_legal(t), st.explain(t)
+        before = st.to_dict()
+        if deep:
+            counts["refusals"] += refusals_change_nothing(st, rng.sample(vocab, min(40, len(vocab))), texts)
+            views_are_safe(st)
+            roundtrips(st)
+            if twins:
+                counts["twins"] += noninterference(st, rng, rng.sample(vocab, min(12, len(vocab))) + texts[:4])
+        action = rng.choice(legal)
+        twin = st.clone()
+        fast = st.clone()
+        if deep:
+            preview = st.preview(action)
+            counts["previews"] += 1
+            assert preview, "a legal action previews to nothing"
+            cited_rules(game, preview)
+        events = st.apply(action)
+        assert events, f"{action} produced no narration"
+        cited_rules(game, events)
+        fast.apply_unchecked(action)
+        assert twin.to_dict() == before, "a clone changed when the original moved"
+        if deep:
+            assert fast.to_dict() == st.to_dict(), "the fast path and the narrated path disagree"
+            if cards is not None:
+                assert st.all_cards() == cards, "cards were created or lost"
+            for seat in range(st.players):
+                seen = [e for e in events if e.visible_to(seat)]
+                assert all(e.audience is None or seat in e.audience for e in seen)
+    assert st.legal_actions() == [] and st.current_player is None and st.phase == "finished"
+    out = st.outcome()
+    assert out is not None and len(out.scores) == st.players
+    assert all(0 <= w < st.players for w in out.winners)
+    assert isinstance(out.termination, Termination)
+    assert out.termination is Termination.NORMAL, f"a random game was aborted: {out.reason}"
+    with pytest.raises(IllegalActionError) as info:
+        st.apply(texts[0])
+    assert info.value.rule == "G1"
+    rebuilt = Replay.from_json(Replay.from_state(st).to_json()).build()
+    assert rebuilt.to_dict() == st.to_dict(), "the replay did not rebuild the game"
+    return counts
+
+
+def refusals_change_nothing(st: Any, candidates: list[str], legal_texts: list[str]) -> int:
+    """Enumeration and diagnosis agree; every refusal names a rule and changes nothing."""
+    before = st.to_dict()
+    legal = set(legal_texts)
+    n = 0
+    for t in candidates:
+        try:
+            a = st.parse(t)
+        except InvalidActionError:
+            continue
+        if str(a) in legal:
+            continue
+        with pytest.raises(IllegalActionError) as info:
+            st.apply(a)
+        err = info.value
+        assert err.rule and str(err).startswith(f"Illegal: rule {err.rule} — "), str(err)
+        rules.lookup(err.rule, game=st.game)
+        ex = st.explain(t)
+        assert not ex.legal and ex.rule == err.rule and str(ex) == str(err)
+        n += 1
+    for bad in ("", "   ", "x" * 300, "play", "\x00", "S9: " + (legal_texts[0] if legal_texts else "")):
+        with pytest.raises((InvalidActionError, IllegalActionError)):
+            st.apply(bad)
+    assert st.to_dict() == before, "a refused action changed the state"
+    return n
+
+
+def views_are_safe(st: Any) -> None:
+    """Views are JSON-safe dicts of the viewer's seat; the teacher view is a superset."""
+    teacher = st.view(None)
+    assert json.loads(json.dumps(teacher)) == teacher
+    assert teacher["seat"] is None and teacher["players"] == st.players
+    for seat in range(st.players):
+        v = st.view(seat)
+        assert json.loads(json.dumps(v)) == v
+        assert v["seat"] == seat and v["phase"] == st.phase and v["current"] == st.current_player
+        text = st.view_text(v)
+        assert isinstance(text, str) and text
+    with pytest.raises(ValueError):
+        st.view(st.players)
+
+
+def roundtrips(st: Any) -> None:
+    d = st.to_dict()
+    again = type(st).from_dict(d)
+    assert again.to_dict() == d
+    via_json = type(st).from_dict(json.loads(json.dumps(d)))
+    assert via_json.to_dict() == d
+    assert pickle.loads(pickle.dumps(st)).to_dict() == d
+
+
+def noninterference(st: Any, rng: random.Random, candidates: list[str]) -> int:
+    """In a twin position (the cards a seat cannot see dealt differently), that seat gets
+    the same view, legal list, refusals, explanations and previews."""
+    done = 0
+    actor = st.current_player
+    for seat in {actor, rng.randrange(st.players)}:
+        for _ in range(2):
+            twin = st._twin(seat, random.Random(rng.random()))
+            assert twin.view(seat) == st.view(seat), "a twin must look the same to the seat"
+            if seat == actor:
+                assert [str(a) for a in twin.legal_actions()] == [str(a) for a in st.legal_actions()]
+            for t in candidates:
+                a, b = st.explain(t, seat), twin.explain(t, seat)
+                assert str(a) == str(b), f"seat {seat} can tell the twins apart by explaining {t!r}"
+                assert [str(e) for e in a.effects] == [str(e) for e in b.effects], \
+                    f"seat {seat} can tell the twins apart by previewing {t!r}"
+                if a.legal and seat == actor:
+                    assert [str(e) for e in st.preview(t)] == [str(e) for e in twin.preview(t)]
+            done += 1
+    return done
+
+
+def fast_path_matches(game: str, cfg: dict[str, Any], seeds: Iterable[int]) -> int:
+    """Whole games on the fast path end where the narrated path ends, and within the bound."""
+    mod = game_module(game)
+    actions = 0
+    for seed in seeds:
+        rng = random.Random(seed)
+        fast = mod.new_game(seed=seed, **cfg)
+        slow = fast.clone()
+        bound = mod.SPEC.max_actions(fast.players, fast.options)
+        while not fast.is_terminal:
+            legal = fast.legal_actions()
+            a = legal[rng.randrange(len(legal))]
+            fast.apply_unchecked(a)
+            slow.apply(a, ANY)
+            actions += 1
+            assert actions <= bound * 50
+        assert fast.to_dict() == slow.to_dict()
+    return actions
+
+
+def all_pairs(values: list[Any]) -> list[tuple[Any, Any]]:
+    return list(itertools.combinations(values, 2))
