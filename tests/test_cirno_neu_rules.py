@@ -79,7 +79,7 @@ def test_NX01_setup():
     assert [len(st.hand(s)) for s in range(4)] == [3, 3, 3, 3]
     assert len(st.draw_pile) == 47 and st.sum == 0 and st.direction == 1
     assert st.current_player == A and st.turn["required"] == 1 and st.turn["kind"] == "normal"
-    assert st.round == 1 and st.dealer == A and st.phase == "AWAIT_CARD"
+    assert st.round == 1 and st.dealer == A and st.phase == "play"
     assert sum(st.all_cards().values()) == 59
     life = new_game(players=4, seed=3, life_system=True)
     assert life.chips == (2, 2, 2, 2) and sum(life.chips) == 8
@@ -132,7 +132,7 @@ def test_NX05_the_99_card(before):
 
 def test_NX06_special_cards_safe_at_99():
     st = pos({B: ["PASS", "3", "10"]}, sum=99, actor=B)
-    refused(st, "play 3", "N4.3", "3 would make the sum 102 (> 99) while you hold a safe card (PASS)")
+    refused(st, "play 3", "N4.3", "3 would make the sum 102 (over 99) while you hold a safe card (PASS)")
     assert [str(a) for a in st.legal_actions()] == ["play pass"]
     ok(st, "play pass")
     assert st.sum == 99 and st.current_player == C
@@ -196,7 +196,7 @@ def test_NX12_forced_bust_elimination():
     events = ok(st, "play 5")
     bust = [e for e in events if e.kind == "bust"][0]
     assert bust.rule == "N4.4"
-    assert bust.text == ("B holds [8, 10, 50] at 95 — every card would exceed 99: B is forced and busts "
+    assert bust.text == ("B holds [8, 10, 50] at 95 — every card would take the sum over 99: B is forced and busts "
                          "(rule N4.4).")
     assert any(e.kind == "eliminated" and e.rule == "N6.3" for e in events)
     assert st.active == (True, False, True, True)
@@ -233,7 +233,7 @@ def test_NX14_life_system_eliminated_at_zero():
 def test_NX15_match_end():
     st = pos({A: ["5", "PASS", "-1"], C: ["10", "50", "8"]}, sum=90, active=[True, False, True, False])
     events = ok(st, "play 5")
-    assert st.is_terminal and st.current_player is None and st.phase == "MATCH_END"
+    assert st.is_terminal and st.current_player is None and st.phase == "finished"
     assert events[-1].kind == "match_end" and events[-1].rule == "N6.5"
     out = st.outcome()
     assert out.winners == (A,) and "C busted last" in out.reason
@@ -245,7 +245,7 @@ def test_NX15_match_end():
 # --------------------------------------------------------------------------- §13.2
 def test_NE01_no_bust_on_purpose():
     st = pos({B: ["10", "5", "-1"]}, sum=90, actor=B)
-    refused(st, "play 10", "N4.3", "10 would make the sum 100 (> 99) while you hold a safe card (5, -1)")
+    refused(st, "play 10", "N4.3", "10 would make the sum 100 (over 99) while you hold a safe card (5, -1)")
     assert [str(a) for a in st.legal_actions()] == ["play 5", "play -1"]
     twin = st.clone()
     ok(st, "play 5")
@@ -283,7 +283,7 @@ def test_NE04_bust_on_first_card_of_double():
 
 def test_NE05_bust_on_second_card_of_double():
     st = pos({B: ["1", "2", "3"]}, sum=98, actor=B, required=2)
-    refused(st, "play 2", "N4.3", "2 would make the sum 100 (> 99) while you hold a safe card (1)")
+    refused(st, "play 2", "N4.3", "2 would make the sum 100 (over 99) while you hold a safe card (1)")
     events = ok(st, "play 1")
     assert events[0].text == "B plays 1: sum 98 → 99 (rule N3.1) — card 1 of 2."
     bust = [e for e in events if e.kind == "bust"][0]
@@ -294,10 +294,10 @@ def test_NE05_bust_on_second_card_of_double():
 
 def test_NE06_order_of_cards_in_a_double_turn():
     st = pos({B: ["4", "-1", "10"]}, sum=95, actor=B, required=2)
-    refused(st, "play 10", "N4.3", "10 would make the sum 105 (> 99) while you hold a safe card (4, -1)")
+    refused(st, "play 10", "N4.3", "10 would make the sum 105 (over 99) while you hold a safe card (4, -1)")
     ok(st, "play 4")
     assert st.sum == 99
-    refused(st, "play 10", "N4.3", "10 would make the sum 109 (> 99) while you hold a safe card (-1)")
+    refused(st, "play 10", "N4.3", "10 would make the sum 109 (over 99) while you hold a safe card (-1)")
     ok(st, "play -1")
     assert st.sum == 98 and len(st.hand(B)) == 3 and st.current_player == C
 
@@ -306,7 +306,7 @@ def test_NE07_second_check_uses_new_sum():
     st = pos({B: ["10", "10", "9"]}, sum=80, actor=B, required=2)
     ok(st, "play 10")
     assert st.sum == 90
-    refused(st, "play 10", "N4.3", "10 would make the sum 100 (> 99)")
+    refused(st, "play 10", "N4.3", "10 would make the sum 100 (over 99)")
     ok(st, "play 9")
     assert st.sum == 99
 
@@ -359,9 +359,9 @@ def test_NE13_illegal_targets():
     st = pos({A: ["SHOT", "5", "1"]})
     refused(st, "play shot @A", "N3.6", "you cannot target yourself")
     refused(st, "play shot", "N3.6", "SHOT needs a target")
-    refused(st, "play 5 @C", "N4.2", "only SHOT/DOUBLE SHOT take a target")
+    refused(st, "play 5 @C", "N4.2", "only SHOT and DOUBLE SHOT take a target")
     st = pos({A: ["SHOT", "5", "1"]}, active=[True, False, True, True])
-    refused(st, "play shot @B", "N6.7", "B is not an active player")
+    refused(st, "play shot @B", "N6.7", "B is out of the match")
     assert [str(a) for a in st.legal_actions()] == ["play 1", "play 5", "play shot @2", "play shot @3"]
 
 
@@ -554,7 +554,7 @@ def test_refusal_N36_shot_without_target():
 
 def test_refusal_N42_target_with_another_card():
     st = pos({A: ["PASS", "DOUBLE", "-1"]})
-    refused(st, "play pass @1", "N4.2", "only SHOT/DOUBLE SHOT take a target")
+    refused(st, "play pass @1", "N4.2", "only SHOT and DOUBLE SHOT take a target")
     refused(st, "play double @B", "N4.2")
 
 
@@ -565,14 +565,15 @@ def test_refusal_N36_self_target():
 
 def test_refusal_N67_target_not_active():
     st = pos({A: ["SHOT", "1", "-1"]}, active=[True, True, False, True])
-    refused(st, "play shot @2", "N6.7", "C is not an active player")
-    refused(st, "play shot @7", "N6.7", "seat 7 is not an active player")
-    refused(st, "play shot @12", "N6.7")
+    refused(st, "play shot @2", "N6.7", "C is out of the match")
+    refused(st, "play shot @7", "N6.7", "there is no seat 7 (seats are 0-3)")
+    with pytest.raises(InvalidActionError, match="not a seat number 0-7"):  # no game has a seat 12
+        st.apply("play shot @12")
 
 
 def test_refusal_N43_unsafe_card():
     st = pos({A: ["10", "-1", "50"]}, sum=95)
-    refused(st, "play 10", "N4.3", "10 would make the sum 105 (> 99) while you hold a safe card (-1)")
+    refused(st, "play 10", "N4.3", "10 would make the sum 105 (over 99) while you hold a safe card (-1)")
     refused(st, "play 50", "N4.3")
 
 
@@ -581,7 +582,7 @@ def test_refusal_precedence():
     # not in hand beats target problems, target problems beat unsafe cards (§9.4)
     refused(st, "play shot", "N4.2", "you hold no SHOT")
     refused(st, "play shot @0", "N4.2")
-    refused(st, "play 10 @1", "N4.2", "only SHOT/DOUBLE SHOT take a target")
+    refused(st, "play 10 @1", "N4.2", "only SHOT and DOUBLE SHOT take a target")
     st = pos({A: ["SHOT", "1", "2"]}, active=[True, False, True, True])
     refused(st, "play shot @0", "N3.6", "you cannot target yourself")
 
@@ -618,7 +619,7 @@ def test_two_card_command():
 
 def test_two_card_command_refused_on_second_card():
     st = pos({B: ["4", "-1", "10"]}, sum=95, actor=B, required=2)
-    e = refused(st, "play 4, 10", "N4.3", "10 would make the sum 109 (> 99)")
+    e = refused(st, "play 4, 10", "N4.3", "10 would make the sum 109 (over 99)")
     assert str(e.action) == "play 10"
     refused(st, "play 10, 4", "N4.3", "10 would make the sum 105")
     refused(st, "play 4, 7", "N4.2", "you hold no 7")
@@ -627,7 +628,7 @@ def test_two_card_command_refused_on_second_card():
 
 def test_two_card_command_needs_a_double_turn():
     st = pos({A: ["4", "-1", "10"]})
-    refused(st, "play 4, -1", "N4.1", "a two-card command needs a double turn")
+    refused(st, "play 4, -1", "N4.1", "two cards at once need a double turn")
     st = pos({B: ["4", "-1", "10"]}, actor=B, required=2)
     ok(st, "play 4")
     refused(st, "play -1, 10", "N4.1", "already played 1 of the 2 cards")
@@ -657,7 +658,7 @@ def test_option_deck_counts():
     assert new_game(players=4, seed=0, deck_counts={"1": 13})
     with pytest.raises(ValueError, match="not a card token"):
         new_game(deck_counts={"11": 30})
-    with pytest.raises(ValueError, match="int >= 0"):
+    with pytest.raises(ValueError, match="must be an int from 0 to 100"):
         new_game(deck_counts={"1": -1, "2": 30})
     with pytest.raises(ValueError, match="no plus number card"):
         new_game(deck_counts={"PASS": 30})
@@ -665,7 +666,7 @@ def test_option_deck_counts():
 
 def test_option_limit():
     st = pos({A: ["10", "5", "-1"]}, sum=40, limit=45)
-    refused(st, "play 10", "N4.3", "10 would make the sum 50 (> 45)")
+    refused(st, "play 10", "N4.3", "10 would make the sum 50 (over 45)")
     ok(st, "play 5")
     assert st.sum == 45
     st = pos({A: ["99", "5", "-1"]}, sum=10, limit=45)
@@ -783,14 +784,14 @@ def test_option_reset_direction_each_round():
 def test_options_contract():
     with pytest.raises(TypeError):
         new_game(num_players=4)
-    for opt in cirno_neu.OPTIONS:
+    for opt in cirno_neu.SPEC.options:
         if opt.allowed:
             with pytest.raises(ValueError, match="allowed values"):
                 new_game(**{opt.name: "definitely-not-allowed"})
-    for n in (1, 9, True, "4"):
-        with pytest.raises(ValueError, match="2 to 8"):
+    for n in (1, 9, True, "4", 4.0):
+        with pytest.raises(ValueError, match="allowed values: 2, 3, 4, 5, 6, 7, 8"):
             new_game(players=n)
-    names = [o.name for o in cirno_neu.OPTIONS]
+    names = [o.name for o in cirno_neu.SPEC.options]
     assert names == ["deck_counts", "limit", "set_value", "hand_size", "life_system", "lives", "first_dealer",
                      "allow_voluntary_bust", "auto_forced_bust", "floor_at_zero", "shot_resume",
                      "shot_self_target", "pass_ends_double_turn", "double_draw_timing", "next_round_starter",
@@ -861,7 +862,7 @@ def test_view_hides_hands_and_draw_pile():
         assert v["hand_counts"] == [3, 3, 3, 3] and v["draw_count"] == 47
     t = st.view(None)
     assert t["draw_pile"] == st.draw_pile and all(h is not None for h in t["hands"])
-    assert t["names"] == ["A", "B", "C", "D"] and t["turn"]["actor"] == 0 and t["phase"] == "AWAIT_CARD"
+    assert t["names"] == ["A", "B", "C", "D"] and t["turn"]["actor"] == 0 and t["phase"] == "play"
     with pytest.raises(ValueError):
         st.view(4)
 
@@ -986,8 +987,11 @@ def test_two_card_command_explain_and_is_legal():
     st = pos({B: ["4", "-1", "10"]}, sum=95, actor=B, required=2)
     before = st.to_dict()
     assert st.is_legal("play 4, -1") and not st.is_legal("play 4, 10")
-    assert st.explain("play 4, -1") == "Legal: play 4, play -1 by B."
-    assert st.explain("play 4, 10").startswith("Illegal: rule N4.3 — 10 would make the sum 109")
-    assert st.explain("play 4, banana").startswith("Invalid: ")
+    ex = st.explain("play 4, -1")
+    assert ex.legal and str(ex) == "Legal: play 4, play -1 by B."
+    # the effects stop where the hidden draw pile starts (N4.7)
+    assert [str(e) for e in ex.effects][-1] == "Then B draws 2 cards (rule N4.7)."
+    assert str(st.explain("play 4, 10")).startswith("Illegal: rule N4.3 — 10 would make the sum 109")
+    assert str(st.explain("play 4, banana")).startswith("Invalid: ")
     assert not st.is_legal("play 4, -1", seat=A)
     assert st.to_dict() == before

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from cardwidgets import IllegalActionError, InvalidActionError
+from cardwidgets.core import Termination
 from cardwidgets.games import depot
 from cardwidgets.games.depot import Pass, Play, new_game, parse_action, setup_position
 
@@ -116,7 +117,9 @@ def test_DX11_give_differs_and_precedes_refill():
     assert st.hand(B) == [5, 5, 5, 7]
     assert st.storage == [2, 3, 4, 6, 8]
     assert st.limits[1] == 3
-    assert events[0].data["drawn"] == [8]
+    # the pass is narrated first, then the refill it causes (D6.6: take, give, refill)
+    assert [e.kind for e in events] == ["pass", "refill"] and events[1].data["drawn"] == [8]
+    assert events[0].text == "B passes (rule D6): takes both 5s from the Storage and gives a 3."
 
 
 def test_DX12_round_end():
@@ -127,8 +130,10 @@ def test_DX12_round_end():
     ok(st, "pass take 1")
     assert st.storage == [2, 3, 3, 5]
     events = ok(st, "pass take 5")
-    assert [e.kind for e in events] == ["pass", "round_end"]
-    assert events[-1].rule == "D7.1"
+    # the pass refills the Storage (D6.5), then the round ends and the bigger target refills it (D7.2)
+    assert [e.kind for e in events] == ["pass", "refill", "round_end", "refill"]
+    assert events[2].rule == "D7.1" and events[3].rule == "D7.2"
+    assert "the Storage target grows to 5" in events[2].text
     assert st.storage == [2, 3, 3, 4, 8] and st.target == 5
     assert st.view(None)["discard"] == [6]
     assert st.view(None)["round"] == 2 and st.current_player == A and st.phase == "lead"
@@ -147,7 +152,8 @@ def test_DX13_passed_player_plays_again():
 def test_DX14_deck_runs_out_during_refill():
     st = pos(4, {B: [1]}, [1, 3, 3, 8], deck=[4], discard=[2, 2, 7], standing=(A, [5, 6]), current=B, target=4)
     events = ok(st, "pass take 3")
-    assert [e.kind for e in events] == ["reshuffle", "pass"]
+    # the pass first, then what it causes: the reshuffle, then the refill (D6.6, D9.1)
+    assert [e.kind for e in events] == ["pass", "reshuffle", "refill"]
     assert len(st.storage) == 4 and st.storage[:3] == [1, 4, 8] or sorted(st.storage)[0] == 1
     v = st.view(None)
     assert v["deck_count"] == 2 and v["discard"] == [] and v["standing"] == {"owner": A, "cards": [5, 6]}
@@ -258,7 +264,7 @@ def test_DE09_counter_resets_on_any_play():
     ok(st, "pass take 3")  # A: 2
     assert st.view(None)["round"] == 1
     events = ok(st, "pass take 4")  # B: 3 = n-1
-    assert events[-1].kind == "round_end"
+    assert [e.kind for e in events][:3] == ["pass", "refill", "round_end"]
     assert st.current_player == C and st.phase == "lead"  # DE-25: the owner leads
 
 
@@ -282,7 +288,9 @@ def test_DE12_round_end_reshuffles_the_discarded_play():
     # B's pass left the Storage short and nothing could be drawn
     events = ok(st, "pass take 3")
     kinds = [e.kind for e in events]
-    assert "reshuffle" in kinds and kinds[-1] == "round_end"
+    # the pass leaves the Storage short (D9.2); the round ends (D7.1); its play is discarded and
+    # reshuffled into the new deck to refill the Storage to the new target (D7.2, D9.1)
+    assert kinds == ["pass", "short", "round_end", "reshuffle", "refill", "short"]
     assert 8 in st.storage and st.target == 4 and st.current_player == A
 
 
@@ -354,7 +362,7 @@ def test_DE22_penalty_cards_leave_play(leave, deck_left):
 
 def test_DE23_empty_storage():
     st = pos(4, {B: [5]}, [], standing=(A, [3]), current=B)
-    refused(st, "pass give 5", "D6.4", "the give would empty the hand")
+    refused(st, "pass give 5", "D6.4", "giving your last card would empty your hand")
     refused(st, "pass take 5", "D6.2", "the Storage is empty")
     assert [str(a) for a in st.legal_actions()] == ["play 5", "pass"]
     ok(st, "pass")
@@ -456,7 +464,9 @@ def test_max_turns_aborts():
     st = new_game(players=4, seed=1, max_turns=5)
     for _ in range(5):
         st.apply(st.legal_actions()[-1])
-    assert st.is_terminal and st.outcome().reason == "aborted" and st.outcome().winners == ()
+    out = st.outcome()
+    assert st.is_terminal and out.termination is Termination.ABORTED and out.winners == ()
+    assert "safety cap" in out.reason
 
 
 def _play_out(st, pick=lambda legal: legal[0]):
@@ -546,8 +556,7 @@ def test_narration_cites_rules():
     assert e.text == ("B plays [4,5] (run of 2, total 9; limits: set 2, run 3). It beats [4,4] "
                       "(2 cards, total 8) — rule D4.6.")
     e = st.apply("pass take 2")[0]
-    assert e.text.startswith("C passes (D6): takes 1 × 2 from the Storage")
-    assert "set limit" in e.text and e.rule == "D6"
+    assert e.text == "C passes (rule D6): takes the 2 from the Storage." and e.rule == "D6"
 
 
 def test_str_is_a_compact_table():

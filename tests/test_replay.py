@@ -85,7 +85,7 @@ def test_json_syntax_error_names_the_line():
 
 @pytest.mark.parametrize("edit, words", [
     (('"format": "cardwidgets-replay"', '"format": "other"'), '"format" must be'),
-    (('"version": 1', '"version": 2'), "unsupported"),
+    (('"version": 2', '"version": 3'), "unsupported"),
     (('"game": "depot"', '"game": "chess"'), 'unknown "game"'),
     (('"seed": 9', '"seed": "nine"'), '"seed" must be an integer'),
     (('"players": 4', '"players": 9'), "cannot set up the game"),

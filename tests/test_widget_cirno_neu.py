@@ -19,7 +19,7 @@ def test_table_plays_and_narrates():
     assert t.game == "cirno_neu" and t.legal == ["play 5", "play 10", "play shot @1", "play shot @2"]
     send(t, {"type": "act", "action": "play 10"})
     assert t.last_error == "" and t.view["sum"] == 10 and t.cursor == 1
-    assert any("rule N3.1" in line for line in t.log)
+    assert any("rule N3.1" in line for line in t.narration)
 
 
 def test_refusals_cite_rules_and_change_nothing():

@@ -17,7 +17,7 @@ def send(t, msg):
 
 
 def snapshot(t):
-    return (t.cursor, t.history_len, json.dumps(t.view, sort_keys=True), list(t.legal), list(t.log))
+    return (t.cursor, t.history_len, json.dumps(t.view, sort_keys=True), list(t.legal), list(t.narration))
 
 
 @pytest.fixture
@@ -38,7 +38,7 @@ def test_act_message_applies_and_narrates(hot):
     send(hot, {"type": "act", "action": action})
     assert hot.last_error == "" and hot.cursor == 1 and hot.history_len == 1
     assert [str(a) for a in hot.history] == [action]
-    assert hot.log and "rule D4.8" in hot.log[-1]
+    assert hot.narration and "rule D4.8" in hot.narration[-1]
     assert hot.view["current"] == 1 and hot.view["last_action"] == {"seat": 0, "action": action}
 
 
@@ -50,7 +50,7 @@ def test_act_message_applies_and_narrates(hot):
     ({"type": "act"}, "must be action text"),
     ({"type": "goto", "index": 99}, "index must be"),
     ({"type": "goto", "index": "1"}, "index must be"),
-    ({"type": "explode"}, "unknown message type"),
+    ({"type": "explode"}, "Unknown message type"),
     ({"action": "play 1"}, "expected an object with a 'type'"),
     ("play 1", "expected an object with a 'type'"),
     (None, "expected an object with a 'type'"),
@@ -107,7 +107,13 @@ def test_bots_answer_at_once_without_delay():
 def test_acting_for_a_bot_is_refused():
     t = Depot(players=3, seed=1, seat=None, bots={1: "random"}, bot_delay=0)
     t.step(t.legal_actions()[0])  # A plays, B (bot) answers at once
-    assert t.state.current_player == 2
+    assert t.state.current_player == 2 and t.history_len == 2
+    t.goto(1)  # back to B's turn: bots never move in the past
+    assert t.state.current_player == 1 and t.legal == []
+    before = snapshot(t)
+    send(t, {"type": "act", "action": str(t.state.legal_actions()[0])})
+    assert t.last_error == "Illegal: rule G3 — it is B's turn, played by the computer"
+    assert snapshot(t) == before
     t2 = Depot(players=3, seed=1, starting_player=1, bots={1: "random"}, bot_delay=0)
     assert t2.history_len == 1  # the bot opened the game by itself
 
@@ -138,8 +144,14 @@ def test_undo_goto_and_fork(hot):
     hot.undo()
     assert hot.cursor == 2
     hot.goto(1)
-    hot.step(hot.legal_actions()[-1])  # forks: the old future is dropped
+    hot.step(hot.legal_actions()[-1])  # a new line of play; the old one is kept
     assert hot.cursor == 2 and hot.history_len == 2
+    assert [b["name"] for b in hot.branches] == ["main", "branch-1"] and hot.branch == "branch-1"
+    assert hot.branches[1] == {"name": "branch-1", "parent": "main", "from": 1, "length": 2}
+    send(hot, {"type": "switch", "branch": "main"})
+    assert hot.branch == "main" and hot.cursor == hot.history_len == 3
+    send(hot, {"type": "switch", "branch": "nope"})
+    assert "no line of play" in hot.last_error and hot.branch == "main"
     with pytest.raises(IndexError):
         hot.goto(7)
 
@@ -157,7 +169,8 @@ def test_step_from_code_raises_and_changes_nothing(hot):
         hot.step("pass take 1")
     assert info.value.rule == "D5.3"
     assert snapshot(hot) == before
-    assert "D5.3" in hot.explain("pass take 1")
+    ex = hot.explain("pass take 1")
+    assert not ex.legal and ex.rule == "D5.3" and "D5.3" in str(ex)
 
 
 def test_one_sync_message_per_step(hot):
@@ -171,14 +184,17 @@ def test_one_sync_message_per_step(hot):
             hot.comm.send = real
     updates = [m for m in sent if m and m.get("method") == "update"]
     assert len(updates) == 1
-    assert {"view", "legal", "log", "cursor", "history_len"} <= set(updates[0]["state"])
+    assert {"view", "legal", "narration", "cursor", "history_len"} <= set(updates[0]["state"])
 
 
 def test_replay_round_trip(hot):
     for _ in range(6):
         hot.step(hot.legal_actions()[-1])
-    rep = Replay.from_json(hot.replay({2: "a note"}).to_json())
+    hot.goto(3)
+    hot.note("a note")
+    rep = Replay.from_json(hot.replay().to_json())  # the whole game, whatever the cursor
     assert rep.notes == {2: "a note"}
+    hot.goto(6)
     t2 = Depot.from_replay(rep)
     assert t2.state.to_dict() == hot.state.to_dict() and t2.history_len == 6
     t2.goto(0)

@@ -983,8 +983,10 @@ class DepotState(State):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < 10**6:
                 raise ValueError(f"{name[1:]} must be a small int >= 0")
-        if self.all_cards() != self._deck_multiset():
-            raise ValueError("the cards of the zones are not the deck_counts multiset: cards were created or lost")
+        # A hand-built position may hold any cards, but every zone is a count vector of
+        # one byte per value: no value may appear more than 255 times in all.
+        if any(k > 255 for k in self.all_cards().values()):
+            raise ValueError("more than 255 cards of one value")
 
     # ------------------------------------------------------------- outcome and views
     def outcome(self) -> Outcome | None:
@@ -1144,7 +1146,8 @@ def setup_position(
 
     ``deck`` is listed top first. ``target`` defaults to the Storage size. With no
     ``standing`` play the seat to act is the leader (phase ``"lead"``). Cards not
-    placed anywhere are simply out of this game. Replays record the position.
+    placed anywhere are out of this game (a match deals the whole deck again for the
+    next game). Replays record the position.
 
     >>> st = setup_position(4, [[3, 3, 3, 4, 5, 6, 7, 7, 8], [1], [1], [1]], [2, 4, 5, 5, 6])
     >>> st.limits
@@ -1172,12 +1175,7 @@ def setup_position(
     st._passes = passes
     st._round = round
     st._phase = "lead" if standing is None else "respond"
-    # The position's own cards are the game's cards (a scenario may use fewer than 80).
-    counts = st.all_cards()
-    st.options = {**st.options, "deck_counts": {v: counts.get(v, 0) for v in VALUES}}
-    if st.options["games"] == 3 and sum(counts.values()) < st.options["hand_size"][n] * n + \
-            st.options["initial_storage"][n]:
-        raise ValueError("a match (games=3) from a hand-built position needs enough cards to deal games 2 and 3")
+    st._check_loaded()
     st._mark_origin()
     return st
 

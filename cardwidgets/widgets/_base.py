@@ -83,7 +83,7 @@ class TableWidget(anywidget.AnyWidget):
     """Seats the computer plays."""
     thinking = traitlets.Bool(False).tag(sync=True)
     """True while a bot move is scheduled (the pause a person can follow)."""
-    hold = traitlets.Dict(None, allow_none=True).tag(sync=True)
+    hold = traitlets.Dict(default_value=None, allow_none=True).tag(sync=True)
     """A game's or round's end the bots wait on until the viewer goes on: ``{"kind", "text", "data"}``."""
     rules = traitlets.Dict().tag(sync=True)
     """The game's rules reference, ``{rule ID: {"title", "text"}}``, for the rule chips."""
@@ -123,7 +123,7 @@ class TableWidget(anywidget.AnyWidget):
         self._stalled = False  # a bot failed: bots wait until a person acts
         self._pauses = set(game_spec(self.GAME).pauses)
         super().__init__(game=self.GAME, seat=seat, bot_seats=sorted(self._bots), bot_delay=bot_delay,
-                         rules=as_json(self.GAME))
+                         rules=as_json(self.GAME), hold=None)
         self.on_msg(self._on_msg)
         self._sync()
         self._run_bots(from_browser=False)
@@ -190,10 +190,9 @@ class TableWidget(anywidget.AnyWidget):
     def _push(self, action: Any, seat: Any, by_bot: bool = False) -> list[Any]:
         events = self.timeline.step(action, seat)
         if not by_bot:  # a person's move supersedes a scheduled bot move, a wait and a stall
-            self._cancel_pending()
+            self._cancel_pending(sync=False)
             self._stalled = False
-            self.hold = None
-        self._sync()
+        self._sync(person=not by_bot)
         return events
 
     def undo(self) -> None:
@@ -274,7 +273,12 @@ class TableWidget(anywidget.AnyWidget):
         except Exception as e:  # a bot's own bug
             self._bot_failed(f"{who} failed with {type(e).__name__}")
             return
-        if from_browser and self._pauses & {e.kind for e in events} and not self.state.is_terminal:
+        if from_browser:
+            self._hold_on(events)
+
+    def _hold_on(self, events: list[Any]) -> None:
+        """Hold the bots at a pause event (a game's end in a match) until the viewer continues."""
+        if self._pauses & {e.kind for e in events} and not self.state.is_terminal:
             pause = next(e for e in events if e.kind in self._pauses)
             self.hold = {"kind": pause.kind, "text": pause.text, "data": pause.data}
 
@@ -283,11 +287,12 @@ class TableWidget(anywidget.AnyWidget):
         self.last_error = _clip(f"{why}; the bots are stopped. Play that seat's move yourself with "
                                 f"table.step(...), or call table.play_bots() to try again.")
 
-    def _cancel_pending(self) -> None:
+    def _cancel_pending(self, sync: bool = True) -> None:
         if self._pending is not None:
             self._pending.cancel()
             self._pending = None
-        self.thinking = False
+        if sync:
+            self.thinking = False
 
     # ------------------------------------------------------------------ browser messages
     def set_state(self, sync_data: Any) -> None:
@@ -356,10 +361,11 @@ class TableWidget(anywidget.AnyWidget):
             return
         seat = self.seat if self.seat is not None else ANY
         try:
-            self._push(text, seat=seat)
+            events = self._push(text, seat=seat)
         except (IllegalActionError, InvalidActionError) as e:
             self.last_error = _clip(str(e))
             return
+        self._hold_on(events)  # the viewer's own move can end a game too
         self._run_bots(from_browser=True)
 
     # ------------------------------------------------------------------ sync
@@ -369,12 +375,16 @@ class TableWidget(anywidget.AnyWidget):
             return False
         return self.seat is None or self.seat == actor
 
-    def _sync(self) -> None:
+    def _sync(self, person: bool = False) -> None:
+        """Set every synced trait from the timeline: one message to the browser."""
         tl = self.timeline
         st = tl.state
         may_act = self._viewer_may_act(st)
         legal = [str(a) for a in st.legal_actions()] if may_act else []
         with self.hold_sync():
+            if person:  # a person's move ends a wait and a bot's scheduled move
+                self.hold = None
+                self.thinking = False
             self.cursor = tl.cursor
             self.history_len = tl.length
             self.view = st.view(self.seat)
