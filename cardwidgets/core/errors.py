@@ -53,3 +53,14 @@ def quote(text: str, limit: int = 40) -> str:
     """``repr(text)`` cut to ``limit`` characters, for error messages about user input."""
     r = repr(text)
     return r if len(r) <= limit else r[: limit - 2] + "…" + r[0]
+
+
+def show(value: object, limit: int = 40) -> str:
+    """A short ``repr`` of any value from outside, for error messages: never huge, never raises."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"an int of about {int(value.bit_length() * 0.30103) + 1} digits"
+    try:
+        r = repr(value)
+    except Exception:  # a hostile __repr__, or an int too long to print
+        return f"<{type(value).__name__}>"
+    return r if len(r) <= limit else r[: limit - 1] + "…"

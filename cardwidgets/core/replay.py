@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
 from . import registry
-from .errors import IllegalActionError, InvalidActionError, quote
+from .errors import IllegalActionError, InvalidActionError, quote, show
 from .state import State
 
 if TYPE_CHECKING:
@@ -131,7 +131,9 @@ class Replay:
             data = dict(self.position)
             data["history"] = []
             try:
-                return mod.from_dict(data)
+                st = mod.from_dict(data)
+                st._origin = self.position  # the start of this game is that position
+                return st
             except (TypeError, ValueError) as e:
                 raise ReplayError(f"the hand-built position cannot be set up: {e}",
                                   line=self._key_line("position")) from None
@@ -197,7 +199,7 @@ class Replay:
             line = lines["actions"][i]
         where = f"action #{i}" if branch is None else f"branch {branch!r} action #{i}"
         if not isinstance(text, str):
-            raise ReplayError(f"{where} is {quote(repr(text))}, not action text", line=line, index=i, branch=branch)
+            raise ReplayError(f"{where} is {show(text)}, not action text", line=line, index=i, branch=branch)
         try:
             plan = st.plan(text)
         except InvalidActionError as e:
@@ -269,19 +271,19 @@ class Replay:
         if unknown:
             raise bad(f"unknown key {quote(unknown[0])}; a replay has: {', '.join(sorted(_KEYS))}", unknown[0])
         if data.get("format") != FORMAT:
-            raise bad(f'"format" must be {FORMAT!r}, got {quote(repr(data.get("format")))}', "format")
+            raise bad(f'"format" must be {FORMAT!r}, got {show(data.get("format"))}', "format")
         version = data.get("version")
         if version not in (1, 2) or isinstance(version, bool):
-            raise bad(f'unsupported "version" {quote(repr(version))}; this library reads versions 1 and 2',
+            raise bad(f'unsupported "version" {show(version)}; this library reads versions 1 and 2',
                       "version")
         game = data.get("game")
         if not isinstance(game, str) or game not in registry.available_games():
-            raise bad(f'unknown "game" {quote(repr(game))}; available: {", ".join(registry.available_games())}',
+            raise bad(f'unknown "game" {show(game)}; available: {", ".join(registry.available_games())}',
                       "game")
         spec = registry.game_spec(game)
         engine = data.get("engine_version", 1)
         if isinstance(engine, bool) or not isinstance(engine, int):
-            raise bad(f'"engine_version" must be an integer, got {quote(repr(engine))}', "engine_version")
+            raise bad(f'"engine_version" must be an integer, got {show(engine)}', "engine_version")
         if engine != spec.version:
             raise bad(f"recorded under {spec.title} rules version {engine}; this library plays version "
                       f"{spec.version}, which would replay it differently", "engine_version")
@@ -290,7 +292,7 @@ class Replay:
             raise bad('"options" must be an object', "options")
         seed = data.get("seed")
         if isinstance(seed, bool) or not isinstance(seed, int) or not -2**63 <= seed < 2**64:
-            raise bad(f'"seed" must be an integer of at most 64 bits, got {quote(repr(seed))}', "seed")
+            raise bad(f'"seed" must be an integer of at most 64 bits, got {show(seed)}', "seed")
         deck = data.get("deck")
         if deck is not None and not isinstance(deck, list):
             raise bad('"deck" must be a list of cards or null', "deck")
@@ -318,11 +320,11 @@ class Replay:
                 raise bbad('a branch is {"name", "parent", "from", "actions", "notes"}')
             name, parent, start = b["name"], b.get("parent", "main"), b["from"]
             if not isinstance(name, str) or not name or len(name) > 80 or name in names:
-                raise bbad(f"the name {quote(repr(name))} is not a new, non-empty name of at most 80 characters")
+                raise bbad(f"the name {show(name)} is not a new, non-empty name of at most 80 characters")
             if parent not in names:
-                raise bbad(f"the parent {quote(repr(parent))} is not the main line or an earlier branch")
+                raise bbad(f"the parent {show(parent)} is not the main line or an earlier branch")
             if isinstance(start, bool) or not isinstance(start, int) or start < 0:
-                raise bbad(f'"from" must be a count of actions, got {quote(repr(start))}')
+                raise bbad(f'"from" must be a count of actions, got {show(start)}')
             if not isinstance(b["actions"], list):
                 raise bbad('"actions" must be a list of action strings')
             names.add(name)
@@ -378,7 +380,7 @@ def _notes(raw: Any, limit: int, bad: Any, low: int = 0) -> dict[int, str]:
     for k, v in raw.items():
         # isascii: "²".isdigit() is true, but int("²") fails.
         if not (isinstance(k, str) and k.isascii() and k.isdigit() and len(k) <= 9) or not isinstance(v, str):
-            return _raise(bad(f'"notes" entry {quote(repr(k))}: keys are action indexes, values text'))
+            return _raise(bad(f'"notes" entry {show(k)}: keys are action indexes, values text'))
         if not low <= int(k) < limit:
             return _raise(bad(f'"notes" entry {k}: there is no action #{k} on that line'))
         out[int(k)] = v

@@ -30,7 +30,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Iterable
 
-from .errors import MAX_ACTION_TEXT, IllegalActionError, InvalidActionError, quote
+from .errors import MAX_ACTION_TEXT, IllegalActionError, InvalidActionError, quote, show
 from .events import Event, Explanation
 from .outcome import Outcome
 from .rng import Recorded, fresh_seed, randrange, shuffle
@@ -227,7 +227,7 @@ class State(ABC):
         """``seat`` if it is ``None`` or a seat of this game, else ``ValueError``."""
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
                                  or not 0 <= seat < self.players):
-            raise ValueError(f"seat must be None or an int from 0 to {self.players - 1}, got {quote(repr(seat))}")
+            raise ValueError(f"seat must be None or an int from 0 to {self.players - 1}, got {show(seat)}")
         return seat
 
     def legal_actions(self) -> list[Any]:
@@ -257,7 +257,7 @@ class State(ABC):
             return self.parse(action)
         if isinstance(action, self.action_types):
             return action
-        raise InvalidActionError(f"{quote(repr(action))} is not a {self.game} action")
+        raise InvalidActionError(f"{show(action)} is not a {self.game} action")
 
     def _split_prefix(self, text: str, seat: Any) -> tuple[str, Any]:
         """Strip a transcript seat prefix (``S2:`` or ``C:``); it fixes the seat (G3)."""
@@ -465,7 +465,7 @@ class State(ABC):
         if seed is None:
             seed = fresh_seed()
         elif isinstance(seed, bool) or not isinstance(seed, int) or not -2**63 <= seed < 2**64:
-            raise ValueError(f"seed must be an int (64 bits at most), got {quote(repr(seed))}")
+            raise ValueError(f"seed must be an int (64 bits at most), got {show(seed)}")
         if chance is not None and not isinstance(chance, Recorded):
             raise TypeError("chance must be a cardwidgets.core.rng.Recorded")
         st = cls.__new__(cls)
@@ -510,7 +510,7 @@ class State(ABC):
         """Rebuild a state from :meth:`to_dict`; ``ValueError`` if the data is not one."""
         if not isinstance(data, dict) or data.get("game") != cls.SPEC.name:
             got = data.get("game") if isinstance(data, dict) else type(data).__name__
-            raise ValueError(f"not a {cls.SPEC.name} state: game={quote(repr(got))}")
+            raise ValueError(f"not a {cls.SPEC.name} state: game={show(got)}")
         try:
             chance = data.get("chance")
             st = cls._create(data["players"], data["seed"], data.get("mode"), dict(data["options"]),

@@ -39,7 +39,7 @@ from typing import Any, Iterable, Sequence
 
 from ..core import (ANY, Event, Field, GameSpec, IllegalActionError, InvalidActionError, Mode, Option, Outcome,
                     Phase, State, Termination, plural, tuple_field)
-from ..core.errors import quote
+from ..core.errors import quote, show
 from ..core.spec import int_range, optional
 
 PLAYERS = tuple(range(2, 9))  # N1.1
@@ -73,6 +73,8 @@ def card_id(token: Any) -> int | None:
     if isinstance(token, bool):
         return None
     if isinstance(token, int):
+        if not -1000 < token < 1000:  # no card; and str() of a huge int is slow or refused
+            return None
         token = str(token)
     if not isinstance(token, str):
         return None
@@ -101,12 +103,12 @@ def _deck_check(value: Any) -> str | None:
     for k, n in value.items():
         c = card_id(k)
         if c is None:
-            return f"{quote(repr(k), 20)} is not a card token; allowed keys: {', '.join(TOKENS)}"
+            return f"{show(k, 20)} is not a card token; allowed keys: {', '.join(TOKENS)}"
         if c in seen:
             return f"card {TOKENS[c]} is given twice"
         seen.add(c)
         if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 100:
-            return f"count {quote(repr(n), 20)} for {quote(repr(k), 20)} must be an int from 0 to 100"
+            return f"count {show(n, 20)} for {show(k, 20)} must be an int from 0 to 100"
     return None
 
 
@@ -230,14 +232,14 @@ class Play:
     def __post_init__(self) -> None:
         c = card_id(self.card)
         if c is None:
-            raise InvalidActionError(f"{quote(repr(self.card), 20)} is not a cirno+neu card; "
+            raise InvalidActionError(f"{show(self.card, 20)} is not a cirno+neu card; "
                                      f"cards: {', '.join(TOKENS)}")
         t = self.target
         if t is not None:
             if isinstance(t, str) and len(t.strip()) == 1 and t.strip().upper() in "ABCDEFGH":
                 t = "ABCDEFGH".index(t.strip().upper())
             if isinstance(t, bool) or not isinstance(t, int) or not 0 <= t < 8:
-                raise InvalidActionError(f"target {quote(repr(self.target), 20)} is not a seat number 0-7 "
+                raise InvalidActionError(f"target {show(self.target, 20)} is not a seat number 0-7 "
                                          f"(or a seat letter A-H)")
         object.__setattr__(self, "card", TOKENS[c])
         object.__setattr__(self, "target", t)
@@ -274,7 +276,7 @@ def parse_action(text: str) -> Play:
     (Play(card='-10', target=None), 'play dshot @2')
     """
     if not isinstance(text, str):
-        raise InvalidActionError(f"{quote(repr(text))} is not action text")
+        raise InvalidActionError(f"{show(text)} is not action text")
     if "," in text:
         raise InvalidActionError(
             f"{quote(text)}: parse_action reads one card play; give the two cards of a double turn "
@@ -314,7 +316,7 @@ def _ids(cards: Any, what: str) -> list[int]:
     for c in cards:
         k = card_id(c)
         if k is None:
-            raise ValueError(f"{what}: {quote(repr(c), 20)} is not a cirno+neu card; cards: {', '.join(TOKENS)}")
+            raise ValueError(f"{what}: {show(c, 20)} is not a cirno+neu card; cards: {', '.join(TOKENS)}")
         out.append(k)
     return out
 
@@ -1014,11 +1016,6 @@ def _blank(players: int, seed: int | None, options: dict[str, Any], chance: Any)
     if not any(cfg.deck[: PLUS_MAX + 1]):
         raise ValueError("deck_counts has no plus number card, so no card could ever be unsafe and no round "
                          "could end (rules N3.9, N4.4)")
-    plus = sum(VALUE[k] * cfg.deck[k] for k in range(PLUS_MAX + 1))
-    if plus + max(0, cfg.set_value) <= cfg.limit:
-        raise ValueError(f"deck_counts can never take the sum over the limit: its plus cards add up to {plus}"
-                         f"{' and 99 sets ' + str(cfg.set_value) if cfg.deck[SET99] else ''}, the limit is "
-                         f"{cfg.limit}, so no round could ever end (rules N3.9, N4.4)")
     st._cfg = cfg
     st._hands = [[] for _ in range(n)]
     st._draw, st._stack = [], []
@@ -1045,7 +1042,7 @@ def _deck_list(deck: Sequence[Any], need: Sequence[int]) -> list[int]:
     for i, c in enumerate(deck):
         k = card_id(c)
         if k is None:
-            raise ValueError(f"deck[{i}] = {quote(repr(c), 20)} is not a cirno+neu card; cards: {', '.join(TOKENS)}")
+            raise ValueError(f"deck[{i}] = {show(c, 20)} is not a cirno+neu card; cards: {', '.join(TOKENS)}")
         cards.append(k)
     got = Counter(cards)
     missing = [(k, need[k] - got[k]) for k in range(len(TOKENS)) if need[k] > got[k]]

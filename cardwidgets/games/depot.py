@@ -27,7 +27,7 @@ from typing import Any, Iterable, Sequence, Union
 
 from ..core import (ANY, Event, Field, GameSpec, IllegalActionError, InvalidActionError, Mode, Option, Outcome,
                     Phase, State, Termination, plural, tuple_field)
-from ..core.errors import quote
+from ..core.errors import quote, show
 from ..core.spec import int_range, optional
 
 VALUES = range(1, 9)
@@ -125,10 +125,10 @@ SPEC = GameSpec(
 # --------------------------------------------------------------------------- actions
 def _card_values(cards: Any) -> tuple[int, ...]:
     if not isinstance(cards, (tuple, list)):
-        raise InvalidActionError(f"a play's cards are a tuple of values 1-8, got {quote(repr(cards))}")
+        raise InvalidActionError(f"a play's cards are a tuple of values 1-8, got {show(cards)}")
     for v in cards:
         if isinstance(v, bool) or not isinstance(v, int) or v not in VALUES:
-            raise InvalidActionError(f"{quote(repr(v))} is not a card value 1-8")
+            raise InvalidActionError(f"{show(v)} is not a card value 1-8")
     return tuple(sorted(cards))
 
 
@@ -171,7 +171,7 @@ class Pass:
         for name in ("take", "give"):
             v = getattr(self, name)
             if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v not in VALUES):
-                raise InvalidActionError(f"pass: {name}={quote(repr(v))} is not a card value 1-8")
+                raise InvalidActionError(f"pass: {name}={show(v)} is not a card value 1-8")
 
     def __str__(self) -> str:
         out = "pass"
@@ -202,7 +202,7 @@ def parse_action(text: str) -> Action:
     (Play(cards=(5, 5)), 'pass take 3 give 7')
     """
     if not isinstance(text, str):
-        raise InvalidActionError(f"{quote(repr(text))} is not action text")
+        raise InvalidActionError(f"{show(text)} is not action text")
     tokens = [t for t in _SPLIT.split(text.strip().lower()) if t]
     if not tokens:
         raise InvalidActionError("empty action text; expected 'play <values>' or 'pass take <v> [give <g>]'")
@@ -453,7 +453,7 @@ def _zone(cards: Any) -> int:
     """Decode a saved zone (a list of values), refusing anything but values 1..8."""
     if not isinstance(cards, list) or any(isinstance(v, bool) or not isinstance(v, int) or v not in VALUES
                                           for v in cards):
-        raise ValueError(f"a zone is a list of card values 1-8, got {quote(repr(cards), 60)}")
+        raise ValueError(f"a zone is a list of card values 1-8, got {show(cards, 60)}")
     return _counts(cards)
 
 
@@ -1188,7 +1188,7 @@ def _check_deck(deck: list[Any], need: Counter) -> list[int]:
         if isinstance(c, str) and c.strip() in _DIGITS:
             c = _DIGITS[c.strip()]
         if isinstance(c, bool) or not isinstance(c, int) or c not in VALUES:
-            raise ValueError(f"deck[{i}] = {quote(repr(c))} is not a Depot card (values 1-8)")
+            raise ValueError(f"deck[{i}] = {show(c)} is not a Depot card (values 1-8)")
         cards.append(c)
     got = Counter(cards)
     if got != need:

@@ -1,12 +1,21 @@
-// History scrubber: a range over the positions 0..history_len, first/prev/next/last buttons and Undo.
+// The scrubber: a range over the positions 0..history_len, first/prev/next/last, Undo,
+// and the lines of play (branches), each one a button that switches to it.
 import { h } from "./dom.js";
+import { count } from "./text.js";
+
+/**
+ * @typedef {{name: string, parent: string | null, from: number, length: number}} Branch
+ */
 
 /**
  * @typedef {Object} HistoryOptions
  * @property {number} cursor      position shown (0 = start of the game)
- * @property {number} length      number of actions in the history
+ * @property {number} length      number of actions along the current line
+ * @property {string} [branch]    current line's name
+ * @property {Branch[]} [branches] every line, the main line first
  * @property {(index: number) => void} onGoto
  * @property {() => void} onUndo
+ * @property {(branch: string) => void} [onSwitch]
  */
 
 /**
@@ -14,7 +23,7 @@ import { h } from "./dom.js";
  * @param {HistoryOptions} opts
  * @returns {HTMLElement} `.cw-history`
  */
-export function renderHistory({ cursor, length, onGoto, onUndo }) {
+export function renderHistory({ cursor, length, branch = "main", branches = [], onGoto, onUndo, onSwitch }) {
   const len = Math.max(0, Number(length) || 0);
   const pos = Math.min(Math.max(0, Number(cursor) || 0), len);
   const label = h("span", { class: "cw-history-pos" }, posText(pos, len));
@@ -38,7 +47,8 @@ export function renderHistory({ cursor, length, onGoto, onUndo }) {
     },
   });
   range.setAttribute("value", String(pos));
-  return h("section", { class: ["cw-history", pos < len && "cw-history-past"] }, [
+  const lines = Array.isArray(branches) ? branches.filter((b) => b && typeof b.name === "string") : [];
+  return h("section", { class: ["cw-history", pos < len && "cw-history-past"], "aria-label": "History" }, [
     h("div", { class: "cw-history-buttons" }, [
       btn("first", "Go to the start", 0),
       btn("prev", "Step back", pos - 1),
@@ -50,10 +60,53 @@ export function renderHistory({ cursor, length, onGoto, onUndo }) {
       label,
       h("button", {
         type: "button", class: "cw-btn cw-btn-small", "data-control": "undo",
-        title: "Take back the last action", disabled: len === 0, onClick: onUndo,
+        title: "Take back the last move (and the computer's answers)", disabled: len === 0, onClick: onUndo,
       }, "↶ Undo"),
     ]),
+    lines.length > 1 ? renderBranches(lines, branch, onSwitch) : null,
   ]);
+}
+
+/**
+ * The lines of play as a small tree: the main line, then each branch under its parent.
+ * @param {Branch[]} lines
+ * @param {string} current
+ * @param {((branch: string) => void) | undefined} onSwitch
+ */
+function renderBranches(lines, current, onSwitch) {
+  const depth = (/** @type {Branch} */ b) => {
+    let d = 0;
+    for (let p = b.parent; p != null && d < 20; d++) p = lines.find((x) => x.name === p)?.parent ?? null;
+    return d;
+  };
+  return h("div", { class: "cw-branches", role: "group", "aria-label": "Lines of play" }, [
+    h("span", { class: "cw-branches-title" }, "Lines of play"),
+    h("ul", { class: "cw-branch-list" }, lines.map((b, i) => {
+      const here = b.name === current;
+      return h("li", { style: { "--depth": depth(b) } }, h("button", {
+        type: "button", class: ["cw-branch", here && "cw-branch-current"], "data-control": "branch",
+        "data-branch": b.name, "aria-pressed": String(here),
+        title: here ? "the line shown now" : `Show this line of play (at its last move)`,
+        onClick: () => { if (!here && onSwitch) onSwitch(b.name); },
+      }, [
+        h("span", { class: "cw-branch-name" }, branchLabel(b, i)),
+        h("span", { class: "cw-branch-meta" }, b.parent == null
+          ? count(b.length, "move")
+          : `from move ${b.from} · ${count(b.length - b.from, "move")} of its own`),
+      ]));
+    })),
+  ]);
+}
+
+/**
+ * A line's name as a person would say it.
+ * @param {Branch} b
+ * @param {number} i its place in the list
+ */
+export function branchLabel(b, i) {
+  if (b.parent == null) return "Main line";
+  const m = /^branch-(\d+)$/.exec(b.name);
+  return m ? `Line ${Number(m[1]) + 1}` : b.name || `Line ${i + 1}`;
 }
 
 // Drawn as SVG: the ⏮/⏭ glyphs are missing from many fonts (they showed as boxes).
@@ -79,7 +132,8 @@ function icon(name) {
 }
 
 /** @param {number} pos @param {number} len */
-function posText(pos, len) {
+export function posText(pos, len) {
   if (len === 0) return "start of the game";
+  if (pos === 0) return `start of the game (${count(len, "move")} played)`;
   return pos === len ? `move ${pos} of ${len} (latest)` : `move ${pos} of ${len}`;
 }

@@ -3,7 +3,7 @@
 import { clear } from "./dom.js";
 
 /** The synced traits whose change redraws a table. */
-export const TRAITS = ["view", "legal", "narration", "cursor", "history_len", "last_error", "thinking", "bot_seats", "branch", "branches", "hold", "refusals", "rules"];
+export const TRAITS = ["view", "legal", "narration", "cursor", "history_len", "last_error", "thinking", "bot_seats", "branch", "branches", "hold", "refusals", "rules", "seat"];
 
 /**
  * The subset of the anywidget model a table uses (easy to fake in tests).
@@ -16,7 +16,8 @@ export const TRAITS = ["view", "legal", "narration", "cursor", "history_len", "l
 
 /**
  * Messages a table may send (the only way JS talks to Python).
- * @typedef {{type: "act", action: string} | {type: "goto", index: number} | {type: "undo"} | {type: "clear_error"}} Message
+ * @typedef {{type: "act", action: string} | {type: "goto", index: number} | {type: "undo"}
+ *   | {type: "switch", branch: string} | {type: "continue"} | {type: "clear_error"}} Message
  */
 
 /**
@@ -71,6 +72,7 @@ export function mountTable({ model, el, game, draw, onKey }) {
   function redraw() {
     if (!alive) return;
     const focus = focusKey(root);
+    const scroll = scrollState(root);
     clear(root);
     root.classList.toggle("cw-thinking-now", !!model.get("thinking"));
     try {
@@ -92,8 +94,39 @@ export function mountTable({ model, el, game, draw, onKey }) {
       box.textContent = `Could not draw the table: ${err instanceof Error ? err.message : err}`;
       root.appendChild(box);
     }
-    for (const box of root.querySelectorAll("[data-autoscroll]")) box.scrollTop = box.scrollHeight;
     restoreFocus(root, focus);
+    keepScroll(scroll);
+  }
+
+  // The narration opens at its newest line. Scrolling needs a laid-out element, and
+  // anywidget (like JupyterLab) may render into an element that is not in the page
+  // yet, where setting scrollTop does nothing: so scroll now, and again on the first
+  // frames once the table is in the page. A reader who scrolled up keeps their place
+  // until a new line arrives.
+  let waiting = 0;
+  /** @param {Map<string, {top: number, atEnd: boolean}>} saved */
+  function keepScroll(saved) {
+    const apply = () => {
+      for (const box of root.querySelectorAll("[data-autoscroll]")) {
+        const was = saved.get(box.getAttribute("data-autoscroll-key") || "");
+        box.scrollTop = was && !was.atEnd ? was.top : box.scrollHeight;
+      }
+    };
+    apply();
+    if (waiting || typeof requestAnimationFrame !== "function") return;
+    let frames = 0;
+    let idle = 0;
+    const again = () => {
+      waiting = 0;
+      if (!alive) return;
+      if (root.isConnected) {
+        apply();
+        if (++frames < 2) waiting = requestAnimationFrame(again);
+      } else if (++idle < 600) {  // about 10 s: a view never shown stops asking
+        waiting = requestAnimationFrame(again);
+      }
+    };
+    waiting = requestAnimationFrame(again);
   }
 
   // One Python step changes several traits in one message; Backbone fires a
@@ -117,6 +150,7 @@ export function mountTable({ model, el, game, draw, onKey }) {
 
   return () => {
     alive = false;
+    if (waiting && typeof cancelAnimationFrame === "function") cancelAnimationFrame(waiting);
     for (const ev of events) model.off(ev, markDirty);
     model.off("change", flush);
     for (const t of KEY_EVENTS) root.removeEventListener(t, stop);
@@ -125,7 +159,22 @@ export function mountTable({ model, el, game, draw, onKey }) {
 }
 
 /** Attributes that identify a control across redraws. */
-const KEYS = ["data-control", "data-action", "data-seat", "data-index"];
+const KEYS = ["data-control", "data-action", "data-seat", "data-index", "data-branch", "data-rule"];
+
+/**
+ * Where each scrolled list stands before a redraw, by its content key.
+ * @param {HTMLElement} root
+ * @returns {Map<string, {top: number, atEnd: boolean}>}
+ */
+function scrollState(root) {
+  const out = new Map();
+  for (const box of root.querySelectorAll("[data-autoscroll]")) {
+    const el = /** @type {HTMLElement} */ (box);
+    out.set(el.getAttribute("data-autoscroll-key") || "",
+      { top: el.scrollTop, atEnd: el.scrollHeight - el.scrollTop - el.clientHeight <= 8 });
+  }
+  return out;
+}
 
 /**
  * A selector for the focused element, if focus is inside the table.

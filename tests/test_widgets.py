@@ -1,0 +1,199 @@
+"""Every table, attacked the way a hostile front end would: no browser needed.
+
+The browser may only send messages. These tests send comm ``update`` messages for
+every synced trait, a fuzz of custom messages, oversized payloads and misbehaving
+bots, and check that nothing leaks, nothing changes and nothing raises into the comm.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from cardwidgets import available_games, game_spec, widgets
+from cardwidgets.games import game_module
+
+GAMES = available_games()
+
+
+def table(game: str, **kw):
+    spec = game_spec(game)
+    mode = spec.modes[0]
+    players = kw.pop("players", mode.players[min(1, len(mode.players) - 1)])
+    return getattr(widgets, spec.table)(players=players, seed=kw.pop("seed", 4), bot_delay=0, **kw)
+
+
+def comm_update(t, state: dict) -> None:
+    """What ipywidgets does with an ``update`` message arriving from the browser."""
+    t._handle_msg({"content": {"data": {"method": "update", "state": state, "buffer_paths": []}}, "buffers": []})
+
+
+def send(t, msg) -> None:
+    t._on_msg(t, msg, [])
+
+
+def snapshot(t) -> str:
+    keys = sorted(k for k in t.keys if not k.startswith("_") and k not in ("last_error", "layout"))
+    return json.dumps({k: getattr(t, k) for k in keys}, sort_keys=True, default=str) + json.dumps(
+        t.state.to_dict(), sort_keys=True) + str(t.timeline.cursor) + t.timeline.branch
+
+
+HOSTILE = [None, -1, 7, 10**30, "x", "", [], {}, {"seat": None}, True, 1.5, "A" * 5000]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_browser_writes_no_trait(game):
+    t = table(game, seat=0)
+    t.step(t.legal_actions()[0]) if t.state.current_player == 0 else None
+    synced = sorted(t.keys)
+    assert {"seat", "cursor", "view", "legal", "narration", "history_len", "branch", "hold"} <= set(synced)
+    sent = []
+    t.comm.send = lambda *a, **k: sent.append(k.get("data") or (a[0] if a else None))
+    tried = 0
+    for key in synced:
+        for value in HOSTILE:
+            before = snapshot(t)
+            comm_update(t, {key: value})
+            tried += 1
+            assert t.last_error.startswith("Refused: the browser cannot change"), (key, value, t.last_error)
+            assert snapshot(t) == before, f"a browser update of {key!r} changed the table"
+            assert len(t.last_error) <= 400
+    # the browser's copy is put back: the refused keys are sent again
+    assert any(m and m.get("method") == "update" and "seat" in m.get("state", {}) for m in sent)
+    # several keys at once, and unknown keys
+    before = snapshot(t)
+    comm_update(t, {"seat": None, "cursor": -1, "no_such_trait": 1, "view": {"hands": []}})
+    assert snapshot(t) == before and t.seat == 0
+    print(f"{game}: {tried} comm updates refused over {len(synced)} synced traits")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_forged_update_never_raises_into_the_comm(game):
+    t = table(game, seat=1)
+    # before the rename, a trait called `log` hid the widget's logger: this raised AttributeError
+    comm_update(t, {"seat": 7})
+    assert t.seat == 1 and t.log.name  # the logger is intact
+    t._handle_msg({"content": {"data": {"method": "update"}}, "buffers": []})  # no state at all
+    t._handle_msg({"content": {"data": {"method": "update", "state": "nonsense"}}, "buffers": []})
+    assert t.seat == 1
+
+
+def _random_message(rng: random.Random, t) -> object:
+    legal = [str(a) for a in t.state.legal_actions()] or ["play 1"]
+    pick = rng.random()
+    if pick < 0.25:
+        return {"type": "act", "action": rng.choice(legal)}
+    if pick < 0.45:
+        text = rng.choice(legal)
+        chars = list(text)
+        for _ in range(rng.randint(1, 4)):
+            chars.insert(rng.randrange(len(chars) + 1), rng.choice("0123456789⑨²@, -xAS:\u00a0\x00"))
+        return {"type": "act", "action": "".join(chars)}
+    if pick < 0.55:
+        return {"type": "goto", "index": rng.choice([0, 1, -1, 10**9, "1", None, 1.0, t.history_len])}
+    if pick < 0.6:
+        return {"type": "switch", "branch": rng.choice(["main", "branch-1", "x" * 100, None, 3])}
+    if pick < 0.65:
+        return {"type": rng.choice(["undo", "continue", "clear_error"])}
+    if pick < 0.75:
+        return {"type": "act", "action": "play " + "9" * rng.choice([10, 5000, 100_000])}
+    if pick < 0.85:
+        return rng.choice([None, "act", 5, [], {"type": None}, {"type": 3}, {"act": "play 1"},
+                           {"type": "act", "action": ["play 1"]}, {"type": "\x00" * 3000},
+                           {"type": "act", "action": "play 1", "extra": "x" * 10_000}])
+    return {"type": "act", "action": "".join(chr(rng.randrange(32, 0x3000)) for _ in range(rng.randint(0, 300)))}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_hostile_message_fuzz(game):
+    rng = random.Random(7)
+    t = table(game, seat=0, bots="random")
+    sent = 0
+    refused = 0
+    for _ in range(1500):
+        msg = _random_message(rng, t)
+        before = t.state.to_dict() if isinstance(msg, dict) and msg.get("type") == "act" else None
+        send(t, msg)
+        sent += 1
+        assert len(t.last_error) <= 400
+        assert 0 <= t.cursor <= t.history_len == t.timeline.length
+        if t.last_error and before is not None:
+            refused += 1
+            assert t.state.to_dict() == before
+        assert t.narration == t.timeline.narration(0, last=len(t.narration)) if t.narration else True
+        if t.state.is_terminal:
+            t = table(game, seat=0, bots="random", seed=rng.randrange(1000))
+    assert sent >= 1000
+    print(f"{game}: {sent} hostile messages, {refused} refused acts, none raised")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_static_fallback_shows_only_the_viewers_view(game):
+    t = table(game, seat=0)
+    st = t.state
+    assert str(t) == st.view_text(st.view(0))
+    assert "(hidden)" in str(t)
+    # a position seat 0 cannot tell apart renders the same fallback: nothing hidden reaches it
+    twin_table = getattr(widgets, game_spec(game).table)(state=st._twin(0, random.Random(1)), seat=0)
+    assert twin_table._repr_html_() == t._repr_html_()
+    from IPython.core.formatters import DisplayFormatter
+
+    data, _ = DisplayFormatter().format(t)
+    twin_data, _ = DisplayFormatter().format(twin_table)
+    assert data.get("text/html") == twin_data.get("text/html") and data.get("text/plain") == twin_data.get(
+        "text/plain")
+
+
+class Raising:
+    name = "grumpy"
+
+    def act(self, view, legal):
+        raise RuntimeError("secret hand: " + json.dumps(view))
+
+
+class Cheating:
+    name = "cheater"
+
+    def act(self, view, legal):
+        return "play 1 1 1 1 1 1 1 1"
+
+
+@pytest.mark.parametrize("bot", [Raising(), Cheating()])
+def test_a_failing_bot_is_named_and_its_hand_stays_hidden(bot):
+    t = widgets.Depot(players=3, seed=2, seat=0, bots={1: bot, 2: "random"}, bot_delay=0)
+    t.step(t.legal_actions()[0])
+    assert t.state.current_player == 1  # the bot failed, so nothing moved on
+    err = t.last_error
+    assert err.startswith(f"the bot playing B ({bot.name})") and "bots are stopped" in err
+    assert "internal error" not in err and "secret" not in err and "hand" not in err
+    assert str(t.state.hand(1)).strip("[]") not in err
+
+
+def test_huge_payloads_are_refused_unread():
+    t = widgets.Depot(players=3, seed=2, seat=0, bot_delay=0)
+    send(t, {"type": "act", "action": "play " + "1 " * 100_000})
+    assert t.last_error.startswith("Bad message: more than") and len(t.last_error) < 100
+    send(t, {"type": "act", "action": "x" * 190})
+    assert len(t.last_error) <= 400
+
+
+def test_explain_of_a_player_table_is_for_its_seat():
+    t = widgets.Depot(players=3, seed=2, seat=1, bot_delay=0)
+    ex = t.explain(str(t.state.legal_actions()[0]))
+    assert not ex.legal and ex.rule == "G3"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_one_sync_message_per_step_and_narration_per_seat(game):
+    t = table(game, seat=0)
+    if t.state.current_player != 0:
+        t.seat = t.state.current_player
+    sent = []
+    t.comm.send = lambda *a, **k: sent.append(k.get("data") or (a[0] if a else None))
+    t.step(t.legal_actions()[0])
+    updates = [m for m in sent if m and m.get("method") == "update"]
+    assert len(updates) == 1
+    assert t.narration == t.timeline.narration(t.seat, last=80)
+    assert len(game_module(game).SPEC.title) > 0
