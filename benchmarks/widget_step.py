@@ -18,13 +18,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import cardwidgets  # noqa: E402
+from cardwidgets import widgets  # noqa: E402
+from cardwidgets.games import available_games, game_spec  # noqa: E402
 
-TABLES = {"depot": ("Depot", dict(players=4)), "cirno_neu": ("CirnoNeu", dict(players=4, life_system=True))}
+
+def config(game: str) -> dict:
+    mode = game_spec(game).modes[0]
+    return {"players": 4 if 4 in mode.players else mode.players[len(mode.players) // 2]}
 
 
 def measure(cls_name: str, cfg: dict, steps: int) -> tuple[float, float]:
-    cls = getattr(cardwidgets, cls_name)
+    cls = getattr(widgets, cls_name)
     rng = random.Random(3)
     table_times, engine_times = [], []
     seed = 0
@@ -47,12 +51,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--steps", type=int, default=2000)
     args = ap.parse_args()
-    print(f"{'game':<10} {'table.step median':>18} {'engine.apply median':>20} {'ratio':>6}")
-    for game, (cls_name, cfg) in TABLES.items():
-        if not hasattr(cardwidgets, cls_name):
-            continue
-        table, engine = measure(cls_name, cfg, args.steps)
-        print(f"{game:<10} {table * 1e6:>15.0f} µs {engine * 1e6:>17.1f} µs {table / engine:>6.0f}")
+    print(f"{'game':<13} {'table.step median':>18} {'engine.apply median':>20} {'ratio':>6}")
+    for game in available_games():
+        table, engine = measure(game_spec(game).table, config(game), args.steps)
+        print(f"{game:<13} {table * 1e6:>15.0f} µs {engine * 1e6:>17.1f} µs {table / engine:>6.0f}")
 
 
 if __name__ == "__main__":

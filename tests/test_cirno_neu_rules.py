@@ -1,5 +1,5 @@
-"""cirno+neu rule scenarios: every scenario of shared/rules/cirno_neu.md §13 (NX-*, NE-*),
-one test each, plus the refusal paths of §9.4, the options of §10, the notation of §15
+"""cirno+neu rule scenarios: every scenario of the rules (NX-*, NE-*),
+one test each, plus every refusal path, every option and the notation
 and random playouts over every player count and mode."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ FILL = ["1", "PASS", "-10"]  # a harmless hand for seats a scenario does not car
 
 
 def pos(hands=None, players=4, **kw):
-    """A §13 fixture: seats A, B, C, D; clockwise; elimination; a full draw pile."""
+    """A scenario fixture: seats A, B, C, D; clockwise; elimination; a full draw pile."""
     hands = hands or {}
     return setup_position(players, [hands.get(s, FILL) for s in range(players)], **kw)
 
@@ -73,7 +73,7 @@ def texts(events):
     return [e.text for e in events]
 
 
-# --------------------------------------------------------------------------- §13.1
+# --------------------------------------------------------------------------- scenarios rebuilt from the rulebook (NX)
 def test_NX01_setup():
     st = new_game(players=4, seed=3, first_dealer=0)
     assert [len(st.hand(s)) for s in range(4)] == [3, 3, 3, 3]
@@ -242,7 +242,7 @@ def test_NX15_match_end():
     refused(st, "play pass", "G1", "the game is over")
 
 
-# --------------------------------------------------------------------------- §13.2
+# --------------------------------------------------------------------------- edge cases (NE)
 def test_NE01_no_bust_on_purpose():
     st = pos({B: ["10", "5", "-1"]}, sum=90, actor=B)
     refused(st, "play 10", "N4.3", "10 would make the sum 100 (over 99) while you hold a safe card (5, -1)")
@@ -525,7 +525,7 @@ def test_NE29_voluntary_bust():
     assert not st.active[B]
 
 
-# --------------------------------------------------------------------------- §9.4 refusals
+# --------------------------------------------------------------------------- refusals
 def test_refusal_G1_match_over():
     st = pos({A: ["5", "PASS", "-1"], C: ["10", "50", "8"]}, sum=90, active=[True, False, True, False])
     ok(st, "play 5")
@@ -579,7 +579,7 @@ def test_refusal_N43_unsafe_card():
 
 def test_refusal_precedence():
     st = pos({A: ["10", "-1", "PASS"]}, sum=95)
-    # not in hand beats target problems, target problems beat unsafe cards (§9.4)
+    # not in hand beats target problems, target problems beat unsafe cards
     refused(st, "play shot", "N4.2", "you hold no SHOT")
     refused(st, "play shot @0", "N4.2")
     refused(st, "play 10 @1", "N4.2", "only SHOT and DOUBLE SHOT take a target")
@@ -604,7 +604,7 @@ def test_invalid_objects():
         Play("SHOT", -1)
 
 
-# --------------------------------------------------------------------------- two-card shortcut (§9.4a)
+# --------------------------------------------------------------------------- two cards at once (N4.1)
 def test_two_card_command():
     st = pos({B: ["4", "-1", "10"]}, sum=95, actor=B, required=2)
     events = st.apply("play 4, -1")
@@ -645,7 +645,7 @@ def test_two_card_command_turn_would_end_early():
         st.apply("play 1, 2, 3")
 
 
-# --------------------------------------------------------------------------- options (§10)
+# --------------------------------------------------------------------------- options
 def test_option_deck_counts():
     deck = {"1": 5, "2": 5, "10": 3, "PASS": 2, "SHOT": 2}
     st = new_game(players=3, seed=1, deck_counts=deck)
@@ -810,7 +810,7 @@ def test_deck_argument_must_be_the_multiset():
     assert st.deck_order == tuple(deck)
 
 
-# --------------------------------------------------------------------------- notation (§15)
+# --------------------------------------------------------------------------- notation
 def test_notation_round_trip_every_action():
     for c in TOKENS:
         targets = range(8) if c in ("SHOT", "DSHOT") else [None]

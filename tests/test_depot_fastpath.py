@@ -2,8 +2,8 @@
 
 ``legal_actions()`` is built from memoized pieces (see the "enumeration" notes in
 ``cardwidgets/games/depot.py``); here it is compared, order included, with a naive
-enumeration written straight from shared/rules/depot.md §13 (``legal_plays``) and
-§12.5 (the order), on the positions of random games and on random hand-built
+enumeration written straight from the rules (``legal_plays``, D3-D4) and
+the documented order, on the positions of random games and on random hand-built
 positions (big hands, big or empty Storages, standing plays of every size). The
 random games also check that no card is created or lost, and that the simulation fast
 path (``apply_unchecked``) ends exactly where the checked path (``apply``) does.
@@ -40,7 +40,7 @@ def stronger(a: list[int], b: tuple[int, ...]) -> bool:  # D4.6
     return (len(a), sum(a)) > (len(b), sum(b))
 
 
-def legal_plays(hand: list[int], storage: list[int], standing) -> list[list[int]]:  # §13
+def legal_plays(hand: list[int], storage: list[int], standing) -> list[list[int]]:  # D3, D4
     out, cnt = [], Counter(hand)
     sl, rl = set_limit(storage), run_limit(storage)
     for v in cnt:
@@ -56,7 +56,7 @@ def legal_plays(hand: list[int], storage: list[int], standing) -> list[list[int]
 
 
 def reference_legal(st) -> list[str]:
-    """Legal action notation in the order of §12.5: plays by (count, total, values), then
+    """Legal action notation in the documented order: plays by (count, total, values), then
     passes by (take, give) with no give first."""
     if st.is_terminal:
         return []

@@ -1,5 +1,5 @@
-"""Depot rule scenarios: every scenario of shared/rules/depot.md §17, one test each,
-plus the refusal paths of §12.4 and the options of §14."""
+"""Depot rule scenarios: every scenario of the rules (DX-*, DE-*), one test each,
+plus every refusal path and every option."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def ok(st, action):
     return st.apply(action)
 
 
-# --------------------------------------------------------------------------- §17.1
+# --------------------------------------------------------------------------- scenarios rebuilt from the rulebook (DX)
 def test_DX01_storage_limits():
     hand = [3, 3, 3, 4, 5, 6, 7, 7, 8]
     st = pos(4, {A: hand}, [2, 4, 5, 5, 6], target=5)
@@ -201,7 +201,7 @@ def test_DX18_nothing_to_take():
     assert res["lost_points"] == [0, 0, 3, 6, 7]
 
 
-# --------------------------------------------------------------------------- §17.2
+# --------------------------------------------------------------------------- edge cases (DE)
 def test_DE01_only_singles():
     st = pos(4, {A: [4, 4, 5]}, [1, 3, 5, 7])
     assert st.limits == (1, 1)

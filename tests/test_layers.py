@@ -1,4 +1,4 @@
-"""The layers of DESIGN.md: dependencies point one way, downward."""
+"""The package layers: dependencies point one way, downward."""
 
 from __future__ import annotations
 
@@ -13,11 +13,14 @@ PKG = Path(__file__).resolve().parent.parent / "cardwidgets"
 #: layer -> the cardwidgets layers it may import (besides itself and the standard library)
 ALLOWED = {
     "core": set(),
+    "rules": set(),
     "games": {"core"},
     "bots": {"core", "games"},
     "sim": {"core", "games", "bots"},
+    "widgets": {"core", "games", "bots", "rules"},
 }
-THIRD_PARTY_OK = {"bots": set(), "sim": {"matplotlib"}}  # sim.plot imports matplotlib lazily
+# sim.plot imports matplotlib lazily; the widgets are the only layer with the widget stack.
+THIRD_PARTY_OK = {"bots": set(), "sim": {"matplotlib"}, "widgets": {"anywidget", "traitlets", "IPython"}}
 
 
 def imports(path: Path) -> list[tuple[str, int]]:

@@ -17,7 +17,7 @@ A test or a cross-check can hand a state recorded decisions instead
 engine replays them, and the two games can be compared action by action.
 
 >>> deck = list(range(6)); shuffle(7, 0, deck); deck
-[2, 0, 5, 4, 1, 3]
+[4, 1, 2, 3, 0, 5]
 >>> r = Recorded([[5, 4, 3, 2, 1, 0], 2]); d = list(range(6)); r.shuffle(0, d); d, r.randrange(1, 3)
 ([5, 4, 3, 2, 1, 0], 2)
 """

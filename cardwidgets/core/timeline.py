@@ -10,7 +10,7 @@ along. Lessons, HTML export, the command line and the table widgets all use it.
 >>> tl = Timeline(new_game("depot", players=3, seed=11))
 >>> _ = tl.step("play 3"); _ = tl.step("play 4"); tl.cursor
 2
->>> tl.goto(1); _ = tl.step("play 5"); tl.branch, [b.name for b in tl.branches]
+>>> tl.goto(1); _ = tl.step("play 6"); tl.branch, [b.name for b in tl.branches]
 ('branch-1', ['main', 'branch-1'])
 >>> tl.switch("main"); [str(a) for a in tl.history]
 ['play 3', 'play 4']

@@ -320,7 +320,7 @@ def shape(cards: tuple[int, ...]) -> str | None:
 #   for a set of k (k <= set limit), 1 if the value is merely present (for runs of k,
 #   k <= run limit), 0 otherwise. One ``bytes.translate`` of the hand's count vector
 #   computes that pattern; the Storage limits only choose the translate table;
-# * levels come out in the order of §12.5 (count, then total, then values), so the
+# * levels come out in the legal list's order (count, then total, then values), so the
 #   legal list is a concatenation, and the strength filter (D4.7) is a bisect on the
 #   totals of the standing play's level only;
 # * the passes depend only on which values the Storage and the hand hold: one list per
@@ -413,7 +413,7 @@ _PASS_CHUNKS = {t: _pass_chunk(t) for t in (None, *VALUES)}
 
 
 def _pass_lists(storage_present: bytes) -> _Memo:
-    """Every pass, by the hand's presence pattern, when the Storage holds these values (§12.5)."""
+    """Every pass, by the hand's presence pattern, when the Storage holds these values."""
     takes = [v for v in VALUES if storage_present[v]] or [None]  # D6.2: take a value held there, if any
     chunks = [_PASS_CHUNKS[t] for t in takes]
 

@@ -1,13 +1,12 @@
-// cirno+neu table (anywidget front end). Draws the synced `view` and `legal` traits;
-// holds no rules: a card is playable only because a `play <card>` string for it is in
-// `legal`, and Python validates and explains everything the player sends.
+// cirno+neu table: the layout drawn inside the shared frame (lib/frame.js). Holds no
+// rules: a card is playable only because a `play <card>` string for it is in `legal`,
+// and Python validates and explains everything the player sends.
 import "../lib/table.css";
 import "./cirno_neu.css";
 import { h } from "../lib/dom.js";
 import { renderCard, renderBacks } from "../lib/cards.js";
-import { withRuleIds, listWords } from "../lib/text.js";
-import { mountTable } from "../lib/table.js";
-import { renderLayout } from "../lib/layout.js";
+import { withRuleIds, listWords, count, ordinal } from "../lib/text.js";
+import { gameWidget, seatHead, seatClass, lastMoveBadge, moveChip, headline } from "../lib/frame.js";
 
 export const GAME = "cirno_neu";
 
@@ -18,7 +17,7 @@ export const GAME = "cirno_neu";
  * @property {number} players
  * @property {string[]} names
  * @property {number | null} seat            viewing seat; null = teacher view
- * @property {string} phase                  "AWAIT_CARD" or "MATCH_END"
+ * @property {string} phase                  "play", or the phase of a finished match
  * @property {number | null} current         seat to act; null when the match is over
  * @property {number} round
  * @property {number} turn_no
@@ -226,10 +225,6 @@ export function renderNeuCard(token, opts = {}) {
 
 // ---------------------------------------------------------------- helpers
 
-/** @param {number} n @param {string} word */
-const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-/** @param {number} n */
-const ordinal = (n) => `${n}${n % 10 === 1 && n % 100 !== 11 ? "st" : n % 10 === 2 && n % 100 !== 12 ? "nd" : n % 10 === 3 && n % 100 !== 13 ? "rd" : "th"}`;
 /** @param {number} v */
 const signed = (v) => (v < 0 ? `−${-v}` : String(v));
 
@@ -243,106 +238,64 @@ export function heat(sum, limit) {
   return r >= 1 ? 4 : r >= 0.9 ? 3 : r >= 0.75 ? 2 : r >= 0.5 ? 1 : 0;
 }
 
-function dots() {
-  return h("span", { class: "cw-dots", "aria-hidden": "true" }, [h("i"), h("i"), h("i")]);
-}
-
 /**
- * Describe an action in words for the seat's speech bubble.
+ * Describe a last action in words for the seat's badge.
  * @param {string} action
- * @param {(i: number) => string} name
+ * @param {import("../lib/frame.js").Frame} f
  */
-function describeAction(action, name) {
+function describeAction(action, f) {
   const p = parseAction(action);
   if (!p) return action;
-  const f = cardFace(p.card);
-  return p.target == null ? `played ${f.name}` : `played ${f.name} on ${name(p.target)}`;
+  const face = cardFace(p.card);
+  return p.target == null ? `played ${face.name}` : `played ${face.name} on ${f.you(p.target) ? "you" : f.name(p.target)}`;
 }
 
 /**
- * Draw the whole cirno+neu table into ctx.root.
- * @param {import("../lib/table.js").TableContext} ctx
+ * @typedef {import("../lib/frame.js").Frame} Frame
  */
-export function drawCirnoNeu(ctx) {
-  const { root, ui } = ctx;
-  /** @type {CirnoView | null} */
-  const view = ctx.get("view");
-  const n = view.players;
-  const names = view.names || [];
-  const name = (/** @type {number | null | undefined} */ i) => (i == null ? "" : names[i] ?? `Seat ${i + 1}`);
-  /** @type {string[]} */
-  const legal = Array.isArray(ctx.get("legal")) ? ctx.get("legal") : [];
-  const plays = /** @type {ParsedPlay[]} */ (legal.map(parseAction).filter((p) => p !== null));
-  const botSeats = new Set(Array.isArray(ctx.get("bot_seats")) ? ctx.get("bot_seats") : []);
-  const thinking = !!ctx.get("thinking");
-  const cursor = Number(ctx.get("cursor") ?? 0);
-  const historyLen = Number(ctx.get("history_len") ?? 0);
-  const limit = view.limit ?? 99;
-  const active = view.active || [];
+
+/** @param {Frame} f */
+function cirnoState(f) {
+  const view = /** @type {CirnoView} */ (f.view);
+  const plays = /** @type {ParsedPlay[]} */ (f.moves);
   const turn = view.turn || { actor: view.current, anchor: view.current, kind: "normal", required: 1, played: 0 };
   const pending = view.pending || { shot_target: null, double_next: false };
-
-  const teacher = view.seat == null;
-  const finished = view.phase === "MATCH_END" || view.current == null || !!view.outcome;
-  const actor = teacher ? (finished ? null : view.current) : view.seat;
-  const hand = actor != null && Array.isArray(view.hands?.[actor]) ? /** @type {string[]} */ (view.hands[actor]) : null;
-  const you = (/** @type {number | null | undefined} */ i) => !teacher && i != null && i === view.seat;
-
-  // Local UI state (the targeting step) belongs to one position; a new position resets it.
-  const key = JSON.stringify([cursor, historyLen, view.turn_no, view.round, view.current, turn.played, actor, hand, legal]);
-  if (ui.key !== key) {
-    ui.key = key;
-    ui.aim = null;
-  }
-  /** Targets offered for a SHOT/DSHOT card, from `legal` only. */
   const targetsFor = (/** @type {string} */ tok) => plays.filter((p) => p.card === tok && p.target != null).map((p) => /** @type {number} */ (p.target));
   /** @type {{card: string, index: number} | null} */
-  const aim = ui.aim && targetsFor(ui.aim.card).length ? ui.aim : null;
-  const aimTargets = aim ? targetsFor(aim.card) : [];
-  const aimFace = aim ? cardFace(aim.card) : null;
-  const startAim = (/** @type {string} */ tok, /** @type {number} */ index) => { ui.aim = { card: tok, index }; ctx.redraw(); };
-  const cancelAim = () => { ui.aim = null; ctx.redraw(); };
-
+  const aim = f.canAct && f.local.aim && targetsFor(f.local.aim.card).length ? f.local.aim : null;
   const counter = turn.required > 1 ? `card ${Math.min(turn.played + 1, turn.required)} of ${turn.required}` : null;
+  return { view, plays, turn, pending, targetsFor, aim, aimTargets: aim ? targetsFor(aim.card) : [], counter, limit: view.limit ?? 99 };
+}
 
-  // ---- header ---------------------------------------------------------------
-  let turnText = "";
-  if (finished) turnText = "Match over";
-  else if (you(view.current)) turnText = turn.kind === "shot" ? "Your shot turn" : "Your turn";
-  else turnText = `${name(view.current)} ${turn.kind === "shot" ? "— shot turn" : "to play"}`;
-  const header = h("header", { class: "cw-header" }, [
-    h("div", { class: "cw-title" }, [h("span", { class: "cw-logo cw-nine", "aria-hidden": "true" }, "9"), "cirno+neu"]),
-    h("div", { class: "cw-chips" }, [
-      h("span", { class: "cw-chip" }, `Round ${view.round}`),
-      h("span", { class: "cw-chip", title: view.life_system ? "life system: a bust costs a chip; no chips left = out (rule N6.4)" : "elimination: a bust puts the player out (rule N6.3)" },
-        view.life_system ? "Life system" : "Elimination"),
-      h("span", { class: "cw-chip", title: `keep the sum at or under ${limit}` }, ["Limit ", h("b", null, String(limit))]),
-      cursor < historyLen
-        ? h("span", { class: "cw-chip cw-chip-past", title: "You are looking at an earlier position" }, `viewing move ${cursor} of ${historyLen}`)
-        : null,
-    ]),
-    h("div", { class: ["cw-turn", you(view.current) && !finished && "cw-turn-you", finished && "cw-turn-over"] }, [
-      turnText,
-      counter && !finished ? h("span", { class: "cw-turn-counter" }, ` · ${counter}`) : null,
-      thinking && !finished ? h("span", { class: "cw-thinking", "aria-label": "thinking" }, [" · thinking", dots()]) : null,
-    ]),
-  ]);
+/** @param {Frame} f */
+function chips(f) {
+  const v = /** @type {CirnoView} */ (f.view);
+  return [
+    h("span", { class: "cw-chip" }, `Round ${v.round}`),
+    h("span", { class: "cw-chip", title: v.life_system ? "life system: a bust costs a chip; no chips left, and you are out (rule N6.4)" : "elimination: a bust puts the player out (rule N6.3)" },
+      v.life_system ? "Life system" : "Elimination"),
+    h("span", { class: "cw-chip", title: `keep the sum at or under ${v.limit ?? 99}` }, ["Limit ", h("b", null, String(v.limit ?? 99))]),
+  ];
+}
 
-  // ---- seats around the ring ---------------------------------------------------
-  const base = teacher ? 0 : /** @type {number} */ (view.seat);
+/** @param {Frame} f */
+function turnDetail(f) {
+  const s = cirnoState(f);
+  const parts = [];
+  if (s.turn.kind === "shot") parts.push("shot turn");
+  if (s.counter) parts.push(s.counter);
+  return parts.length ? ` · ${parts.join(" · ")}` : null;
+}
+
+/** @param {Frame} f */
+function felt(f) {
+  const s = cirnoState(f);
+  const { view, turn, pending, aim, aimTargets, limit } = s;
+  const n = f.n;
+  const active = view.active || [];
+  const base = f.teacher ? 0 : /** @type {number} */ (view.seat);
   const clockwise = view.direction !== -1;
-  const lastAction = view.last_action;
-  const winners = view.outcome?.winners || [];
-
-  /** @param {number} i */
-  const seatHead = (i) => h("div", { class: "cw-seat-head" }, [
-    h("span", { class: "cw-avatar", "data-seat-tone": i % 5, "aria-hidden": "true" }, (name(i)[0] || "?").toUpperCase()),
-    h("span", { class: "cw-seat-name" }, name(i)),
-    you(i) ? h("span", { class: "cw-tag cw-tag-you" }, "you") : null,
-    botSeats.has(i) ? h("span", { class: "cw-tag cw-tag-bot", title: "played by the computer" }, "bot") : null,
-    view.dealer === i && !finished ? h("span", { class: "cw-dealer", title: "dealer: dealt this round and played first (rule N2.3)" }, "dealer") : null,
-    view.current === i && !finished && thinking ? h("span", { class: "cw-thinking", title: "thinking…" }, dots()) : null,
-  ]);
+  const aimFace = aim ? cardFace(aim.card) : null;
 
   /** @param {number} i */
   const lives = (i) => {
@@ -350,7 +303,7 @@ export function drawCirnoNeu(ctx) {
     const k = view.chips[i] ?? 0;
     const tokens = [];
     for (let j = 0; j < k; j++) tokens.push(h("span", { class: "cw-life" }));
-    return h("span", { class: "cw-lives", title: `${plural(k, "chip")} left (rule N6.4)`, "aria-label": `${plural(k, "chip")}`, "data-chips": k },
+    return h("span", { class: "cw-lives", title: `${count(k, "chip", { none: "no chips" })} left (rule N6.4)`, "aria-label": count(k, "chip", { none: "no chips" }), "data-chips": k },
       k ? tokens : h("span", { class: "cw-lives-none" }, "no chips"));
   };
 
@@ -360,48 +313,45 @@ export function drawCirnoNeu(ctx) {
     const k = (i - base + n) % n;
     const angle = Math.PI / 2 + (2 * Math.PI * k) / n;
     const out = active[i] === false;
-    const isCurrent = view.current === i && !finished;
     const targetable = aimTargets.includes(i);
-    const count = view.hand_counts?.[i] ?? (view.hands?.[i]?.length ?? 0);
+    const cnt = view.hand_counts?.[i] ?? (view.hands?.[i]?.length ?? 0);
     const cards = view.hands?.[i];
     const act = targetable && aim ? playNotation(aim.card, i) : null;
     const badges = [];
-    if (!finished && pending.shot_target === i) badges.push(h("span", { class: "cw-badge cw-badge-next", title: "plays a shot turn next (rule N5.2)" }, [icon("shot", "cw-icon cw-icon-inline"), "next"]));
+    if (!f.finished && pending.shot_target === i) badges.push(h("span", { class: "cw-badge cw-badge-next", title: "plays a shot turn next (rule N5.2)" }, [icon("shot", "cw-icon cw-icon-inline"), "next"]));
     if (out) {
       const place = (view.eliminated || []).indexOf(i);
-      badges.push(h("span", { class: "cw-out-mark", title: "eliminated" }, place >= 0 ? `✕ out · ${ordinal(n - place)}` : "✕ out"));
+      badges.push(h("span", { class: "cw-out-mark", title: "out of the match" }, place >= 0 ? `out · ${ordinal(n - place)}` : "out"));
     }
     seats.push(h("div", {
-      class: ["cw-seat", isCurrent && "cw-current", out && "cw-out", you(i) && "cw-you", targetable && "cw-targetable",
-        winners.includes(i) && "cw-winner", isCurrent && turn.kind === "shot" && "cw-shot-turn"],
+      class: seatClass(f, i, [out && "cw-out", targetable && "cw-targetable", f.current === i && !f.finished && turn.kind === "shot" && "cw-shot-turn"]),
       "data-seat": i,
       "data-action": act,
       role: act ? "button" : null,
       tabIndex: act ? 0 : undefined,
-      title: act ? `${aimFace?.name} ${name(i)} (${act})` : null,
-      "aria-label": act ? `target ${name(i)}` : null,
+      title: act ? `${aimFace?.name} on ${f.name(i)} (${act})` : null,
+      "aria-label": act ? `target ${f.name(i)}` : null,
       style: { "--cx": Math.cos(angle).toFixed(4), "--cy": Math.sin(angle).toFixed(4), "--k": k },
-      onClick: act ? () => ctx.act(act) : null,
+      onClick: act ? () => f.act(act) : null,
       onKeydown: act ? (/** @type {KeyboardEvent} */ ev) => {
-        if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); ctx.act(act); }
+        if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); f.act(act); }
       } : null,
     }, [
-      seatHead(i),
+      seatHead(f, i, view.dealer === i && !f.finished ? h("span", { class: "cw-dealer", title: "dealer: dealt this round and played first (rule N2.3)" }, "dealer") : null),
       h("div", { class: "cw-seat-cards" }, [
-        Array.isArray(cards) && !out && !you(i)
+        Array.isArray(cards) && !out && !f.you(i)
           ? h("div", { class: "cw-faceup" }, cards.map((c) => renderNeuCard(c, { size: "xs" })))
-          : renderBacks(out ? 0 : count, { size: "xs", max: 8 }),
-        out ? null : h("span", { class: "cw-count", title: `${plural(count, "card")} in hand` }, String(count)),
+          : renderBacks(out ? 0 : cnt, { size: "xs", max: 8 }),
+        out ? null : h("span", { class: "cw-count", title: `${count(cnt, "card", { none: "no cards" })} in hand` }, String(cnt)),
         out ? null : lives(i),
       ]),
       badges.length ? h("div", { class: "cw-seat-badges" }, badges) : null,
-      lastAction && lastAction.seat === i && !finished
-        ? h("div", { class: "cw-bubble", title: lastAction.action }, describeAction(lastAction.action, name)) : null,
+      lastMoveBadge(f, i),
       targetable ? h("div", { class: "cw-target-mark", "aria-hidden": "true" }, [icon("shot", "cw-icon"), "target"]) : null,
     ]));
     // an arrow on the track between this seat and the next one clockwise
     const mid = angle + Math.PI / n;
-    const rx = 1.7; // the track is wider than tall: tangent in screen proportions
+    const rx = 1.9; // the track is wider than tall: tangent in screen proportions
     let rot = (Math.atan2(Math.cos(mid), -rx * Math.sin(mid)) * 180) / Math.PI;
     if (!clockwise) rot += 180;
     flows.push(h("span", {
@@ -412,203 +362,177 @@ export function drawCirnoNeu(ctx) {
 
   // ---- centre: draw pile, the running sum, the main stack ---------------------------
   const sum = Number(view.sum ?? 0);
-  const level = heat(sum, limit);
   const pct = Math.max(0, Math.min(100, (sum / limit) * 100));
   const drawCount = view.draw_count ?? 0;
   const top = view.stack_top || [];
   const stackSize = view.stack_size ?? top.length;
-  const directionEl = h("div", {
+  const badges = [h("div", {
     class: "cw-direction", "data-direction": clockwise ? "cw" : "ccw",
     title: `play goes ${clockwise ? "clockwise" : "counter-clockwise"} (TURN reverses it, rule N3.5)`,
-  }, [icon(clockwise ? "cw" : "turn", "cw-icon"), h("span", null, clockwise ? "clockwise" : "counter-clockwise")]);
-
-  // The turn in badges: shot turn (and whom play resumes after), the double-turn counter,
-  // and what the cards played so far do to the next turn.
-  const centreBadges = [directionEl];
-  if (!finished) {
+  }, [icon(clockwise ? "cw" : "turn", "cw-icon"), h("span", null, clockwise ? "clockwise" : "counter-clockwise")])];
+  if (!f.finished) {
     if (turn.kind === "shot") {
-      centreBadges.push(h("span", { class: "cw-badge cw-badge-shot", title: `an extra turn from a SHOT; afterwards play continues after ${name(turn.anchor)} (rule N5.2)` },
-        [icon("shot", "cw-icon cw-icon-inline"), `shot turn · then after ${name(turn.anchor)}`]));
+      badges.push(h("span", { class: "cw-badge cw-badge-shot", title: `an extra turn from a SHOT; then play goes on after ${f.name(turn.anchor)} (rule N5.2)` },
+        [icon("shot", "cw-icon cw-icon-inline"), `shot turn, then after ${f.name(turn.anchor)}`]));
     }
-    if (counter) centreBadges.push(h("span", { class: "cw-badge cw-badge-double", title: "double turn: 2 card plays, then draw 2 (rules N3.7, N4.7)" }, `×2 · ${counter}`));
-    if (pending.double_next) centreBadges.push(h("span", { class: "cw-badge cw-badge-pending", "data-pending": "double", title: "the next turn plays 2 cards (rule N5.4)" }, "next turn ×2"));
+    if (s.counter) badges.push(h("span", { class: "cw-badge cw-badge-double", title: "double turn: 2 cards, then draw 2 (rules N3.7, N4.7)" }, `×2 · ${s.counter}`));
+    if (pending.double_next) badges.push(h("span", { class: "cw-badge cw-badge-pending", "data-pending": "double", title: "the next turn plays 2 cards (rule N5.4)" }, "next turn ×2"));
     if (pending.shot_target != null) {
-      centreBadges.push(h("span", { class: "cw-badge cw-badge-pending", "data-pending": "shot", title: "SHOT: this player takes the next turn (rule N5.2)" },
-        [icon("shot", "cw-icon cw-icon-inline"), `next: ${name(pending.shot_target)}`]));
+      badges.push(h("span", { class: "cw-badge cw-badge-pending", "data-pending": "shot", title: "SHOT: this player takes the next turn (rule N5.2)" },
+        [icon("shot", "cw-icon cw-icon-inline"), `next: ${f.name(pending.shot_target)}`]));
     }
   }
-
   const centre = h("div", { class: "cw-centre" }, [
     h("div", { class: "cw-centre-row" }, [
-      h("div", { class: "cw-draw", title: `${plural(drawCount, "card")} in the draw pile` }, [
-        h("div", { class: "cw-pile" }, drawCount > 0
-          ? renderBacks(Math.min(3, drawCount), { size: "sm", max: 3 })
-          : h("div", { class: "cw-slot" }, "")),
+      h("div", { class: "cw-draw", title: drawCount ? `${count(drawCount, "card")} in the draw pile` : "the draw pile is empty" }, [
+        h("div", { class: "cw-pile" }, drawCount > 0 ? renderBacks(Math.min(3, drawCount), { size: "sm", max: 3 }) : h("div", { class: "cw-slot" }, "")),
         h("div", { class: "cw-pile-label" }, [h("span", null, "Draw"), h("b", { class: "cw-draw-count" }, String(drawCount))]),
       ]),
       h("div", {
-        class: "cw-dial", "data-heat": level, style: { "--p": pct.toFixed(1) },
-        role: "img", "aria-label": `sum ${sum} of ${limit}`, title: `sum ${sum} — ${limit - sum >= 0 ? `${limit - sum} to go before ${limit}` : `over ${limit}`}`,
-      }, h("div", { class: "cw-dial-face" }, [
-        h("b", { class: "cw-sum" }, signed(sum)),
-        h("span", { class: "cw-limit" }, `/ ${limit}`),
-      ])),
-      h("div", { class: "cw-stack-top", title: `main stack: ${plural(stackSize, "card")}${top.length ? `; on top ${top.map((c) => cardFace(c).name).join(" ")}` : ""}` }, [
+        class: "cw-dial", "data-heat": heat(sum, limit), style: { "--p": pct.toFixed(1) },
+        role: "img", "aria-label": `sum ${sum} of ${limit}`,
+        title: limit - sum >= 0 ? `sum ${sum}: ${limit - sum} to go before ${limit}` : `sum ${sum}: over ${limit}`,
+      }, h("div", { class: "cw-dial-face" }, [h("b", { class: "cw-sum" }, signed(sum)), h("span", { class: "cw-limit" }, `/ ${limit}`)])),
+      h("div", { class: "cw-stack-top", title: `main stack: ${count(stackSize, "card", { none: "empty" })}${top.length ? `; on top ${top.map((c) => cardFace(c).name).join(" ")}` : ""}` }, [
         h("div", { class: "cw-fan", style: { "--n": top.length } }, top.length
           ? top.map((c, j) => renderNeuCard(c, { size: "sm", class: j === top.length - 1 && "cw-newest", attrs: { style: `--j:${j - (top.length - 1)}` } }))
           : h("div", { class: "cw-slot" }, "")),
         h("div", { class: "cw-pile-label" }, [h("span", null, "Stack"), h("b", { class: "cw-stack-count" }, String(stackSize))]),
       ]),
     ]),
-    h("div", { class: "cw-turn-info" }, centreBadges),
+    h("div", { class: "cw-turn-info" }, badges),
   ]);
-
-  const ring = h("div", {
-    class: ["cw-ring", aim && "cw-aiming"], "data-players": n, "data-direction": clockwise ? "cw" : "ccw",
-  }, [h("div", { class: "cw-ring-track", "aria-hidden": "true" }), ...flows, centre, ...seats]);
+  const ring = h("div", { class: ["cw-ring", aim && "cw-aiming"], "data-players": n, "data-direction": clockwise ? "cw" : "ccw" },
+    [h("div", { class: "cw-ring-track", "aria-hidden": "true" }), ...flows, centre, ...seats]);
 
   // ---- the last bust: the busted player's hand, revealed -------------------------------
   const rv = view.revealed;
-  const revealedEl = rv ? h("section", { class: "cw-revealed", "data-seat": rv.seat, "aria-label": "Revealed hand" }, [
+  const revealed = rv ? h("section", { class: "cw-revealed", "data-seat": rv.seat, "aria-label": "Revealed hand" }, [
     h("span", { class: "cw-revealed-title" }, rv.forced ? "Forced bust" : "Bust"),
     h("span", { class: "cw-revealed-text" }, withRuleIds(
       rv.card == null
-        ? `Round ${rv.round}: ${name(rv.seat)} held no safe card at ${signed(rv.sum)} (rule N4.4)`
-        : `Round ${rv.round}: ${name(rv.seat)} played ${cardFace(rv.card).name} → ${signed(rv.sum)}${rv.forced ? ", forced (rule N4.4)" : " (rule N6.1)"}`)),
-    h("div", { class: "cw-revealed-hand" }, (rv.hand || []).map((c) => renderNeuCard(c, { size: "sm" }))),
+        ? `Round ${rv.round}: ${f.name(rv.seat)} held no safe card at ${signed(rv.sum)} (rule N4.4)`
+        : `Round ${rv.round}: ${f.name(rv.seat)} played ${cardFace(rv.card).name}, making ${signed(rv.sum)}${rv.forced ? ", forced (rule N4.4)" : " (rule N6.1)"}`)),
+    h("div", { class: "cw-revealed-hand" }, (rv.hand || []).map((c) => renderNeuCard(c, { size: "xs" }))),
   ]) : null;
+  return [ring, revealed];
+}
 
-  // ---- outcome ---------------------------------------------------------------------------
-  const outcome = view.outcome;
-  let outcomeEl = null;
-  if (outcome) {
-    const w = outcome.winners || [];
-    const headline = w.length === 0 ? "No winner"
-      : w.some((s) => you(s)) ? "You win the match!"
-      : w.length > 1 ? `${listWords(w.map(name), "and")} share the win` : `${name(w[0])} wins the match`;
-    const elim = view.eliminated || [];
-    const place = (/** @type {number} */ s) => (w.includes(s) ? 1 : elim.includes(s) ? n - elim.indexOf(s) : null);
-    const order = [...Array(n).keys()].sort((a, b) => (place(a) ?? n + 1) - (place(b) ?? n + 1));
-    outcomeEl = h("section", { class: "cw-outcome", role: "status" }, [
-      h("div", { class: "cw-outcome-head" }, [h("span", { class: "cw-trophy", "aria-hidden": "true" }, "★"), headline]),
-      h("table", { class: "cw-scores" }, [
-        h("thead", null, h("tr", null, [h("th", null, "Place"), h("th", null, "Player"), view.life_system ? h("th", null, "Chips") : null])),
-        h("tbody", null, order.map((s) => {
-          const p = place(s);
-          return h("tr", { class: w.includes(s) && "cw-winner-row", "data-seat": s }, [
-            h("td", { class: "cw-place" }, p == null ? "—" : ordinal(p)),
-            h("td", null, [name(s), you(s) ? " (you)" : ""]),
-            view.life_system ? h("td", null, String(outcome.scores?.[s] ?? view.chips?.[s] ?? 0)) : null,
-          ]);
-        })),
-      ]),
-      outcome.reason ? h("p", { class: "cw-reason" }, withRuleIds(outcome.reason)) : null,
-    ]);
+/** @param {Frame} f */
+function player(f) {
+  const s = cirnoState(f);
+  const { view, plays, turn, aim, aimTargets, limit, counter } = s;
+  const actor = f.actor;
+  if (actor == null) return null;
+  const hand = Array.isArray(view.hands?.[actor]) ? /** @type {string[]} */ (view.hands[actor]) : null;
+  const live = f.canAct;
+  const playable = new Set(plays.map((p) => p.card));
+  const cancelAim = () => { f.local.aim = null; f.redraw(); };
+  const handEl = hand === null
+    ? renderBacks(view.hand_counts?.[actor] ?? 0, { size: "sm" })
+    : h("div", { class: "cw-hand", role: "group", "aria-label": f.teacher ? `${f.name(actor)}'s hand` : "your hand" },
+      hand.length ? hand.map((c, i) => {
+        const tok = actionToken(c);
+        const ok = playable.has(tok);
+        const aimed = AIMED.has(tok) && s.targetsFor(tok).length > 0;
+        const direct = ok && !aimed ? playNotation(tok) : null;
+        const why = live && !ok ? f.refusals[playNotation(tok)] : undefined;
+        return renderNeuCard(c, {
+          size: "lg",
+          playable: live && ok,
+          dimmed: live && !ok,
+          selected: aim?.index === i,
+          title: why,
+          attrs: { "data-index": i, "data-action": live ? direct : null, "data-control": live && aimed ? "target" : null },
+          onClick: !live ? undefined : () => {
+            if (aimed) {
+              if (aim?.index === i) cancelAim(); else { f.local.aim = { card: tok, index: i }; f.redraw(); }
+            } else {
+              // one click = one card; an unplayable card is sent too, so Python explains why not
+              f.local.aim = null;
+              f.act(playNotation(tok));
+            }
+          },
+        });
+      }) : h("span", { class: "cw-hand-empty cw-muted" }, f.finished ? "no cards left" : "no cards in hand"));
+
+  let controls = null;
+  if (live && aim) {
+    const face = cardFace(aim.card);
+    controls = [
+      h("span", { class: "cw-hint cw-hint-step" }, [icon("shot", "cw-icon cw-icon-inline"),
+        ` ${face.name}: click a glowing seat to choose who plays next (${listWords(aimTargets.map((t) => (f.you(t) ? "you" : f.name(t))))}).`]),
+      h("button", { type: "button", class: "cw-btn", "data-control": "cancel", onClick: cancelAim }, "Cancel"),
+    ];
+  } else if (live) {
+    const room = limit - Number(view.sum ?? 0);
+    controls = h("span", { class: "cw-hint" }, withRuleIds(
+      `${counter ? `Double turn: ${counter}. ` : ""}${turn.kind === "shot" ? `Shot turn: then play goes on after ${f.name(turn.anchor)}. ` : ""}`
+      + `Glowing cards are legal: click one to play it (${room > 0 ? `${room} to go before ${limit}` : `the sum is at ${limit}`}).`));
   }
-
-  // ---- the hand, targeting and legal moves ----------------------------------------------
-  /** @type {HTMLElement | null} */
-  let playerArea = null;
-  if (actor != null) {
-    const live = !finished;
-    const playable = new Set(plays.map((p) => p.card));
-    const handEl = hand === null
-      ? renderBacks(view.hand_counts?.[actor] ?? 0, { size: "sm" })
-      : h("div", { class: "cw-hand", role: "group", "aria-label": teacher ? `${name(actor)}'s hand` : "your hand" },
-        hand.length ? hand.map((c, i) => {
-          const tok = actionToken(c);
-          const ok = playable.has(tok);
-          const aimed = AIMED.has(tok) && targetsFor(tok).length > 0;
-          const direct = ok && !aimed ? playNotation(tok) : null;
-          return renderNeuCard(c, {
-            size: "lg",
-            playable: ok,
-            dimmed: legal.length > 0 && !ok,
-            selected: aim?.index === i,
-            attrs: { "data-index": i, "data-action": direct, "data-control": aimed ? "target" : null },
-            onClick: !live ? undefined : () => {
-              if (aimed) {
-                if (aim?.index === i) cancelAim(); else startAim(tok, i);
-              } else {
-                // one click = one card; an unplayable card is sent too, so Python explains why not
-                ui.aim = null;
-                ctx.act(playNotation(tok));
-              }
-            },
-          });
-        }) : h("span", { class: "cw-hand-empty cw-muted" }, "no cards in hand"));
-
-    const room = limit - sum;
-    let hint = "";
-    if (!live) hint = "";
-    else if (!plays.length) hint = "";
-    else hint = `${counter ? `Double turn: ${counter}. ` : ""}${turn.kind === "shot" ? `Shot turn: afterwards play continues after ${name(turn.anchor)}. ` : ""}`
-      + `Glowing cards are legal; click one to play it (room to ${limit}: ${room}).`;
-
-    const controls = aim
-      ? [
-          h("span", { class: "cw-hint cw-hint-step" }, [
-            icon("shot", "cw-icon cw-icon-inline"),
-            ` ${aimFace?.name}: click a glowing seat to choose who plays next (${listWords(aimTargets.map(name))}).`,
-          ]),
-          h("button", { type: "button", class: "cw-btn", "data-control": "cancel", onClick: cancelAim }, "Cancel"),
-        ]
-      : hint ? [h("span", { class: "cw-hint" }, hint)] : null;
-
-    const legalStrip = h("div", { class: "cw-legal", "aria-label": "Legal moves" }, [
-      h("span", { class: "cw-legal-title" }, "Legal moves"),
-      plays.length === 0
-        ? h("span", { class: "cw-muted" }, finished ? "none — the match is over"
-          : you(view.current) || teacher ? "none" : `none — waiting for ${name(view.current)}${thinking ? " (thinking…)" : ""}`)
-        : plays.map((p) => {
-            const f = cardFace(p.card);
-            return h("button", {
-              type: "button", class: ["cw-move", aim && p.card === aim.card && "cw-move-selected"], "data-action": p.text,
-              title: `${p.text} · ${f.tip}`, onClick: () => ctx.act(p.text),
-            }, [
-              h("span", { class: "cw-move-pip", "data-tone": f.tone }, faceSmall(p.card, f)),
-              p.target != null ? h("span", { class: "cw-move-target" }, `→ ${name(p.target)}`) : null,
-            ]);
-          }),
-    ]);
-
-    playerArea = h("section", { class: ["cw-player", live && plays.length > 0 && "cw-player-active"] }, [
-      h("div", { class: "cw-player-head" }, [
-        h("span", { class: "cw-avatar", "data-seat-tone": actor % 5, "aria-hidden": "true" }, (name(actor)[0] || "?").toUpperCase()),
-        h("span", { class: "cw-seat-name" }, teacher ? `${name(actor)}'s hand` : "Your hand"),
-        teacher ? h("span", { class: "cw-muted" }, `teacher view — acting for ${name(actor)}`) : null,
-        live && view.current === actor && counter ? h("span", { class: "cw-badge cw-badge-double" }, `×2 · ${counter}`) : null,
-        live && view.current === actor && turn.kind === "shot" ? h("span", { class: "cw-badge cw-badge-shot" }, [icon("shot", "cw-icon cw-icon-inline"), "shot turn"]) : null,
-      ]),
-      handEl,
-      live && controls ? h("div", { class: "cw-controls" }, controls) : null,
-      live ? legalStrip : null,
-    ]);
-  }
-
-  // ---- assemble -------------------------------------------------------------------------------
-  renderLayout(ctx, { header, felt: [ring, outcomeEl, revealedEl], playerArea, cursor, historyLen });
+  const moves = plays.map((p) => {
+    const face = cardFace(p.card);
+    return moveChip(f, {
+      action: p.text, selected: aim ? p.card === aim.card : undefined, title: `${p.text}: ${face.tip}`,
+      content: [
+        h("span", { class: "cw-move-pip", "data-tone": face.tone }, faceSmall(p.card, face)),
+        p.target != null ? h("span", { class: "cw-move-target" }, `→ ${f.you(p.target) ? "you" : f.name(p.target)}`) : null,
+      ],
+      onClick: () => f.act(p.text),
+    });
+  });
+  return {
+    head: h("div", { class: "cw-player-head" }, [
+      h("span", { class: "cw-avatar", "data-seat-tone": actor % 5, "aria-hidden": "true" }, (f.name(actor)[0] || "?").toUpperCase()),
+      h("span", { class: "cw-seat-name" }, f.teacher ? `${f.name(actor)}'s hand` : "Your hand"),
+      f.teacher ? h("span", { class: "cw-muted" }, `acting for ${f.name(actor)}`) : null,
+      live && counter ? h("span", { class: "cw-badge cw-badge-double" }, `×2 · ${counter}`) : null,
+      live && turn.kind === "shot" ? h("span", { class: "cw-badge cw-badge-shot" }, [icon("shot", "cw-icon cw-icon-inline"), "shot turn"]) : null,
+    ]),
+    hand: handEl,
+    controls,
+    moves,
+  };
 }
 
-/**
- * Escape leaves the targeting step.
- * @param {KeyboardEvent} ev
- * @param {import("../lib/table.js").TableContext} ctx
- */
-export function cirnoKeys(ev, ctx) {
-  if (ev.key !== "Escape" || !ctx.ui.aim) return;
-  ctx.ui.aim = null;
-  ev.preventDefault();
-  ctx.redraw();
+/** @param {Frame} f */
+function outcome(f) {
+  const view = /** @type {CirnoView} */ (f.view);
+  const o = view.outcome || { winners: [], scores: [], reason: "" };
+  const w = o.winners || [];
+  const n = f.n;
+  const elim = view.eliminated || [];
+  const place = (/** @type {number} */ s) => (w.includes(s) ? 1 : elim.includes(s) ? n - elim.indexOf(s) : null);
+  return {
+    headline: headline(f, w, "the match"),
+    leadTitle: "Place",
+    leadCell: (s) => { const p = place(s); return p == null ? "—" : ordinal(p); },
+    order: [...Array(n).keys()].sort((a, b) => (place(a) ?? n + 1) - (place(b) ?? n + 1)),
+    columns: view.life_system ? ["Chips"] : [],
+    cells: (s) => (view.life_system ? [String(o.scores?.[s] ?? view.chips?.[s] ?? 0)] : []),
+    reason: o.reason ? `${o.reason[0].toUpperCase()}${o.reason.slice(1)}.` : "",
+  };
 }
 
-/**
- * anywidget entry point.
- * @param {{model: import("../lib/table.js").Model, el: HTMLElement}} args
- * @returns {() => void} cleanup
- */
-function render({ model, el }) {
-  return mountTable({ model, el, game: GAME, draw: drawCirnoNeu, onKey: cirnoKeys });
-}
+/** @type {import("../lib/frame.js").Layout} */
+export const layout = {
+  game: GAME,
+  title: "cirno+neu",
+  logo: () => h("span", { class: "cw-nine" }, "9"),
+  parse: parseAction,
+  chips,
+  turnDetail,
+  felt,
+  player,
+  outcome,
+  describe: describeAction,
+  uiKey: (f) => [f.view.turn_no, f.view.round, f.view.turn?.played],
+  onKey(ev, f) {
+    // Escape leaves the targeting step.
+    if (ev.key !== "Escape" || !f.local.aim) return false;
+    f.local.aim = null;
+    return true;
+  },
+};
 
-export default { render };
+export default gameWidget(layout);

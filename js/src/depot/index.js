@@ -1,45 +1,18 @@
-// Depot table (anywidget front end). Draws the synced `view` and `legal` traits;
-// holds no rules: a card or move is offered only because its action string is in
-// `legal`, and Python validates and explains everything the player sends.
+// Depot table: the layout drawn inside the shared frame (lib/frame.js). Holds no rules:
+// a card or move is offered only because its action string is in `legal`, and Python
+// validates and explains everything the player sends.
 import "../lib/table.css";
 import "./depot.css";
 import { h } from "../lib/dom.js";
 import { renderCard, renderBacks } from "../lib/cards.js";
 import { renderHand, toggled } from "../lib/hand.js";
-import { withRuleIds, listWords } from "../lib/text.js";
-import { mountTable } from "../lib/table.js";
-import { renderLayout } from "../lib/layout.js";
+import { withRuleIds, listWords, count, ordinal, numberWord } from "../lib/text.js";
+import { gameWidget, seatHead, seatClass, lastMoveBadge, othersInOrder, moveChip, headline } from "../lib/frame.js";
 
 export const GAME = "depot";
 const VALUES = [1, 2, 3, 4, 5, 6, 7, 8];
 
-/**
- * The Depot view as Python sends it (see the widget contract).
- * @typedef {Object} DepotView
- * @property {"depot"} game
- * @property {number} players
- * @property {string[]} names
- * @property {number | null} seat            viewing seat; null = teacher view
- * @property {"lead" | "respond" | "finished"} phase
- * @property {number | null} current
- * @property {number} round
- * @property {number} game_no
- * @property {number} games                  1 or 3
- * @property {number} target
- * @property {number[]} storage
- * @property {number} set_limit
- * @property {number} run_limit
- * @property {{owner: number, cards: number[]} | null} standing
- * @property {number} passes
- * @property {number} deck_count
- * @property {number[]} discard
- * @property {Array<number[] | null>} hands
- * @property {number[]} hand_counts
- * @property {number[]} lost_points
- * @property {number[][]} penalties
- * @property {{seat: number, action: string} | null} last_action
- * @property {{winners: number[], scores: number[], reason: string} | null} outcome
- */
+// ------------------------------------------------------------------ notation (the spec's §19)
 
 /**
  * A parsed Depot action, for display and for building the UI from `legal` only.
@@ -47,7 +20,7 @@ const VALUES = [1, 2, 3, 4, 5, 6, 7, 8];
  */
 
 /**
- * Read Depot notation (the spec's §19; this is notation, not rules).
+ * Read Depot notation (notation, not rules).
  * @param {string} text e.g. "play 5 5", "pass take 3 give 7", "pass give 5"
  * @returns {ParsedAction | null} null when the text is not Depot notation
  */
@@ -70,426 +43,419 @@ export function parseAction(text) {
   return null;
 }
 
-/**
- * Canonical play notation for a selection of values.
- * @param {number[]} values
- * @returns {string} "play 3 4 5"
- */
+/** @param {number[]} values @returns {string} "play 3 4 5" */
 export function playNotation(values) {
   return `play ${[...values].sort((a, b) => a - b).join(" ")}`;
 }
 
-/**
- * Canonical pass notation.
- * @param {number | null} take
- * @param {number | null} give
- * @returns {string} "pass take 5 give 3", "pass take 5", "pass give 2" or "pass"
- */
+/** @param {number | null} take @param {number | null} give @returns {string} "pass take 5 give 3" … */
 export function passNotation(take, give) {
   return ["pass", take != null && `take ${take}`, give != null && `give ${give}`].filter(Boolean).join(" ");
 }
 
-/** @param {number[]} cards */
-const cardsText = (cards) => `[${cards.join(",")}]`;
-/** @param {number} n @param {string} word */
-const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+// ------------------------------------------------------------------ words
+
+/** @param {number} v @returns {string} "a 5", "an 8" */
+const article = (v) => `${v === 8 ? "an" : "a"} ${v}`;
 /** @param {number[]} xs */
 const unique = (xs) => [...new Set(xs)].sort((a, b) => a - b);
 /** @param {number[]} xs */
 const sum = (xs) => xs.reduce((a, b) => a + b, 0);
 
 /**
- * Describe the last action in words for the seat's speech bubble.
- * @param {string} action
+ * "the 4", "both 5s", "all three 2s": the cards of one value taken from the Storage.
+ * @param {number} v
+ * @param {number} k how many
  */
-function describeAction(action) {
+export function takenWords(v, k) {
+  if (k <= 1) return `the ${v}`;
+  return k === 2 ? `both ${v}s` : `all ${numberWord(k)} ${v}s`;
+}
+
+/**
+ * A last action in words, for the seat's badge. How many cards a pass took is not in
+ * the action, so it is read from the newest narration line of that pass.
+ * @param {string} action
+ * @param {import("../lib/frame.js").Frame} [f]
+ */
+export function describeAction(action, f) {
   const a = parseAction(action);
   if (!a) return action;
   if (a.kind === "play") return `played ${a.cards.join(" ")}`;
   const parts = [];
-  if (a.take != null) parts.push(`took the ${a.take}s`);
-  if (a.give != null) parts.push(`gave a ${a.give}`);
-  return parts.length ? `passed: ${parts.join(", ")}` : "passed";
+  if (a.take != null) {
+    const seat = f?.view.last_action?.seat;
+    const lines = Array.isArray(f?.ctx.get("narration")) ? f.ctx.get("narration") : [];
+    const said = seat == null ? null : [...lines].reverse().find((l) => String(l).startsWith(`${f.name(seat)} passes`));
+    const m = said ? /takes (the \d|both \d+s|all \w+ \d+s) from the Storage/.exec(String(said)) : null;
+    parts.push(m ? `took ${m[1]}` : `took from the Storage`);
+  }
+  if (a.give != null) parts.push(`gave ${article(a.give)}`);
+  return parts.length ? `passed: ${parts.join(" and ")}` : "passed";
 }
 
+// ------------------------------------------------------------------ the layout
+
 /**
- * Draw the whole Depot table into ctx.root.
- * @param {import("../lib/table.js").TableContext} ctx
+ * @typedef {import("../lib/frame.js").Frame} Frame
  */
-export function drawDepot(ctx) {
-  const { root, ui } = ctx;
-  /** @type {DepotView | null} */
-  const view = ctx.get("view");
-  const n = view.players;
-  const names = view.names || [];
-  const name = (/** @type {number | null | undefined} */ i) =>
-    i == null ? "" : names[i] ?? `Seat ${i + 1}`;
-  /** @type {string[]} */
-  const legal = Array.isArray(ctx.get("legal")) ? ctx.get("legal") : [];
-  const parsed = legal.map(parseAction).filter((a) => a !== null);
-  const plays = /** @type {Array<Extract<ParsedAction, {kind: "play"}>>} */ (parsed.filter((a) => a.kind === "play"));
-  const passes = /** @type {Array<Extract<ParsedAction, {kind: "pass"}>>} */ (parsed.filter((a) => a.kind === "pass"));
-  const botSeats = new Set(Array.isArray(ctx.get("bot_seats")) ? ctx.get("bot_seats") : []);
-  const thinking = !!ctx.get("thinking");
-  const cursor = Number(ctx.get("cursor") ?? 0);
-  const historyLen = Number(ctx.get("history_len") ?? 0);
 
-  const teacher = view.seat == null;
-  const finished = view.phase === "finished" || view.current == null;
-  // Whose hand the controls act for: the viewer, or in teacher view the seat to act.
-  const actor = teacher ? (finished ? null : view.current) : view.seat;
+/**
+ * Everything the Depot layout derives from a Frame once per draw.
+ * @param {Frame} f
+ */
+function depotState(f) {
+  const view = f.view;
+  const plays = /** @type {Array<Extract<ParsedAction, {kind: "play"}> & {text: string}>} */ (f.moves.filter((m) => m.kind === "play"));
+  const passes = /** @type {Array<Extract<ParsedAction, {kind: "pass"}> & {text: string}>} */ (f.moves.filter((m) => m.kind === "pass"));
+  const actor = f.actor;
   const hand = actor != null && Array.isArray(view.hands?.[actor]) ? /** @type {number[]} */ (view.hands[actor]) : null;
-  const interactive = hand !== null && !finished;
-
-  // Local UI state (selection, pass flow) belongs to one position; a new position resets it.
-  const key = JSON.stringify([cursor, historyLen, view.round, view.current, actor, hand, view.storage, legal]);
-  if (ui.key !== key) {
-    ui.key = key;
-    ui.selected = new Set();
-    ui.pass = null;
-  }
-  /** @type {Set<number>} */
-  const selected = ui.selected;
+  const local = f.local;
+  local.selected ??= new Set();
   /** @type {{take?: number | null, give: number | null, giveIndex: number | null} | null} */
-  const pass = interactive && passes.length ? ui.pass : null;
+  const pass = f.canAct && passes.length ? local.pass ?? null : null;
   // Empty Storage: every legal pass takes nothing, so the flow starts at the give step.
   if (pass && pass.take === undefined && passes.every((p) => p.take === null)) pass.take = null;
-  const passStage = !pass ? null : pass.take === undefined ? "take" : "give";
+  const stage = !pass ? null : pass.take === undefined ? "take" : "give";
   const takeOptions = unique(/** @type {number[]} */ (passes.map((p) => p.take).filter((t) => t != null)));
   const giveOptions = pass && pass.take !== undefined
     ? unique(/** @type {number[]} */ (passes.filter((p) => p.take === pass.take && p.give != null).map((p) => p.give)))
     : [];
-  const playValues = new Set(plays.flatMap((p) => p.cards));
-  const you = (/** @type {number | null | undefined} */ i) => !teacher && i === view.seat;
+  return { view, plays, passes, actor, hand, local, pass, stage, takeOptions, giveOptions, playValues: new Set(plays.flatMap((p) => p.cards)) };
+}
 
-  // ---- header -------------------------------------------------------------
-  let turn = "";
-  if (finished) turn = view.games === 3 && view.outcome ? "Match over" : "Game over";
-  else if (you(view.current)) turn = view.phase === "lead" ? "Your lead" : "Your turn";
-  else turn = `${name(view.current)} ${view.phase === "lead" ? "leads" : "to play"}`;
-  const header = h("header", { class: "cw-header" }, [
-    h("div", { class: "cw-title" }, [h("span", { class: "cw-logo", "aria-hidden": "true" }, "◆"), "Depot"]),
-    h("div", { class: "cw-chips" }, [
-      h("span", { class: "cw-chip" }, `Round ${view.round}`),
-      view.games === 3 ? h("span", { class: "cw-chip" }, `Game ${view.game_no} of ${view.games}`) : null,
-      h("span", { class: "cw-chip cw-chip-target", title: "Storage target: the Storage is refilled to T cards (rule D2.3)" },
-        ["Target ", h("b", null, `T = ${view.target}`)]),
-      cursor < historyLen
-        ? h("span", { class: "cw-chip cw-chip-past", title: "You are looking at an earlier position" }, `viewing move ${cursor} of ${historyLen}`)
-        : null,
-    ]),
-    h("div", { class: ["cw-turn", you(view.current) && !finished && "cw-turn-you", finished && "cw-turn-over"] }, [
-      turn,
-      thinking && !finished ? h("span", { class: "cw-thinking", "aria-label": "thinking" }, [" · thinking", dots()]) : null,
-    ]),
+/** @param {Frame} f */
+function chips(f) {
+  const v = f.view;
+  return [
+    h("span", { class: "cw-chip" }, `Round ${v.round}`),
+    v.games > 1 ? h("span", { class: "cw-chip" }, `Game ${v.game_no} of ${v.games}`) : null,
+    h("span", { class: "cw-chip cw-chip-target", title: "Storage target: refills aim for this many cards (rule D2.3)" },
+      ["Target ", h("b", null, String(v.target))]),
+  ];
+}
+
+/**
+ * @param {Frame} f
+ * @param {number} i
+ */
+function seatBadges(f, i) {
+  const v = f.view;
+  const n = v.hand_counts?.[i] ?? (v.hands?.[i]?.length ?? 0);
+  const penalties = v.penalties?.[i] || [];
+  return h("div", { class: "cw-seat-badges" }, [
+    h("span", { class: "cw-count", title: `${count(n, "card", { none: "no cards" })} in hand` }, count(n, "card", { none: "no cards" })),
+    v.standing && v.standing.owner === i
+      ? h("span", { class: "cw-tag cw-tag-owner", title: "made the play to beat" }, "on the table") : null,
+    v.games > 1
+      ? h("span", { class: "cw-lost", title: `lost points this match${penalties.length ? `; penalty cards ${penalties.join(", ")}` : ""}` },
+        [`lost ${v.lost_points?.[i] ?? 0}`, ...penalties.map((c) => renderCard(c, { size: "xs", tone: c, class: "cw-penalty" }))])
+      : null,
   ]);
+}
 
-  // ---- seats ----------------------------------------------------------------
-  /** @param {number} i @param {boolean} self */
-  const seatHead = (i, self) => h("div", { class: "cw-seat-head" }, [
-    h("span", { class: "cw-avatar", "data-seat-tone": i % 5, "aria-hidden": "true" }, (name(i)[0] || "?").toUpperCase()),
-    h("span", { class: "cw-seat-name" }, name(i)),
-    self ? h("span", { class: "cw-tag cw-tag-you" }, "you") : null,
-    botSeats.has(i) ? h("span", { class: "cw-tag cw-tag-bot", title: "played by the computer" }, "bot") : null,
-    view.current === i && !finished && thinking ? h("span", { class: "cw-thinking", title: "thinking…" }, dots()) : null,
-  ]);
-  /** @param {number} i */
-  const seatBadges = (i) => {
-    const count = view.hand_counts?.[i] ?? (view.hands?.[i]?.length ?? 0);
-    return h("div", { class: "cw-seat-badges" }, [
-      h("span", { class: "cw-count", title: `${plural(count, "card")} in hand` }, plural(count, "card")),
-      view.standing && view.standing.owner === i
-        ? h("span", { class: "cw-tag cw-tag-owner", title: "owns the standing play" }, "on the table") : null,
-      view.games === 3
-        ? h("span", { class: "cw-lost", title: `lost points this match${view.penalties?.[i]?.length ? `; penalty cards ${cardsText(view.penalties[i])}` : ""}` },
-          [`lost ${view.lost_points?.[i] ?? 0}`,
-            ...(view.penalties?.[i] || []).map((v) => renderCard(v, { size: "xs", tone: v, class: "cw-penalty" }))])
-        : null,
-    ]);
-  };
-  /** @param {number} i */
-  const bubble = (i) => view.last_action && view.last_action.seat === i
-    ? h("div", { class: "cw-bubble", title: view.last_action.action }, describeAction(view.last_action.action)) : null;
-  /** @param {number} i @param {string[]} more */
-  const seatClass = (i, more) => ["cw-seat", ...more, view.current === i && !finished && "cw-current",
-    view.standing?.owner === i && "cw-owner", view.outcome?.winners?.includes(i) && "cw-winner"];
+/** @param {Frame} f */
+function felt(f) {
+  const s = depotState(f);
+  const { view, pass, stage, takeOptions } = s;
+  const n = f.n;
 
-  const others = [];
-  for (let k = 0; k < n; k++) {
-    const i = teacher ? k : (/** @type {number} */ (view.seat) + 1 + k) % n;
-    if (!teacher && i === view.seat) continue;
+  // ---- opponents (everyone in teacher view) ------------------------------------------
+  const seats = othersInOrder(f).map((i) => {
     const cards = view.hands?.[i];
-    others.push(h("div", { class: seatClass(i, ["cw-opponent"]), "data-seat": i }, [
-      seatHead(i, false),
-      Array.isArray(cards)
-        ? h("div", { class: "cw-seat-cards cw-faceup" }, cards.map((v) => renderCard(v, { size: "xs", tone: v })))
-        : h("div", { class: "cw-seat-cards" }, renderBacks(view.hand_counts?.[i] ?? 0, { size: "xs", max: 14 })),
-      seatBadges(i),
-      bubble(i),
-    ]));
-  }
-  const seatsRow = h("div", { class: "cw-seats", style: { "--cw-seat-count": others.length } }, others);
+    return h("div", { class: seatClass(f, i, ["cw-opponent", view.standing?.owner === i && "cw-owner"]), "data-seat": i }, [
+      h("div", { class: "cw-seat-top" }, [
+        seatHead(f, i),
+        Array.isArray(cards)
+          ? h("div", { class: "cw-seat-cards cw-faceup" }, cards.map((c) => renderCard(c, { size: "xs", tone: c })))
+          : h("div", { class: "cw-seat-cards" }, renderBacks(view.hand_counts?.[i] ?? 0, { size: "xs", max: 10 })),
+      ]),
+      h("div", { class: "cw-seat-info" }, [seatBadges(f, i), lastMoveBadge(f, i)]),
+    ]);
+  });
+  const seatsRow = h("div", { class: "cw-seats", style: { "--cw-seat-count": seats.length } }, seats);
 
-  // ---- centre: Storage, standing play, deck and discard ---------------------
-  const storageCount = new Map();
-  for (const v of view.storage || []) storageCount.set(v, (storageCount.get(v) || 0) + 1);
+  // ---- Storage: eight value columns -------------------------------------------------------
+  const storage = Array.isArray(view.storage) ? view.storage : [];
+  const have = new Map();
+  for (const c of storage) have.set(c, (have.get(c) || 0) + 1);
   const columns = VALUES.map((v) => {
-    const k = storageCount.get(v) || 0;
+    const k = have.get(v) || 0;
     const cards = [];
     for (let j = 0; j < k; j++) cards.push(renderCard(v, { size: "md", tone: v }));
-    const takeable = passStage !== null && takeOptions.includes(v);
+    const takeable = stage !== null && takeOptions.includes(v);
     const chosen = pass?.take === v;
-    const attrs = {
-      class: ["cw-storage-col", k === 0 && "cw-empty", takeable && "cw-takeable", chosen && "cw-chosen"],
-      "data-value": v,
-    };
+    const attrs = { class: ["cw-storage-col", k === 0 && "cw-empty", takeable && "cw-takeable", chosen && "cw-chosen"], "data-value": v };
     const body = [h("div", { class: "cw-stack" }, k ? cards : h("div", { class: "cw-slot", "aria-hidden": "true" }, String(v))),
       h("div", { class: "cw-col-count" }, k > 1 ? `×${k}` : "")];
     if (!takeable) return h("div", attrs, body);
     return h("button", {
       ...attrs, type: "button", "data-control": `take-${v}`, "aria-pressed": String(chosen),
-      title: `Take ${k === 1 ? "the" : `all ${k}`} ${v}${k === 1 ? "" : "s"} from the Storage`,
-      onClick: () => { ui.pass = { take: v, give: null, giveIndex: null }; ctx.redraw(); },
+      title: `Take ${takenWords(v, k)} from the Storage`,
+      onClick: () => { s.local.pass = { take: v, give: null, giveIndex: null }; f.redraw(); },
     }, body);
   });
-  const storage = h("section", { class: ["cw-storage", passStage === "take" && "cw-storage-choose"], "aria-label": "Storage" }, [
+  const storageEl = h("section", { class: ["cw-storage", stage === "take" && "cw-storage-choose"], "aria-label": "Storage" }, [
     h("div", { class: "cw-storage-head" }, [
       h("h3", { class: "cw-panel-title" }, "Storage"),
       h("div", { class: "cw-limits" }, [
         h("span", { class: "cw-limit", title: "largest set allowed: the most copies of one value in the Storage (rule D3.2)" },
           ["set limit ", h("b", { class: "cw-set-limit" }, String(view.set_limit))]),
-        h("span", { class: "cw-dot", "aria-hidden": "true" }, "·"),
         h("span", { class: "cw-limit", title: "longest run allowed: the longest chain of consecutive values in the Storage (rule D3.3)" },
           ["run limit ", h("b", { class: "cw-run-limit" }, String(view.run_limit))]),
-        h("span", { class: "cw-target", title: "Storage target (rule D2.3): refills aim for T cards" },
-          [h("b", null, `T=${view.target}`), ` · ${plural((view.storage || []).length, "card")}`]),
+        h("span", { class: "cw-limit cw-storage-count" }, storage.length ? `${count(storage.length, "card")} of ${view.target}` : "empty"),
       ]),
     ]),
     h("div", { class: "cw-storage-cols" }, columns),
   ]);
 
+  // ---- the play to beat ------------------------------------------------------------------------
   const standing = view.standing;
-  const passPips = [];
-  for (let j = 0; j < n - 1; j++) passPips.push(h("span", { class: ["cw-pip", j < (view.passes || 0) && "cw-pip-on"] }));
-  const standingBox = h("section", { class: ["cw-standing", !standing && "cw-standing-empty"], "aria-label": "Standing play" }, [
+  const pips = [];
+  for (let j = 0; j < n - 1; j++) pips.push(h("span", { class: ["cw-pip", j < (view.passes || 0) && "cw-pip-on"] }));
+  const standingEl = h("section", { class: ["cw-standing", !standing && "cw-standing-empty"], "aria-label": "Standing play" }, [
     h("h3", { class: "cw-panel-title" }, standing ? "To beat" : "Table"),
     standing
-      ? [h("div", { class: "cw-standing-cards" }, standing.cards.map((v) => renderCard(v, { size: standing.cards.length <= 3 ? "lg" : "md", tone: v }))),
+      ? [h("div", { class: "cw-standing-cards" }, standing.cards.map((c) => renderCard(c, { size: "md", tone: c }))),
         h("div", { class: "cw-standing-meta" }, [
-          h("span", { class: "cw-standing-owner" }, you(standing.owner) ? "your play" : `${name(standing.owner)}'s play`),
-          h("span", { class: "cw-muted" }, ` · ${plural(standing.cards.length, "card")}, total ${sum(standing.cards)}`),
+          h("span", { class: "cw-standing-owner" }, f.you(standing.owner) ? "your play" : `${f.name(standing.owner)}'s play`),
+          h("span", { class: "cw-muted" }, ` · ${standing.cards.length === 1 ? "1 card" : `${standing.cards.length} cards, total ${sum(standing.cards)}`}`),
         ])]
-      : h("div", { class: "cw-standing-none" }, finished ? "—" : `empty — ${you(view.current) ? "you lead" : `${name(view.current)} leads`}`),
-    n > 1 ? h("div", { class: "cw-passes", title: `${plural(view.passes || 0, "pass")} in a row; ${n - 1} in a row end the round (rule D7.1)` },
-      [h("span", { class: "cw-muted" }, "passes "), ...passPips]) : null,
+      : h("div", { class: "cw-standing-none" }, f.finished ? "" : f.you(f.current) ? "empty: you lead" : `empty: ${f.name(f.current)} leads`),
+    n > 1 ? h("div", { class: "cw-passes", title: `${count(view.passes || 0, "pass", { plural: "passes", none: "no passes" })} in a row; ${n - 1} in a row end the round (rule D7.1)` },
+      [h("span", { class: "cw-muted" }, "passes "), ...pips]) : null,
   ]);
 
-  const discard = view.discard || [];
+  // ---- deck and discard ---------------------------------------------------------------------------
+  const discard = Array.isArray(view.discard) ? view.discard : [];
   const discardCounts = VALUES.map((v) => discard.filter((x) => x === v).length);
-  const maxCount = Math.max(1, ...discardCounts);
+  const most = Math.max(1, ...discardCounts);
   const deckCount = view.deck_count ?? 0;
   const piles = h("div", { class: "cw-piles" }, [
-    h("div", { class: "cw-deck", title: `${plural(deckCount, "card")} in the deck` }, [
-      h("div", { class: "cw-pile" }, deckCount > 0
-        ? renderBacks(Math.min(3, deckCount), { size: "sm", max: 3 })
-        : h("div", { class: "cw-slot" }, "")),
+    h("div", { class: "cw-deck", title: deckCount ? `${count(deckCount, "card")} in the deck, face down` : "the deck is empty" }, [
+      h("div", { class: "cw-pile" }, deckCount > 0 ? renderBacks(Math.min(3, deckCount), { size: "sm", max: 3 }) : h("div", { class: "cw-slot" }, "")),
       h("div", { class: "cw-pile-label" }, [h("span", null, "Deck"), h("b", { class: "cw-deck-count" }, String(deckCount))]),
-      h("div", { class: "cw-pile-note" }, deckCount > 0 ? "face down" : "empty"),
     ]),
-    h("div", { class: "cw-discard", title: discard.length ? `Discard pile (public): ${cardsText(discard)}` : "Discard pile: empty" }, [
+    h("div", { class: "cw-discard", title: discard.length ? `Discard pile (face up): ${discard.join(", ")}` : "the discard pile is empty" }, [
       h("div", { class: "cw-histogram", "aria-hidden": "true" }, VALUES.map((v, j) =>
-        h("span", { class: "cw-bar", "data-tone": v, style: { height: `${Math.round((discardCounts[j] / maxCount) * 100)}%` } }))),
+        h("span", { class: "cw-bar", "data-tone": v, style: { height: `${Math.round((discardCounts[j] / most) * 100)}%` } }))),
       h("div", { class: "cw-pile-label" }, [h("span", null, "Discard"), h("b", { class: "cw-discard-count" }, String(discard.length))]),
-      h("div", { class: "cw-pile-note" }, discard.length ? "face up, by value" : "empty"),
     ]),
   ]);
 
-  const centre = h("div", { class: "cw-centre" }, [h("div", { class: "cw-centre-main" }, [storage, piles]), standingBox]);
+  return [seatsRow, h("div", { class: "cw-centre" }, [storageEl, standingEl, piles])];
+}
 
-  // ---- the interactive hand, controls and legal moves -------------------------
-  /** @type {HTMLElement | null} */
-  let playerArea = null;
-  if (actor != null) {
-    const handEl = hand === null
-      ? renderBacks(view.hand_counts?.[actor] ?? 0, { size: "sm" })
-      : renderHand({
-          cards: hand,
-          size: "lg",
-          label: teacher ? `${name(actor)}'s hand` : "your hand",
-          empty: "no cards left in hand",
-          tone: (v) => v,
-          selected: passStage === "give" && pass?.giveIndex != null ? new Set([pass.giveIndex]) : passStage ? new Set() : selected,
-          isPlayable: (v) => passStage ? giveOptions.includes(Number(v)) : playValues.has(Number(v)),
-          isDimmed: (v) => passStage ? !giveOptions.includes(Number(v)) : legal.length > 0 && !playValues.has(Number(v)),
-          onToggle: !interactive ? undefined : (i, v) => {
-            if (passStage === "take") return;
-            if (passStage === "give" && pass) {
-              if (!giveOptions.includes(Number(v))) return;
-              if (pass.giveIndex === i) { pass.give = null; pass.giveIndex = null; }
-              else { pass.give = Number(v); pass.giveIndex = i; }
-            } else {
-              ui.selected = toggled(selected, i);
-            }
-            ctx.redraw();
-          },
-        });
-    const selValues = [...selected].map((i) => hand?.[i]).filter((v) => v != null).sort((a, b) => a - b);
-    const selAction = selValues.length ? playNotation(/** @type {number[]} */ (selValues)) : null;
-    const selLegal = selAction !== null && legal.includes(selAction);
+/**
+ * The positions in `hand` that make up a play (first copies of each value).
+ * @param {number[]} hand
+ * @param {number[]} cards
+ * @returns {Set<number> | null}
+ */
+function positionsOf(hand, cards) {
+  const used = new Set();
+  for (const c of cards) {
+    const i = hand.findIndex((v, j) => v === c && !used.has(j));
+    if (i < 0) return null;
+    used.add(i);
+  }
+  return used;
+}
 
-    /** @type {Array<HTMLElement | string | null>} */
-    let controls;
-    if (!pass) {
-      const leaderMustPlay = plays.length > 0 && passes.length === 0;
-      controls = [
-        h("button", {
-          type: "button", class: ["cw-btn", "cw-btn-primary", selAction && !selLegal && legal.length > 0 && "cw-btn-warn"],
-          "data-control": "play", "data-action": selAction, disabled: !interactive || !selAction,
-          title: selAction ? (selLegal || !legal.length ? selAction : `${selAction} is not a legal move now — play it to hear why`) : "select cards in your hand first",
-          onClick: () => { if (selAction) ctx.act(selAction); },
-        }, selAction ? ["Play ", h("span", { class: "cw-btn-cards" }, selValues.join(" "))] : "Play"),
-        h("button", {
-          type: "button", class: "cw-btn", "data-control": "pass", disabled: !passes.length,
-          title: passes.length ? "Pass: take a value from the Storage, then optionally give one card"
-            : leaderMustPlay ? "the leader must play (rule D5.3)" : finished ? "the game is over" : "not your turn",
-          onClick: () => { ui.pass = { take: undefined, give: null, giveIndex: null }; ui.selected = new Set(); ctx.redraw(); },
-        }, "Pass…"),
-        selValues.length ? h("button", {
-          type: "button", class: "cw-btn cw-btn-quiet", "data-control": "clear-selection",
-          onClick: () => { ui.selected = new Set(); ctx.redraw(); },
-        }, "Clear") : null,
-        h("span", { class: ["cw-hint", selAction && !selLegal && legal.length > 0 && "cw-hint-warn"] },
-          selAction
-            ? (selLegal ? "ready to play" : legal.length ? "not a legal play right now — try it to see why" : "")
-            : leaderMustPlay ? "you lead: play any legal combination" : plays.length ? "select cards to play, or pass" : ""),
-      ];
-    } else {
-      const action = passStage === "give" ? legalPass(passes, /** @type {number | null} */ (pass.take), pass.give) : null;
-      controls = [
-        h("button", {
-          type: "button", class: "cw-btn cw-btn-primary", "data-control": "confirm-pass", "data-action": action,
-          disabled: !action, onClick: () => { if (action) ctx.act(action); },
-        }, action ? `Confirm ${action}` : "Confirm pass"),
-        h("button", {
-          type: "button", class: "cw-btn", "data-control": "cancel",
-          onClick: () => { ui.pass = null; ctx.redraw(); },
-        }, "Cancel"),
-        h("span", { class: "cw-hint cw-hint-step" },
-          passStage === "take"
-            ? `Step 1 of 2: click a value in the Storage to take (${listWords(takeOptions)}).`
-            : giveOptions.length
-              ? `Step 2 of 2: ${pass.take != null ? `taking the ${pass.take}s. ` : ""}Optionally click a card in your hand to give${pass.give != null ? ` (giving a ${pass.give})` : ""}, then confirm.`
-              : `${pass.take != null ? `Taking the ${pass.take}s` : "Nothing to take"}; confirm the pass.`),
-      ];
+/** @param {Frame} f */
+function player(f) {
+  const s = depotState(f);
+  const { view, plays, passes, actor, hand, local, pass, stage, giveOptions, playValues } = s;
+  if (actor == null) return null;
+  const live = f.canAct;
+  /** @type {Set<number>} */
+  const selected = local.selected;
+  const handEl = hand === null
+    ? renderBacks(view.hand_counts?.[actor] ?? 0, { size: "sm" })
+    : renderHand({
+        cards: hand,
+        size: "lg",
+        label: f.teacher ? `${f.name(actor)}'s hand` : "your hand",
+        empty: f.finished ? "no cards left" : "no cards in hand",
+        tone: (v) => v,
+        selected: stage === "give" && pass?.giveIndex != null ? new Set([pass.giveIndex]) : stage ? new Set() : selected,
+        isPlayable: (v) => live && (stage ? giveOptions.includes(Number(v)) : playValues.has(Number(v))),
+        isDimmed: (v) => live && (stage ? !giveOptions.includes(Number(v)) : !playValues.has(Number(v))),
+        onToggle: !live ? undefined : (i, v) => {
+          if (stage === "take") return;
+          if (stage === "give" && pass) {
+            if (!giveOptions.includes(Number(v))) return;
+            if (pass.giveIndex === i) { pass.give = null; pass.giveIndex = null; } else { pass.give = Number(v); pass.giveIndex = i; }
+          } else {
+            local.selected = toggled(selected, i);
+          }
+          f.redraw();
+        },
+      });
+  // why a card that is not playable is not (Python's refusals, when it sends them)
+  if (hand && live && !stage) {
+    for (const el of handEl.querySelectorAll("[data-card].cw-dimmed")) {
+      const why = f.refusals[`play ${el.getAttribute("data-card")}`];
+      if (why) el.setAttribute("title", why);
     }
+  }
+  const selValues = /** @type {number[]} */ ([...selected].map((i) => hand?.[i]).filter((v) => v != null)).sort((a, b) => a - b);
+  const selAction = selValues.length ? playNotation(selValues) : null;
+  const selLegal = selAction !== null && f.legal.includes(selAction);
+  const leaderMustPlay = plays.length > 0 && passes.length === 0;
 
-    const legalStrip = h("div", { class: "cw-legal", "aria-label": "Legal moves" }, [
-      h("span", { class: "cw-legal-title" }, "Legal moves"),
-      legal.length === 0
-        ? h("span", { class: "cw-muted" }, finished ? "none — the game is over"
-          : you(view.current) || teacher ? "none" : `none — waiting for ${name(view.current)}${thinking ? " (thinking…)" : ""}`)
-        : [
-            ...plays.map((p) => h("button", {
-              type: "button", class: ["cw-move", p.text === selAction && "cw-move-selected"], "data-action": p.text,
-              title: `${p.text} · ${plural(p.cards.length, "card")}, total ${sum(p.cards)}`,
-              onClick: () => ctx.act(p.text),
-            }, p.cards.map((v) => h("span", { class: "cw-move-pip", "data-tone": v }, String(v))))),
-            passes.length ? h("span", { class: "cw-legal-pass" }, passSummary(passes)) : null,
-          ],
-    ]);
-
-    playerArea = h("section", { class: ["cw-player", interactive && legal.length > 0 && "cw-player-active"] }, [
-      teacher
-        ? h("div", { class: "cw-player-head" }, [
-            seatHead(actor, false),
-            h("span", { class: "cw-muted" }, `teacher view — acting for ${name(actor)}`),
-          ])
-        : h("div", { class: seatClass(actor, ["cw-self"]), "data-seat": actor }, [
-            h("div", { class: "cw-player-head" }, [seatHead(actor, true), seatBadges(actor), bubble(actor)]),
-            handEl,
-          ]),
-      teacher ? handEl : null,
-      finished ? null : h("div", { class: "cw-controls" }, controls),
-      finished ? null : legalStrip,
-    ]);
+  /** @type {import("../lib/dom.js").Child} */
+  let controls;
+  if (!pass) {
+    let hint = "";
+    if (live) {
+      if (selAction) hint = selLegal ? `Ready: ${selAction}.` : `${selAction} is not a legal play now. Play it to see which rule it breaks.`;
+      else if (leaderMustPlay) hint = "You lead: select cards (or a legal move below), then Play.";
+      else if (plays.length) hint = "Select cards that beat the play on the table, then Play; or Pass.";
+      else if (passes.length) hint = "Nothing in your hand beats the play on the table: you pass.";
+    }
+    controls = [
+      h("button", {
+        type: "button", class: ["cw-btn", "cw-btn-primary", selAction && !selLegal && "cw-btn-warn"],
+        "data-control": "play", "data-action": selAction, disabled: !live || !selAction,
+        title: selAction ? (selLegal ? selAction : `${selAction} is not a legal move now: play it to hear why`) : "select cards in your hand first",
+        onClick: () => { if (selAction) f.act(selAction); },
+      }, selAction ? ["Play ", h("span", { class: "cw-btn-cards" }, selValues.join(" "))] : "Play"),
+      h("button", {
+        type: "button", class: "cw-btn", "data-control": "pass", disabled: !live || !passes.length,
+        title: passes.length ? "Pass: take a value from the Storage, then give one card if you like"
+          : leaderMustPlay ? "the leader must play (rule D5.3)" : "you cannot pass now",
+        onClick: () => { local.pass = { take: undefined, give: null, giveIndex: null }; local.selected = new Set(); f.redraw(); },
+      }, "Pass…"),
+      selValues.length ? h("button", {
+        type: "button", class: "cw-btn cw-btn-quiet", "data-control": "clear-selection",
+        onClick: () => { local.selected = new Set(); f.redraw(); },
+      }, "Clear") : null,
+      h("span", { class: ["cw-hint", selAction && !selLegal && "cw-hint-warn"] }, withRuleIds(hint)),
+    ];
+  } else {
+    const action = stage === "give" ? passes.find((p) => p.take === pass.take && p.give === pass.give)?.text ?? null : null;
+    const k = pass.take != null ? (view.storage || []).filter((c) => c === pass.take).length : 0;
+    const taking = pass.take != null ? `Taking ${takenWords(/** @type {number} */ (pass.take), k)}` : "The Storage is empty, so you take nothing";
+    controls = [
+      h("button", {
+        type: "button", class: "cw-btn cw-btn-primary", "data-control": "confirm-pass", "data-action": action,
+        disabled: !action, onClick: () => { if (action) f.act(action); },
+      }, "Confirm pass"),
+      h("button", { type: "button", class: "cw-btn", "data-control": "cancel", onClick: () => { local.pass = null; f.redraw(); } }, "Cancel"),
+      h("span", { class: "cw-hint cw-hint-step" },
+        stage === "take"
+          ? `Step 1 of 2: click a value in the Storage to take (${listWords(s.takeOptions)}).`
+          : giveOptions.length
+            ? `Step 2 of 2: ${taking}. Click a card in your hand to give${pass.give != null ? ` (giving ${article(pass.give)})` : " one, if you like"}, then confirm.`
+            : `${taking}. Confirm the pass.`),
+    ];
   }
 
-  // ---- outcome ----------------------------------------------------------------
-  const outcome = view.outcome;
-  let outcomeEl = null;
-  if (outcome) {
-    const winners = outcome.winners || [];
-    const headline = winners.length === 0 ? "No winner"
-      : winners.some((w) => you(w)) ? (winners.length > 1 ? "You share the win!" : "You win!")
-      : winners.length > 1 ? `${listWords(winners.map(name), "and")} share the win` : `${name(winners[0])} wins`;
-    const match = view.games === 3;
-    outcomeEl = h("section", { class: "cw-outcome", role: "status" }, [
-      h("div", { class: "cw-outcome-head" }, [h("span", { class: "cw-trophy", "aria-hidden": "true" }, "★"), headline]),
-      h("table", { class: "cw-scores" }, [
-        h("thead", null, h("tr", null, [h("th", null, "Player"), h("th", null, match ? "Lost points" : "Cards left")])),
-        h("tbody", null, (outcome.scores || []).map((s, i) =>
-          h("tr", { class: winners.includes(i) && "cw-winner-row", "data-seat": i }, [
-            h("td", null, [name(i), you(i) ? " (you)" : ""]),
-            h("td", null, String(s)),
-          ]))),
-      ]),
-      outcome.reason ? h("p", { class: "cw-reason" }, withRuleIds(outcome.reason)) : null,
-    ]);
-  }
-
-  // ---- assemble -----------------------------------------------------------------
-  renderLayout(ctx, { header, felt: [seatsRow, outcomeEl, centre], playerArea, cursor, historyLen });
+  const moves = plays.map((p) => moveChip(f, {
+    action: p.text, selected: selAction === p.text,
+    title: `select ${p.cards.join(" ")} (${p.cards.length === 1 ? "1 card" : `${p.cards.length} cards, total ${sum(p.cards)}`}), then Play`,
+    content: p.cards.map((c) => h("span", { class: "cw-move-pip", "data-tone": c }, String(c))),
+    onClick: () => {
+      // a legal move selects its cards; Play plays them (one way to play, as the notebook says)
+      local.pass = null;
+      local.selected = selAction === p.text || !hand ? new Set() : positionsOf(hand, p.cards) ?? new Set();
+      f.redraw();
+    },
+  }));
+  return {
+    headExtra: f.teacher ? null : seatBadges(f, actor),
+    hand: handEl,
+    controls,
+    moves,
+    movesExtra: passes.length ? h("span", { class: "cw-legal-pass" }, passSummary(passes, plays.length > 0)) : null,
+  };
 }
 
 /**
- * The legal pass string for a take/give choice (verbatim from `legal`).
- * @param {Array<{take: number | null, give: number | null, text: string}>} passes
- * @param {number | null} take
- * @param {number | null} give
- * @returns {string | null}
- */
-function legalPass(passes, take, give) {
-  const hit = passes.find((p) => p.take === take && p.give === give);
-  return hit ? hit.text : null;
-}
-
-/**
- * "or pass: take 2, 4, 5 or 6 (then give a card or not)".
+ * "or pass: take 2, 4 or 6, and give a card if you like".
  * @param {Array<{take: number | null, give: number | null}>} passes
- * @returns {string}
+ * @param {boolean} afterPlays
  */
-function passSummary(passes) {
+export function passSummary(passes, afterPlays) {
   const takes = unique(/** @type {number[]} */ (passes.map((p) => p.take).filter((t) => t != null)));
   const canGive = passes.some((p) => p.give != null);
-  const head = takes.length ? `or pass: take ${listWords(takes)}` : "or pass (the Storage is empty)";
-  return canGive ? `${head}, optionally giving a card` : head;
+  const head = takes.length ? `pass: take the ${listWords(takes)}` : "pass (the Storage is empty)";
+  const text = canGive ? `${head}, and give a card if you like` : head;
+  return afterPlays ? `or ${text}` : `${text[0].toUpperCase()}${text.slice(1)}`;
 }
 
-function dots() {
-  return h("span", { class: "cw-dots", "aria-hidden": "true" }, [h("i"), h("i"), h("i")]);
+/** @param {Frame} f */
+function outcome(f) {
+  const v = f.view;
+  const o = v.outcome || {};
+  const results = Array.isArray(v.results) ? v.results : [];
+  const match = v.games > 1 && results.length > 0;
+  return {
+    headline: headline(f, o.winners || [], match ? "the match" : ""),
+    columns: match ? [...results.map((r) => `Game ${r.game}`), "Lost points"] : ["Cards left"],
+    order: [...Array(f.n).keys()].sort((a, b) => (o.scores?.[a] ?? 0) - (o.scores?.[b] ?? 0)),
+    cells: (s) => match
+      ? [...results.map((r) => r.taken?.[s] == null ? (r.ranking?.[0] === s ? "went out" : "—") : `took ${r.taken[s]}`), String(o.scores?.[s] ?? 0)]
+      : [String(o.scores?.[s] ?? 0)],
+    reason: o.reason ? `${o.reason[0].toUpperCase()}${o.reason.slice(1)}.` : "",
+  };
 }
 
 /**
- * anywidget entry point.
- * @param {{model: import("../lib/table.js").Model, el: HTMLElement}} args
- * @returns {() => void} cleanup
+ * The end of one game of a match: ranking, penalty cards, lost points.
+ * @param {Frame} f
+ * @param {import("../lib/frame.js").Hold} hold
  */
-function render({ model, el }) {
-  return mountTable({ model, el, game: GAME, draw: drawDepot, onKey: depotKeys });
+function holdPanel(f, hold) {
+  const results = Array.isArray(f.view.results) ? f.view.results : [];
+  const r = hold.data && Array.isArray(hold.data.ranking) ? hold.data : results[results.length - 1];
+  if (!r) return { title: "Paused", body: h("p", null, withRuleIds(hold.text)) };
+  const before = results.length >= 2 ? results[results.length - 2].lost_points : null;
+  const first = r.ranking[0];
+  return {
+    title: `Game ${r.game} of ${f.view.games} is over`,
+    body: [
+      h("p", { class: "cw-hold-lead" }, withRuleIds(`${f.you(first) ? "You" : f.name(first)} went out first (rule D8.1). The others take a penalty card from the Storage (rule D10.3).`)),
+      h("table", { class: "cw-scores cw-game-end" }, [
+        h("thead", null, h("tr", null, ["Place", "Player", "Cards left", "Penalty card", "Lost points"].map((t) => h("th", null, t)))),
+        h("tbody", null, r.ranking.map((s, place) => {
+          const took = r.taken?.[s];
+          const gained = before ? r.lost_points[s] - before[s] : took ?? 0;
+          return h("tr", { "data-seat": s, class: place === 0 && "cw-winner-row" }, [
+            h("td", { class: "cw-place" }, ordinal(place + 1)),
+            h("td", null, [f.name(s), f.you(s) ? " (you)" : ""]),
+            h("td", null, r.cards_left?.[s] ? String(r.cards_left[s]) : "none"),
+            h("td", null, place === 0 ? "none (went out)" : took == null ? "none left" : renderCard(took, { size: "xs", tone: took })),
+            h("td", null, gained ? `${r.lost_points[s]} (+${gained})` : String(r.lost_points[s])),
+          ]);
+        })),
+      ]),
+    ],
+  };
 }
 
-/**
- * Escape leaves the pass flow, or else clears the selection.
- * @param {KeyboardEvent} ev
- * @param {import("../lib/table.js").TableContext} ctx
- */
-export function depotKeys(ev, ctx) {
-  if (ev.key !== "Escape") return;
-  if (ctx.ui.pass) ctx.ui.pass = null;
-  else if (ctx.ui.selected?.size) ctx.ui.selected = new Set();
-  else return;
-  ev.preventDefault();
-  ctx.redraw();
-}
+/** @type {import("../lib/frame.js").Layout} */
+export const layout = {
+  game: GAME,
+  title: "Depot",
+  logo: "◆",
+  parse: parseAction,
+  chips,
+  felt,
+  player,
+  outcome,
+  hold: holdPanel,
+  describe: describeAction,
+  uiKey: (f) => [f.view.round, f.view.storage, f.actor != null ? f.view.hands?.[f.actor] : null],
+  onKey(ev, f) {
+    // Escape leaves the pass flow, or else clears the selection.
+    if (ev.key !== "Escape") return false;
+    if (f.local.pass) f.local.pass = null;
+    else if (f.local.selected?.size) f.local.selected = new Set();
+    else return false;
+    return true;
+  },
+};
 
-export default { render };
+export default gameWidget(layout);

@@ -1,0 +1,1530 @@
+"""Crypto Trick: trick-taking where each lead is offered first, and blocks score.
+
+Rule IDs ``C0``–``C11`` (resolutions ``CA-*``, assumptions ``ASM-*``) are cited in
+every refusal and narration line; ``cardwidgets.rules.lookup("C5.4",
+game="crypto_trick")`` explains each. A trick runs in four phases:
+
+* ``offer`` — the first player reveals a card from their hand (C5.1);
+* ``declare`` — every other player, clockwise, says ``want`` or ``pass`` (C5.2);
+  with no taker the first player leads the card (C5.3);
+* ``give`` — the declarer (the last ``want``, C5.4) gives the first player a card
+  face down and leads the offered card (C5.5, C5.6);
+* ``follow`` — the others play in turn, following the lead colour if they can
+  (C6); the strongest card takes the trick (C7, C8).
+
+Six tricks make a round, scored by the block cards each player won (C9); after
+``rounds`` rounds the highest total wins, ties share the win (C10).
+
+Cards are written as a colour letter and a number (``Y3``, ``W6``). Inside the
+engine a card is a small int, ``100 * colour + number`` with the colours in the
+order ``Y B R P G W``; a hand is a sorted list of them, so the cards of one
+colour sit together.
+
+>>> st = new_game(players=3, seed=4)
+>>> st.phase, st.current_player, st.hand(0)
+('offer', 0, ['Y1', 'Y5', 'B1', 'B4', 'B5', 'W1'])
+>>> st.indicator, st.trumps
+('R1', ['R', 'W'])
+>>> for e in st.apply("r B1") + st.apply("n") + st.apply("y"):
+...     print(e)
+A reveals B1 and offers it (rule C5.1).
+B passes (rule C5.2).
+C wants B1 (rule C5.2).
+C is the declarer: of the players who wanted B1, C declared last (rule C5.4).
+>>> print(st.explain("give Y2"))
+Illegal: rule C5.5 — you hold no Y2 (your hand: Y3 Y6 B3 B6 R2 R4)
+>>> [str(e) for e in st.preview("g R2")]
+['C gives A a card face down (rule C5.5).', 'The card is R2: only C and A know it (rule C11.3).', \
+'C leads B1, the card A offered (rule C5.6). A follows first (rule C6.2).']
+>>> str(parse_action("g r2")), str(parse_action("R5")), str(parse_action("y"))
+('give R2', 'play R5', 'want')
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, insort
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Sequence, Union
+
+from ..core import (ANY, Event, Field, GameSpec, IllegalActionError, InvalidActionError, Mode, Option, Outcome,
+                    Phase, State, plural, tuple_field)
+from ..core.errors import quote
+from ..core.spec import int_range
+
+PLAYERS = (2, 3, 4, 5)  # C2.1
+HAND_SIZE = 6  # C4.2
+TRICKS = 6  # C3.2
+#: Colour letters in card order; the first five are the regular colours (C1.1), W the fixed trump.
+LETTERS = "YBRPGW"
+REGULAR = "YBRPG"
+WHITE = 5
+COLOUR_NAMES = ("yellow", "blue", "red", "purple", "green", "white")
+#: Highest card number an option may give (a card is ``100 * colour + number``).
+MAX_NUMBER = 99
+DEFAULT_NUMBERS = (1, 2, 3, 4, 5, 6)  # C1.2
+DEFAULT_BLOCKS = (3, 4, 5)  # C1.3
+DEFAULT_WHITES = ((1, False), (6, False))  # C1.4
+#: Suggested, unconfirmed coin names per colour (C1.6): display labels only.
+DEFAULT_LABELS = {"Y": "Datcoin", "B": "Tipple", "R": "Boardano", "P": "Elixireum", "G": "Nether",
+                  "W": "In-Fungible Trump"}
+
+# --------------------------------------------------------------------------- cards (C0.3, C1)
+#: ``NAMES[cid]``: the card's name, for every card any option can create.
+NAMES = tuple(f"{LETTERS[k // 100]}{k % 100}" for k in range(600))
+COLOUR = tuple(k // 100 for k in range(600))
+_CARD_IDS = {n.lower(): k for k, n in enumerate(NAMES)}
+
+
+def card_id(token: Any) -> int | None:
+    """The engine id of a card name (``"Y3"``, ``"w6"`` ...), else ``None``. Case-insensitive."""
+    if not isinstance(token, str) or len(token) > 8:
+        return None
+    return _CARD_IDS.get(token.strip().lower())
+
+
+def card_name(cid: int) -> str:
+    """The name of an engine card id: ``card_name(203) == "R3"``."""
+    return NAMES[cid]
+
+
+def _names(cards: Iterable[int]) -> list[str]:
+    return [NAMES[c] for c in cards]
+
+
+def _fmt(cards: Iterable[int]) -> str:
+    return " ".join(NAMES[c] for c in cards) or "—"
+
+
+# --------------------------------------------------------------------------- options (§ Options)
+def _int_ok(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_NUMBER
+
+
+def _check_numbers(value: Any) -> str | None:
+    if value is DEFAULT_NUMBERS:
+        return None
+    if (isinstance(value, (list, tuple)) and len(value) == HAND_SIZE and all(_int_ok(v) for v in value)
+            and len(set(value)) == HAND_SIZE):
+        return None
+    return (f"allowed values: a list of {HAND_SIZE} different ints from 0 to {MAX_NUMBER} (6 cards per colour "
+            f"leave exactly 2 cards after the deal, rule C4.3)")
+
+
+def _check_blocks(value: Any) -> str | None:
+    if value is DEFAULT_BLOCKS:
+        return None
+    if isinstance(value, (list, tuple, set, frozenset)) and all(_int_ok(v) for v in value) \
+            and len(set(value)) == len(value):
+        return None
+    return f"allowed values: a set (or list) of different card numbers from 0 to {MAX_NUMBER}"
+
+
+def _white_pair(p: Any) -> bool:
+    return isinstance(p, (list, tuple)) and len(p) == 2 and _int_ok(p[0]) and isinstance(p[1], bool)
+
+
+def _check_whites(value: Any) -> str | None:
+    if value is DEFAULT_WHITES:
+        return None
+    if isinstance(value, (list, tuple)) and len(value) == 2 and all(_white_pair(p) for p in value) \
+            and value[0][0] != value[1][0]:
+        return None
+    return ("allowed values: a list of 2 (number, has_block) pairs with different numbers from 0 to "
+            f"{MAX_NUMBER}, e.g. [(1, False), (6, False)] (rule C1.4)")
+
+
+def _check_colors(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = list(value)
+    if isinstance(value, (list, tuple)) and 2 <= len(value) <= 5 and all(
+            isinstance(c, str) and len(c) == 1 and c.upper() in REGULAR for c in value) \
+            and len({c.upper() for c in value}) == len(value):
+        return None
+    return "allowed values: None (the first colours of Y, B, R, P, G) or a list of different letters from " \
+           "Y, B, R, P, G, one per player (rule C2.3)"
+
+
+def _check_first(value: Any) -> str | None:
+    if value == "random" or (isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 4):
+        return None
+    return "allowed values: a seat number 0..players-1, or 'random' (rule C2.5)"
+
+
+def _check_labels(value: Any) -> str | None:
+    if value is DEFAULT_LABELS:
+        return None
+    if isinstance(value, dict) and all(isinstance(k, str) and k.upper() in LETTERS and isinstance(v, str)
+                                       and len(v) <= 40 for k, v in value.items()):
+        return None
+    return "allowed values: a dict {colour letter: label} with letters from Y, B, R, P, G, W and labels of " \
+           "at most 40 characters"
+
+
+def _norm_labels(value: dict) -> dict[str, str]:
+    if value is DEFAULT_LABELS:  # shared, never mutated: views copy it
+        return value
+    given = {k.upper(): v for k, v in value.items()}
+    return {k: given.get(k, DEFAULT_LABELS[k]) for k in LETTERS}
+
+
+def _sorted_tuple(value: Any) -> tuple[int, ...]:
+    return value if value is DEFAULT_NUMBERS or value is DEFAULT_BLOCKS else tuple(sorted(value))
+
+
+def _norm_whites(value: Any) -> tuple[tuple[int, bool], ...]:
+    return value if value is DEFAULT_WHITES else tuple(sorted((p[0], p[1]) for p in value))
+
+
+SPEC = GameSpec(
+    name="crypto_trick",
+    title="Crypto Trick",
+    version=1,
+    summary="trick-taking with offered leads, two trump colours and block scoring, 2–5 players",
+    modes=(Mode("standard", PLAYERS, rule="C2.1"),),
+    options=(
+        Option("numbers", DEFAULT_NUMBERS, check=_check_numbers, doc="the numbers of each regular colour",
+               normalize=_sorted_tuple, rule="C1.2"),
+        Option("block_numbers", DEFAULT_BLOCKS, check=_check_blocks, doc="numbers carrying a block",
+               normalize=_sorted_tuple, rule="C1.3"),
+        Option("white_cards", DEFAULT_WHITES, check=_check_whites, doc="(number, has_block) of the 2 white cards",
+               normalize=_norm_whites, rule="C1.4"),
+        Option("colors", None, check=_check_colors, doc="the regular colours used; None: the first N of YBRPG",
+               normalize=lambda v: None if v is None else tuple(c.upper() for c in v), rule="C2.3"),
+        Option("rounds", 3, check=int_range(1, 20), doc="rounds in a game", rule="C3.1"),
+        Option("first_player", 0, check=_check_first, doc="seat that starts round 1, or 'random'", rule="C2.5"),
+        Option("declaration_mode", "single_pass_last", ("single_pass_last", "single_pass_first"),
+               doc="who takes the offered card: the last or the first player to want it", rule="C5.4"),
+        Option("trump_follow_unified", False, (False, True),
+               doc="white and the indicator colour follow each other", rule="C6.4"),
+        Option("trump_ranking", "equal", ("equal", "white_high"), doc="white above the indicator colour",
+               rule="C7.1"),
+        Option("overload_score", "count", ("count", "negative_count"), doc="4+ blocks score +B or -B",
+               rule="C9.2"),
+        Option("exchange_visibility", "private", ("private", "public"), doc="who sees the given card",
+               rule="C11.3"),
+        Option("won_pile_visibility", "public", ("public", "block_count_only"),
+               doc="what others see of a won pile", rule="C11.5"),
+        Option("color_labels", DEFAULT_LABELS, check=_check_labels, doc="display names of the colours",
+               normalize=_norm_labels, rule="C1.6"),
+    ),
+    phases=(
+        Phase("offer", ("reveal",), "the first player reveals a card to offer (C5.1)"),
+        Phase("declare", ("want", "pass"), "the others say in turn whether they want it (C5.2)"),
+        Phase("give", ("give",), "the declarer gives the first player a card (C5.5)"),
+        Phase("follow", ("play",), "the followers play to the lead (C6)"),
+        Phase("finished", ()),
+    ),
+    table="CryptoTrick",
+    # Each trick: 1 reveal, at most N-1 declarations, at most 1 give and N-1 plays.
+    max_actions=lambda players, options: options.get("rounds", 3) * TRICKS * 2 * players,
+    pauses=("round_end",),
+)
+
+
+# --------------------------------------------------------------------------- actions (notation)
+def _card_arg(card: Any, verb: str) -> int:
+    c = card_id(card)
+    if c is None:
+        raise InvalidActionError(f"{verb}: {quote(repr(card), 24)} is not a card; a card is a colour letter "
+                                 f"Y B R P G W and a number, e.g. 'Y3'")
+    return c
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """The first player reveals and offers ``card`` (C5.1).
+
+    >>> Reveal("y3"), str(Reveal("Y3"))
+    (Reveal(card='Y3'), 'reveal Y3')
+    """
+
+    kind = "reveal"
+    card: str
+    cid: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        c = _card_arg(self.card, "reveal")
+        object.__setattr__(self, "card", NAMES[c])
+        object.__setattr__(self, "cid", c)
+
+    def __str__(self) -> str:
+        return "reveal " + self.card
+
+
+@dataclass(frozen=True, slots=True)
+class Give:
+    """The declarer gives ``card`` to the first player, face down (C5.5)."""
+
+    kind = "give"
+    card: str
+    cid: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        c = _card_arg(self.card, "give")
+        object.__setattr__(self, "card", NAMES[c])
+        object.__setattr__(self, "cid", c)
+
+    def __str__(self) -> str:
+        return "give " + self.card
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A follower plays ``card`` (C6.2).
+
+    >>> Play("r5"), str(Play("R5"))
+    (Play(card='R5'), 'play R5')
+    """
+
+    kind = "play"
+    card: str
+    cid: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        c = _card_arg(self.card, "play")
+        object.__setattr__(self, "card", NAMES[c])
+        object.__setattr__(self, "cid", c)
+
+    def __str__(self) -> str:
+        return "play " + self.card
+
+
+@dataclass(frozen=True, slots=True)
+class Want:
+    """Declare that you want the offered card (C5.2)."""
+
+    kind = "want"
+
+    def __str__(self) -> str:
+        return "want"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Declare that you do not want the offered card (C5.2)."""
+
+    kind = "pass"
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+Action = Union[Reveal, Want, Pass, Give, Play]
+
+# Interned actions: legal lists hand out the same objects every time.
+_REVEAL = tuple(Reveal(n) for n in NAMES)
+_GIVE = tuple(Give(n) for n in NAMES)
+_PLAY = tuple(Play(n) for n in NAMES)
+WANT, PASS = Want(), Pass()
+_REVEAL_AT, _GIVE_AT, _PLAY_AT = _REVEAL.__getitem__, _GIVE.__getitem__, _PLAY.__getitem__
+_VERBS = {"reveal": _REVEAL, "r": _REVEAL, "give": _GIVE, "g": _GIVE, "play": _PLAY}
+_WORDS = {"want": WANT, "y": WANT, "pass": PASS, "n": PASS}
+_EXAMPLE = "expected 'reveal Y3' (r Y3), 'want' (y), 'pass' (n), 'give B2' (g B2) or 'play R5' (R5)"
+
+
+def parse_action(text: str) -> Action:
+    """Parse Crypto Trick notation, long or short form, in any case.
+
+    ``reveal Y3`` / ``r Y3``, ``want`` / ``y``, ``pass`` / ``n``, ``give B2`` /
+    ``g B2``, ``play R5`` / ``R5``. ``str()`` of the result is the long form.
+
+    >>> [str(parse_action(t)) for t in ("r y3", "Y", "N", "G B2", "g2", "PLAY w6")]
+    ['reveal Y3', 'want', 'pass', 'give B2', 'play G2', 'play W6']
+    """
+    if not isinstance(text, str):
+        raise InvalidActionError(f"{quote(repr(text))} is not action text")
+    tokens = text.lower().split()
+    if not tokens:
+        raise InvalidActionError(f"empty action text; {_EXAMPLE}")
+    if len(tokens) == 1:
+        tok = tokens[0]
+        word = _WORDS.get(tok)
+        if word is not None:
+            return word
+        c = _CARD_IDS.get(tok)
+        if c is not None:
+            return _PLAY[c]
+        if tok in _VERBS:
+            raise InvalidActionError(f"{quote(text)}: {tok!r} needs a card, e.g. '{tok} Y3'")
+        raise InvalidActionError(f"{quote(text)}: {quote(tok, 16)} is neither a card nor a command; {_EXAMPLE}")
+    if len(tokens) == 2:
+        table = _VERBS.get(tokens[0])
+        if table is not None:
+            c = _CARD_IDS.get(tokens[1])
+            if c is None:
+                raise InvalidActionError(f"{quote(text)}: {quote(tokens[1], 16)} is not a card; a card is a colour "
+                                         f"letter Y B R P G W and a number, e.g. 'Y3'")
+            return table[c]
+    raise InvalidActionError(f"{quote(text)}: {_EXAMPLE}")
+
+
+# --------------------------------------------------------------------------- configuration
+# Classes of C7.1 in the strength key (class * 1000 + number): the highest key wins,
+# and a later card with an equal key wins too (C7.2).
+_OFF, _LEAD, _TRUMP, _WHITE_HIGH = 0, 1, 2, 3
+
+
+class Config:
+    """The resolved options as tables the hot paths read (shared by every state alike)."""
+
+    __slots__ = ("players", "colours", "deck", "deck_set", "block", "strength", "follow", "rounds", "first_mode",
+                 "unified", "white_high", "negative", "public_give", "public_won", "labels", "block_numbers",
+                 "white_cards")
+
+    def __init__(self, players: int, opts: dict[str, Any]) -> None:
+        n = players
+        letters = opts["colors"] or tuple(REGULAR[:n])
+        if len(letters) != n:
+            raise ValueError(f"colors={list(letters)!r} is not allowed: a {n}-player game uses exactly {n} regular "
+                             f"colours (rule C2.2); allowed values: None or {n} different letters of Y, B, R, P, G")
+        numbers, blocks = opts["numbers"], opts["block_numbers"]
+        stray = sorted(set(blocks) - set(numbers))
+        if stray:
+            raise ValueError(f"block_numbers={list(blocks)!r} is not allowed: {', '.join(map(str, stray))} "
+                             f"{'is' if len(stray) == 1 else 'are'} not among numbers {list(numbers)}, so no card "
+                             f"would carry that block (rule C1.3); allowed values: numbers from {list(numbers)}")
+        self.players = n
+        self.colours = tuple(sorted(LETTERS.index(c) for c in letters))
+        block = bytearray(600)
+        deck = []
+        for col in self.colours:
+            for v in numbers:
+                deck.append(100 * col + v)
+                block[100 * col + v] = v in blocks
+        for v, has in opts["white_cards"]:
+            deck.append(100 * WHITE + v)
+            block[100 * WHITE + v] = has
+        self.deck = tuple(sorted(deck))  # C2.2: 6N + 2 cards
+        self.deck_set = frozenset(deck)
+        self.block = bytes(block)
+        self.block_numbers = tuple(blocks)
+        self.white_cards = tuple(opts["white_cards"])
+        self.rounds = opts["rounds"]
+        self.first_mode = opts["declaration_mode"] == "single_pass_first"
+        self.unified = opts["trump_follow_unified"]
+        self.white_high = opts["trump_ranking"] == "white_high"
+        self.negative = opts["overload_score"] == "negative_count"
+        self.public_give = opts["exchange_visibility"] == "public"
+        self.public_won = opts["won_pile_visibility"] == "public"
+        self.labels = opts["color_labels"]
+        # strength[indicator colour][lead colour][card] and follow[indicator][lead]: the
+        # card ranges (lo, hi, ...) that count as the lead colour for must-follow (C6.3, C6.4).
+        self.strength = [[self._keys(t, lead) for lead in range(6)] for t in range(6)]
+        self.follow = [[self._follow(t, lead) for lead in range(6)] for t in range(6)]
+
+    def _keys(self, t: int, lead: int) -> list[int]:
+        trumps = trump_set(t)
+        keys = [0] * 600
+        for c in self.deck:
+            col = c // 100
+            if col in trumps:
+                cls = _WHITE_HIGH if (self.white_high and col == WHITE and t != WHITE) else _TRUMP
+            else:
+                cls = _LEAD if col == lead else _OFF
+            keys[c] = cls * 1000 + c % 100
+        return keys
+
+    def _follow(self, t: int, lead: int) -> tuple[int, ...]:
+        trumps = trump_set(t)
+        cols = sorted(trumps) if (self.unified and lead in trumps) else [lead]
+        return tuple(x for col in cols for x in (100 * col, 100 * col + 100))
+
+
+def trump_set(indicator_colour: int) -> tuple[int, ...]:
+    """C4.4: white and the indicator's colour; white alone for a white indicator."""
+    return (WHITE,) if indicator_colour == WHITE else (indicator_colour, WHITE)
+
+
+_CONFIGS: dict[tuple, Config] = {}
+
+
+def _config(players: int, opts: dict[str, Any]) -> Config:
+    key = (players, *[(None if v is DEFAULT_LABELS else tuple(sorted(v.items()))) if type(v) is dict else v
+                      for v in opts.values()])
+    hit = _CONFIGS.get(key)
+    if hit is None:
+        hit = Config(players, opts)
+        if len(_CONFIGS) < 1000:
+            _CONFIGS[key] = hit
+    return hit
+
+
+def round_score(won: Iterable[int], block: bytes | Sequence[int], negative: bool = False) -> tuple[int, int, int]:
+    """``(B, K, score)`` of a won pile (C9.1, C9.2); ``block[c]`` says whether card ``c`` has a block.
+
+    >>> cfg = _config(5, SPEC.resolve(5, None, {})[2])
+    >>> [round_score([card_id(c) for c in pile.split()], cfg.block)
+    ...  for pile in ("Y1 B6", "Y3 B4 R1", "Y3 B4 R5 G6 W1", "Y3 Y4 B5 R3")]
+    [(0, 0, 5), (2, 2, 4), (3, 3, 9), (4, 2, 4)]
+    """
+    blocks = [c for c in won if block[c]]
+    b = len(blocks)
+    k = len({c // 100 for c in blocks})
+    if b == 0:
+        score = 5
+    elif b <= 3:
+        score = b * k
+    else:
+        score = -b if negative else b
+    return b, k, score
+
+
+# --------------------------------------------------------------------------- state
+OFFER, DECLARE, GIVE, FOLLOW, FINISHED = range(5)
+PHASES = ("offer", "declare", "give", "follow", "finished")
+
+
+def _cid_list(cards: Any, what: str = "cards") -> list[int]:
+    if not isinstance(cards, (list, tuple)):
+        raise ValueError(f"{what}: expected a list of card names, got {quote(repr(cards), 40)}")
+    out = []
+    for c in cards:
+        k = card_id(c)
+        if k is None:
+            raise ValueError(f"{what}: {quote(repr(c), 20)} is not a card name like 'Y3'")
+        out.append(k)
+    return out
+
+
+def _cid(card: Any, what: str = "card") -> int:
+    k = card_id(card)
+    if k is None:
+        raise ValueError(f"{what}: {quote(repr(card), 20)} is not a card name like 'Y3'")
+    return k
+
+
+def _opt_cid(card: Any) -> int | None:
+    return None if card is None else _cid(card)
+
+
+def _opt_name(c: int | None) -> str | None:
+    return None if c is None else NAMES[c]
+
+
+def _seat_or_none(v: Any) -> int | None:
+    if v is None:
+        return None
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise ValueError(f"expected a seat number or None, got {quote(repr(v), 20)}")
+    return v
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def _score_words(b: int, k: int, score: int) -> str:
+    if b == 0:
+        return "no blocks = 5"
+    if b <= 3:
+        return f"{plural(b, 'block')} in {plural(k, 'colour')} = {score}"
+    return f"{b} blocks = {score} (no multiplier)"
+
+
+def _record_dict(raw: tuple, cfg: Config) -> dict[str, Any]:
+    """A round's result as JSON for views and events (C9): won piles, B, K, scores, totals."""
+    rnd, ind, hid, won, scored, totals, last_winner = raw
+    return {
+        "round": rnd,
+        "indicator": NAMES[ind],
+        "hidden": None if hid is None else NAMES[hid],
+        "won": [_names(w) for w in won],
+        "blocks": [s[0] for s in scored],
+        "colors": [s[1] for s in scored],
+        "block_colors": [sorted({LETTERS[c // 100] for c in w if cfg.block[c]}, key=LETTERS.index) for w in won],
+        "scores": [s[2] for s in scored],
+        "totals": list(totals),
+        "last_winner": last_winner,
+    }
+
+
+def _record_json(raw: tuple) -> list[Any]:
+    rnd, ind, hid, won, scored, totals, last_winner = raw
+    return [rnd, NAMES[ind], NAMES[hid], [_names(w) for w in won], [list(s) for s in scored], list(totals),
+            last_winner]
+
+
+def _small_int(v: Any) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or abs(v) > 10**6:
+        raise ValueError(f"expected a small int, got {quote(repr(v), 20)}")
+    return v
+
+
+def _record_load(data: Any) -> tuple:
+    if not isinstance(data, list) or len(data) != 7:
+        raise ValueError("a round result is [round, indicator, hidden, won, scores, totals, last winner]")
+    rnd, ind, hid, won, scored, totals, last_winner = data
+    if not isinstance(won, list) or not isinstance(scored, list) or not isinstance(totals, list):
+        raise ValueError("a round result holds lists of won piles, scores and totals")
+    return (_small_int(rnd), _cid(ind), _cid(hid), tuple(tuple(_cid_list(w, "won")) for w in won),
+            tuple(tuple(map(_small_int, sc)) if isinstance(sc, list) and len(sc) == 3 else _bad_score()
+                  for sc in scored),
+            tuple(map(_small_int, totals)), _small_int(last_winner))
+
+
+def _bad_score() -> tuple:
+    raise ValueError("a round score is [B, K, score]")
+
+
+class CryptoTrickState(State):
+    """A Crypto Trick game in progress. Build it with :func:`new_game` or :func:`setup_position`."""
+
+    SPEC = SPEC
+    action_types = (Reveal, Want, Pass, Give, Play)
+    _parse = staticmethod(parse_action)
+
+    # _hands: a sorted list of card ids per seat. _won: the cards each seat took this
+    # round. _table: the cards of the trick in play order (the lead first; position i is
+    # seat (leader + i) % N). _wants: bit s is set if seat s declared want this trick.
+    # _gives: (trick, giver, receiver, card) of this round's exchanges. _out: cards of
+    # the deck that are in no zone this round (hand-built positions only).
+    # Derived (not saved): _cfg, _str (strength keys of this trick), _fol (must-follow
+    # ranges), _best/_win (the strongest key so far and who played it).
+    __slots__ = (
+        "_cfg", "_hands", "_won", "_table", "_out", "_indicator", "_hidden_card", "_ph", "_cur", "_first",
+        "_leader", "_declarer", "_offered", "_wants", "_round", "_trick", "_totals", "_results", "_gives",
+        "_lseat", "_last_trick", "_str", "_fol", "_best", "_win", "is_terminal",
+    )
+    FIELDS = (
+        Field("_cfg", save=False),
+        Field("_hands", "lists", lambda hs: [_names(h) for h in hs],
+              lambda hs: [sorted(_cid_list(h, "hands")) for h in hs]),
+        Field("_won", "lists", lambda ws: [_names(w) for w in ws], lambda ws: [_cid_list(w, "won") for w in ws]),
+        Field("_table", "list", _names, lambda t: _cid_list(t, "table")),
+        Field("_out", encode=_names, decode=lambda o: tuple(_cid_list(o, "out"))),
+        Field("_indicator", encode=card_name, decode=_cid),
+        Field("_hidden_card", encode=card_name, decode=_cid),
+        Field("_ph", encode=lambda p: PHASES[p], decode=lambda p: PHASES.index(p)),
+        Field("_cur"), Field("_first"),
+        Field("_leader", decode=_seat_or_none), Field("_declarer", decode=_seat_or_none),
+        Field("_offered", encode=_opt_name, decode=_opt_cid),
+        Field("_wants"), Field("_round"), Field("_trick"),
+        tuple_field("_totals"),
+        Field("_results", encode=lambda rs: [_record_json(r) for r in rs],
+              decode=lambda rs: tuple(_record_load(r) for r in rs)),
+        Field("_gives", encode=lambda gs: [[t, a, b, NAMES[c]] for t, a, b, c in gs],
+              decode=lambda gs: tuple((g[0], g[1], g[2], _cid(g[3])) for g in gs)),
+        Field("_lseat", decode=_seat_or_none),
+        Field("_last_trick", encode=lambda x: None if x is None else [x[0], x[1], _names(x[2]), x[3]],
+              decode=lambda x: None if x is None else (x[0], x[1], _cid_list(x[2], "last_trick"), x[3])),
+        Field("_str", save=False), Field("_fol", save=False), Field("_best", save=False), Field("_win", save=False),
+        # A plain slot, not a property: simulations read it once per action.
+        Field("is_terminal", save=False),
+    )
+
+    # ------------------------------------------------------------- properties
+    @property
+    def current_player(self) -> int | None:
+        return None if self._ph == FINISHED else self._cur
+
+    @property
+    def phase(self) -> str:
+        """``"offer"``, ``"declare"``, ``"give"``, ``"follow"`` or ``"finished"``."""
+        return PHASES[self._ph]
+
+    @property
+    def config(self) -> Config:
+        return self._cfg
+
+    @property
+    def round(self) -> int:
+        return self._round
+
+    @property
+    def trick(self) -> int:
+        """The trick in play, 1 to 6."""
+        return self._trick
+
+    @property
+    def first_player(self) -> int:
+        """F, the seat that offers in this trick (C0.4)."""
+        return self._first
+
+    @property
+    def declarer(self) -> int | None:
+        """D, the seat that took the offered card this trick, if any (C5.4)."""
+        return self._declarer
+
+    @property
+    def leader(self) -> int | None:
+        """L, the seat whose card leads this trick (``None`` before the lead, C0.4)."""
+        return self._leader if self._ph == FOLLOW else None
+
+    @property
+    def offered(self) -> str | None:
+        """The card revealed in this trick's offer, until it is led."""
+        return _opt_name(self._offered)
+
+    @property
+    def indicator(self) -> str:
+        """This round's trump indicator (C4.3)."""
+        return NAMES[self._indicator]
+
+    @property
+    def hidden_card(self) -> str:
+        """This round's hidden card (teacher access: nobody sees it before the round ends, C11.4)."""
+        return NAMES[self._hidden_card]
+
+    @property
+    def trumps(self) -> list[str]:
+        """The trump colours of this round, as letters (C4.4)."""
+        return [LETTERS[c] for c in sorted(trump_set(self._indicator // 100))]
+
+    @property
+    def table(self) -> list[tuple[int, str]]:
+        """``(seat, card)`` of the trick so far, in play order (the lead first)."""
+        n = self.players
+        return [((self._leader + i) % n, NAMES[c]) for i, c in enumerate(self._table)] if self._ph == FOLLOW else []
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        return self._totals
+
+    def hand(self, seat: int) -> list[str]:
+        """A seat's hand in card order (teacher access; players use :meth:`view`)."""
+        return _names(self._hands[seat])
+
+    def won(self, seat: int) -> list[str]:
+        """The cards a seat has won this round."""
+        return _names(self._won[seat])
+
+    def score_now(self, seat: int) -> tuple[int, int, int]:
+        """``(B, K, score)`` the seat's won pile would score if the round ended now (C9)."""
+        return round_score(self._won[seat], self._cfg.block, self._cfg.negative)
+
+    # ------------------------------------------------------------- legality
+    def legal_actions(self) -> list[Action]:
+        """Legal actions, in card order (colours Y B R P G W, then number): ``reveal``
+        each card in hand; ``want`` then ``pass``; ``give`` each card in hand; ``play``
+        each card that follows the lead colour, or every card when none does (C6.3)."""
+        ph = self._ph
+        if ph == FOLLOW:
+            hand = self._hands[self._cur]
+            fol = self._fol
+            lo = bisect_left(hand, fol[0])
+            hi = bisect_left(hand, fol[1], lo)
+            if len(fol) == 2:
+                if lo != hi:
+                    return list(map(_PLAY_AT, hand[lo:hi]))
+                return list(map(_PLAY_AT, hand))
+            lo2 = bisect_left(hand, fol[2], hi)
+            hi2 = bisect_left(hand, fol[3], lo2)
+            if lo != hi or lo2 != hi2:
+                return list(map(_PLAY_AT, hand[lo:hi] + hand[lo2:hi2]))
+            return list(map(_PLAY_AT, hand))
+        if ph == DECLARE:
+            return [WANT, PASS]
+        if ph == OFFER:
+            return list(map(_REVEAL_AT, self._hands[self._cur]))
+        if ph == GIVE:
+            return list(map(_GIVE_AT, self._hands[self._cur]))
+        return []
+
+    _legal = legal_actions
+
+    def _diagnose(self, action: Action) -> tuple[str, str] | None:
+        # From what the actor sees only: their own hand and the table.
+        t = type(action)
+        if t is Want or t is Pass:
+            return None  # the phase check (G2) and the turn (G3) are all C5.2 asks
+        hand = self._hands[self._cur]
+        c = action.cid
+        rule = "C5.1" if t is Reveal else "C5.5" if t is Give else "C6.2"
+        if c not in hand:
+            if c not in self._cfg.deck_set:
+                return rule, f"{NAMES[c]} is not a card of this game (your hand: {_fmt(hand)})"
+            return rule, f"you hold no {NAMES[c]} (your hand: {_fmt(hand)})"
+        if t is Play:
+            fol = self._fol
+            cols = [fol[i] // 100 for i in range(0, len(fol), 2)]
+            if c // 100 not in cols:
+                same = [x for x in hand if x // 100 in cols]
+                if same:
+                    if len(cols) == 1:
+                        need = COLOUR_NAMES[cols[0]]
+                    else:
+                        need = "a trump (" + " or ".join(COLOUR_NAMES[x] for x in cols) + \
+                               ", which follow each other here)"
+                    note = ""
+                    trumps = trump_set(self._indicator // 100)
+                    if len(cols) == 1 and len(trumps) == 2 and c // 100 in trumps and cols[0] in trumps:
+                        note = (f"; {NAMES[c]} is a trump too, but white and "
+                                f"{COLOUR_NAMES[self._indicator // 100]} are different colours for following "
+                                f"(rule C6.4)")
+                    return "C6.3", (f"the lead is {NAMES[self._table[0]]} and you hold {_fmt(same)}: you must "
+                                    f"play {need}{note}")
+        return None
+
+    # ------------------------------------------------------------- the one transition path
+    def _apply(self, a: Action, ev: list[Event] | None) -> None:
+        t = type(a)
+        p = self._cur
+        self._lseat = p
+        if t is Play:  # C6.2: a follower plays
+            c = a.cid
+            self._hands[p].remove(c)
+            table = self._table
+            table.append(c)
+            k = self._str[c]
+            if k >= self._best:  # C7.2: an equal card played later wins
+                self._best = k
+                self._win = p
+            if ev is not None:
+                self._say_play(p, c, ev)
+            if len(table) == self.players:
+                self._end_trick(ev)
+            else:
+                p += 1
+                self._cur = 0 if p == self.players else p
+            return
+        if t is Pass or t is Want:  # C5.2
+            if t is Want:
+                self._wants |= 1 << p
+                self._declarer = p
+                if ev is not None:
+                    ev.append(Event("declare", {"seat": p, "want": True}, "C5.2",
+                                    f"{self.seat_label(p)} wants {NAMES[self._offered]} (rule C5.2)."))
+                if self._cfg.first_mode:
+                    self._to_give(ev)
+                    return
+            elif ev is not None:
+                ev.append(Event("declare", {"seat": p, "want": False}, "C5.2",
+                                f"{self.seat_label(p)} passes (rule C5.2)."))
+            p += 1
+            if p == self.players:
+                p = 0
+            if p != self._first:
+                self._cur = p
+            elif self._declarer is None:
+                if ev is not None:
+                    f = self.seat_label(self._first)
+                    ev.append(Event("no_taker", {"seat": self._first, "card": NAMES[self._offered]}, "C5.3",
+                                    f"Nobody wants {NAMES[self._offered]}, so {f} leads it (rule C5.3)."))
+                self._lead(self._first, ev)
+            else:
+                self._to_give(ev)
+            return
+        if t is Reveal:  # C5.1
+            c = a.cid
+            self._hands[p].remove(c)
+            self._offered = c
+            self._wants = 0
+            self._declarer = None
+            self._ph = DECLARE
+            if ev is not None:
+                ev.append(Event("reveal", {"seat": p, "card": NAMES[c]}, "C5.1",
+                                f"{self.seat_label(p)} reveals {NAMES[c]} and offers it (rule C5.1)."))
+            p += 1
+            self._cur = 0 if p == self.players else p
+            return
+        # Give (C5.5): the declarer hands the first player a card, then leads (C5.6).
+        c = a.cid
+        f = self._first
+        self._hands[p].remove(c)
+        insort(self._hands[f], c)
+        self._gives += ((self._trick, p, f, c),)
+        if ev is not None:
+            d, r = self.seat_label(p), self.seat_label(f)
+            if self._cfg.public_give:
+                ev.append(Event("give", {"seat": p, "to": f, "card": NAMES[c]}, "C5.5",
+                                f"{d} gives {r} {NAMES[c]}, face up for all to see (rules C5.5, C11.3)."))
+            else:
+                ev.append(Event("give", {"seat": p, "to": f, "card": None}, "C5.5",
+                                f"{d} gives {r} a card face down (rule C5.5)."))
+                ev.append(Event("give_card", {"seat": p, "to": f, "card": NAMES[c]}, "C11.3",
+                                f"The card is {NAMES[c]}: only {d} and {r} know it (rule C11.3).", audience=(p, f)))
+        self._lead(p, ev)
+
+    def _to_give(self, ev: list[Event] | None) -> None:
+        """C5.4: the declarer is settled; they must now give the first player a card."""
+        d = self._declarer
+        self._ph = GIVE
+        self._cur = d
+        if ev is not None:
+            who, card = self.seat_label(d), NAMES[self._offered]
+            if self._cfg.first_mode:
+                text = (f"{who} is the declarer: the first player to want {card} takes it, and nobody after "
+                        f"declares (declaration_mode single_pass_first, rule C5.4).")
+            elif self._wants & (self._wants - 1):
+                text = f"{who} is the declarer: of the players who wanted {card}, {who} declared last (rule C5.4)."
+            else:
+                text = f"{who} is the declarer: the only player who wanted {card} (rule C5.4)."
+            ev.append(Event("declarer", {"seat": d, "card": card}, "C5.4", text))
+
+    def _lead(self, leader: int, ev: list[Event] | None) -> None:
+        """The offered card becomes the lead card of ``leader`` (C5.3, C5.6); following starts (C6.2)."""
+        c = self._offered
+        self._offered = None
+        self._leader = leader
+        self._table = [c]
+        t = self._indicator // 100
+        lc = c // 100
+        cfg = self._cfg
+        s = self._str = cfg.strength[t][lc]
+        self._fol = cfg.follow[t][lc]
+        self._best = s[c]
+        self._win = leader
+        self._ph = FOLLOW
+        nxt = leader + 1
+        self._cur = 0 if nxt == self.players else nxt
+        if ev is not None:
+            who = self.seat_label(leader)
+            if leader == self._first:
+                text = f"{who} leads {NAMES[c]} (rule C5.3)."
+                rule = "C5.3"
+            else:
+                text = f"{who} leads {NAMES[c]}, the card {self.seat_label(self._first)} offered (rule C5.6)."
+                rule = "C5.6"
+            text += f" {self.seat_label(self._cur)} follows first (rule C6.2)."
+            ev.append(Event("lead", {"seat": leader, "card": NAMES[c], "colour": LETTERS[lc],
+                                     "declarer": self._declarer}, rule, text))
+
+    def _say_play(self, p: int, c: int, ev: list[Event]) -> None:
+        lead = self._table[0]
+        fol = self._fol
+        cols = [fol[i] // 100 for i in range(0, len(fol), 2)]
+        who = self.seat_label(p)
+        follows = c // 100 in cols
+        if follows:
+            what = COLOUR_NAMES[lead // 100] if len(cols) == 1 else "the trumps"
+            text = f"{who} follows {what} with {NAMES[c]} (rule C6.3)."
+        else:
+            what = COLOUR_NAMES[lead // 100] if len(cols) == 1 else "trump"
+            text = f"{who} has no {what} and plays {NAMES[c]} (rule C6.3)."
+        ev.append(Event("play", {"seat": p, "card": NAMES[c], "position": len(self._table), "forced": follows},
+                        "C6.3", text))
+
+    def _end_trick(self, ev: list[Event] | None) -> None:
+        """C7.3, C8: the strongest card takes the trick; its player opens the next one."""
+        w = self._win
+        table = self._table
+        self._won[w] += table
+        self._last_trick = (self._trick, self._leader, table, w)
+        self._declarer = None
+        if ev is not None:
+            self._say_trick(w, table, ev)
+        t = self._trick + 1
+        if t > TRICKS:
+            self._end_round(w, ev)
+            return
+        self._trick = t
+        self._first = self._cur = w
+        self._ph = OFFER
+        if ev is not None:
+            ev.append(Event("next_trick", {"seat": w, "trick": t}, "C8.2",
+                            f"{self.seat_label(w)} opens trick {t} with an offer (rule C8.2)."))
+
+    def _say_trick(self, w: int, table: list[int], ev: list[Event]) -> None:
+        n = self.players
+        s = self._str
+        leader = self._leader
+        pos = (w - leader) % n
+        c = table[pos]
+        key = s[c]
+        cls = key // 1000
+        lead = table[0]
+        rivals = [table[i] for i in range(n) if i != pos]
+        equal = [x for x in rivals if s[x] == key]
+        if equal:
+            why = f"{NAMES[c]} ties {_fmt(equal)} and was played later"
+        elif cls >= _TRUMP and any(s[x] // 1000 < cls for x in rivals) and \
+                any(s[x] // 1000 == _LEAD for x in table):
+            why = f"a trump beats the lead colour {COLOUR_NAMES[lead // 100]}"
+        elif cls == _WHITE_HIGH and any(s[x] // 1000 == _TRUMP for x in rivals):
+            why = "white ranks above the indicator colour (trump_ranking white_high)"
+        elif cls >= _TRUMP:
+            why = "the highest trump"
+        else:
+            why = f"the highest {COLOUR_NAMES[lead // 100]} card, and no trump was played"
+        blocks = sum(self._cfg.block[x] for x in table)
+        ev.append(Event("trick", {"trick": self._trick, "winner": w, "card": NAMES[c], "cards": _names(table),
+                                  "leader": leader},
+                        "C7.2", f"{self.seat_label(w)} wins trick {self._trick} with {NAMES[c]}: {why} (rule C7.2). "
+                                f"{self.seat_label(w)} takes the {len(table)} cards, {plural(blocks, 'block card')} "
+                                f"among them (rule C8.1)."))
+
+    def _end_round(self, last_winner: int, ev: list[Event] | None) -> None:
+        """C8.3, C9: score the round; then show the hidden card and deal again, or end the game (C10)."""
+        cfg = self._cfg
+        n = self.players
+        scored = tuple([round_score(w, cfg.block, cfg.negative) for w in self._won])
+        totals = tuple([t + s[2] for t, s in zip(self._totals, scored)])
+        self._totals = totals
+        won = tuple(map(tuple, self._won))
+        if ev is not None:
+            record = _record_dict((self._round, self._indicator, None, won, scored, totals, last_winner), cfg)
+            parts = "; ".join(f"{self.seat_label(s)} {_score_words(*scored[s])}" for s in range(n))
+            tot = ", ".join(f"{self.seat_label(s)} {totals[s]}" for s in range(n))
+            ev.append(Event("round_end", record, "C9.2",
+                            f"Round {self._round} is over after {TRICKS} tricks (rule C8.3). Scores (rule C9.2): "
+                            f"{parts}. Totals (rule C9.4): {tot}."))
+        # What follows shows a card nobody has seen, then deals from a shuffle.
+        self._hidden(ev, "the hidden card is turned up (rule C11.4)")
+        self._results += ((self._round, self._indicator, self._hidden_card, won, scored, totals, last_winner),)
+        if ev is not None:
+            ev.append(Event("hidden_card", {"round": self._round, "card": NAMES[self._hidden_card]}, "C11.4",
+                            f"The hidden card of round {self._round} was {NAMES[self._hidden_card]} (rule C11.4)."))
+        if self._round < cfg.rounds:
+            self._round += 1
+            self._deal(last_winner, None, ev)
+            return
+        self._ph = FINISHED
+        self.is_terminal = True
+        if ev is not None:
+            out = self.outcome()
+            ev.append(Event("game_end", {"winners": list(out.winners), "totals": list(totals)}, "C10.1",
+                            f"The game is over: {out.reason}."))
+
+    def _deal(self, first: int, order: list[int] | None, ev: list[Event] | None) -> None:
+        """C4: shuffle (unless ``order``, top first, is given), deal 6 each from ``first``
+        clockwise, turn up the indicator and set the hidden card aside."""
+        cfg = self._cfg
+        n = self.players
+        given = order is not None
+        if order is None:
+            order = list(cfg.deck)
+            self._shuffle(order)
+        dealt = HAND_SIZE * n
+        hands: list[list[int]] = [[] for _ in range(n)]
+        for j in range(n):
+            h = order[j:dealt:n]
+            h.sort()
+            hands[(first + j) % n] = h
+        self._hands = hands
+        self._indicator = order[dealt]
+        self._hidden_card = order[dealt + 1]
+        self._won = [[] for _ in range(n)]
+        self._table = []
+        self._out = ()
+        self._gives = ()
+        self._trick = 1
+        self._first = self._cur = first
+        self._leader = self._declarer = self._offered = None
+        self._wants = 0
+        self._ph = OFFER
+        self._last_trick = None
+        if ev is not None:
+            ind = self._indicator
+            tc = ind // 100
+            who = self.seat_label(first)
+            how = "dealt in the given order" if given else "shuffled and dealt"
+            start = (f"{who} won the last trick of round {self._round - 1} and starts (rule C3.3)"
+                     if self._round > 1 else f"{who} starts (rule C2.5)")
+            ev.append(Event("deal", {"round": self._round, "first": first}, "C4.2",
+                            f"Round {self._round} of {cfg.rounds}: the {len(cfg.deck)} cards are {how}, "
+                            f"{HAND_SIZE} to each player clockwise from {who} (rules C4.1, C4.2); {start}."))
+            trumps = "only white is trump" if tc == WHITE else f"white and {COLOUR_NAMES[tc]} are trumps"
+            ev.append(Event("indicator", {"card": NAMES[ind], "trumps": [LETTERS[c] for c in sorted(trump_set(tc))]},
+                            "C4.4", f"{NAMES[ind]} is turned up as the trump indicator: {trumps} this round "
+                                    f"(rules C4.3, C4.4). The last card is set aside face down as the hidden card "
+                                    f"(rule C4.3)."))
+
+    # ------------------------------------------------------------- outcome
+    def outcome(self) -> Outcome | None:
+        """Winners: every seat with the highest total (C10.1). Scores: the totals."""
+        if self._ph != FINISHED:
+            return None
+        best = max(self._totals)
+        winners = tuple(s for s, t in enumerate(self._totals) if t == best)
+        rounds = plural(self._cfg.rounds, "round")
+        if len(winners) == 1:
+            reason = f"{self.seat_label(winners[0])} has the highest total after {rounds}, {best} (rule C10.1)"
+        else:
+            names = ", ".join(self.seat_label(s) for s in winners[:-1]) + f" and {self.seat_label(winners[-1])}"
+            reason = f"{names} share the highest total after {rounds}, {best}, and share the win (rule C10.1)"
+        return Outcome(winners, tuple(self._totals), reason)
+
+    # ------------------------------------------------------------- cards
+    def all_cards(self) -> Counter:
+        """Every card in every zone: hands, won piles, the trick, the offer, the indicator,
+        the hidden card (and cards a hand-built position left out)."""
+        c: Counter = Counter()
+        for h in self._hands:
+            c.update(_names(h))
+        for w in self._won:
+            c.update(_names(w))
+        if self._ph == FOLLOW:
+            c.update(_names(self._table))
+        if self._offered is not None:
+            c[NAMES[self._offered]] += 1
+        c.update(_names(self._out))
+        c[NAMES[self._indicator]] += 1
+        c[NAMES[self._hidden_card]] += 1
+        return c
+
+    def _deck_counter(self) -> Counter:
+        return Counter(_names(self._cfg.deck))
+
+    # ------------------------------------------------------------- views
+    def _gives_for(self, seat: int | None) -> list[dict[str, Any]]:
+        pub = self._cfg.public_give
+        return [{"trick": t, "from": a, "to": b,
+                 "card": NAMES[c] if (pub or seat is None or seat in (a, b)) else None}
+                for t, a, b, c in self._gives]
+
+    def _declarations(self) -> list[dict[str, Any]]:
+        """This trick's declarations so far, in order (C5.2)."""
+        n, f = self.players, self._first
+        if self._ph == OFFER:
+            return []
+        if self._ph == DECLARE:
+            made = (self._cur - f - 1) % n
+        elif self._cfg.first_mode and self._declarer is not None:
+            made = (self._declarer - f) % n
+        else:
+            made = n - 1
+        seats = [(f + i) % n for i in range(1, made + 1)]
+        return [{"seat": s, "want": bool(self._wants >> s & 1)} for s in seats]
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see (C11); ``None`` is the teacher view with every hand and the hidden card."""
+        self.check_seat(seat)
+        cfg = self._cfg
+        n = self.players
+        out = self.outcome()
+        last = self.last_move
+        shows_pile = [cfg.public_won or seat is None or s == seat for s in range(n)]
+        scored = [round_score(w, cfg.block, cfg.negative) for w in self._won]
+        results = []
+        for raw in self._results:
+            r = _record_dict(raw, cfg)
+            r["won"] = [w if shows_pile[s] else None for s, w in enumerate(r["won"])]
+            results.append(r)
+        tc = self._indicator // 100
+        follow = self._ph == FOLLOW
+        v = {
+            "game": "crypto_trick",
+            "players": n,
+            "names": [self.seat_label(s) for s in range(n)],
+            "seat": seat,
+            "phase": self.phase,
+            "current": self.current_player,
+            "round": self._round,
+            "rounds": cfg.rounds,
+            "trick": self._trick,
+            "tricks": TRICKS,
+            "colors": [LETTERS[c] for c in cfg.colours],
+            "labels": dict(cfg.labels),
+            "indicator": NAMES[self._indicator],
+            "trumps": [LETTERS[c] for c in sorted(trump_set(tc))],
+            "first": self._first,
+            "offered": _opt_name(self._offered),
+            "declarations": self._declarations(),
+            "declarer": self._declarer if self._ph != OFFER else None,
+            "leader": self._leader if follow else None,
+            "lead_color": LETTERS[self._table[0] // 100] if follow else None,
+            "table": ([{"seat": (self._leader + i) % n, "card": NAMES[c], "position": i + 1}
+                       for i, c in enumerate(self._table)] if follow else []),
+            "last_trick": None if self._last_trick is None else {
+                "trick": self._last_trick[0], "leader": self._last_trick[1], "winner": self._last_trick[3],
+                "cards": [{"seat": (self._last_trick[1] + i) % n, "card": NAMES[c]}
+                          for i, c in enumerate(self._last_trick[2])]},
+            "gives": self._gives_for(seat),
+            "hands": [_names(h) if seat is None or s == seat else None for s, h in enumerate(self._hands)],
+            "hand_counts": [len(h) for h in self._hands],
+            "won": [_names(w) if shows_pile[s] else None for s, w in enumerate(self._won)],
+            "won_counts": [len(w) for w in self._won],
+            "won_blocks": [sc[0] for sc in scored],
+            "won_block_colors": [[LETTERS[c // 100] for c in w if cfg.block[c]] for w in self._won],
+            "score_now": [sc[2] for sc in scored],
+            "totals": list(self._totals),
+            "round_scores": [r["scores"] for r in results],
+            "results": results,
+            "hidden_card": NAMES[self._hidden_card] if seat is None else None,
+            "last_action": None if last is None or self._lseat is None else {"seat": self._lseat,
+                                                                             "action": str(last)},
+            "outcome": None if out is None else out.to_dict(),
+        }
+        if seat is None and self._out:
+            v["out"] = _names(self._out)
+        return v
+
+    @staticmethod
+    def view_text(v: dict[str, Any]) -> str:
+        n = v["players"]
+        names = v["names"]
+        trumps = "+".join(v["trumps"])
+        lines = [f"Crypto Trick · {n} players · round {v['round']}/{v['rounds']} · trick {v['trick']}/{v['tricks']} · "
+                 f"indicator {v['indicator']} (trumps {trumps}) · phase {v['phase']}"]
+        if v["offered"] is not None:
+            decl = " ".join(f"{names[d['seat']]}:{'want' if d['want'] else 'pass'}" for d in v["declarations"])
+            lines.append(f"Offer: {v['offered']} by {names[v['first']]}" + (f" · {decl}" if decl else ""))
+        if v["table"]:
+            lines.append("Trick: " + " ".join(f"{names[t['seat']]}:{t['card']}" for t in v["table"])
+                         + f" (lead {names[v['leader']]})")
+        for s in range(n):
+            mark = ">" if s == v["current"] else " "
+            hand = v["hands"][s]
+            cards = " ".join(hand) if hand is not None else f"{plural(v['hand_counts'][s], 'card')} (hidden)"
+            won = v["won"][s]
+            pile = " ".join(won) if won is not None else f"{plural(v['won_counts'][s], 'card')}"
+            lines.append(f"{mark} {names[s]} [{cards or '—'}] · won {pile or '—'} · blocks {v['won_blocks'][s]} · "
+                         f"now {v['score_now'][s]} · total {v['totals'][s]}")
+        if v.get("hidden_card") is not None:
+            lines.append(f"Hidden card {v['hidden_card']}")
+        if v["outcome"] is not None:
+            lines.append(f"Finished: {v['outcome']['reason']}")
+        return "\n".join(lines)
+
+    def ui_candidates(self, seat: int | None) -> list[str]:
+        """The action texts a table offers for ``seat``'s own cards in this phase (``reveal``,
+        ``give`` or ``play`` each card in hand; ``want``/``pass`` when the seat declares)."""
+        self.check_seat(seat)
+        if seat is None or self._ph == FINISHED:
+            return []
+        if self._ph == DECLARE:
+            return ["want", "pass"] if seat == self._cur else []
+        verb = ("reveal", "", "give", "play")[self._ph]
+        return [f"{verb} {NAMES[c]}" for c in self._hands[seat]]
+
+    def _twin(self, seat: int, rng: Any) -> "CryptoTrickState":
+        """Other hands, the hidden card and left-out cards dealt anew, counts kept. A card
+        ``seat`` gave (or saw given) that is still in its receiver's hand stays there."""
+        twin = self.clone()
+        if self._ph == FINISHED:
+            return twin
+        n = self.players
+        pub = self._cfg.public_give
+        pinned: list[list[int]] = [[] for _ in range(n)]
+        for _t, a, b, c in self._gives:
+            if (pub or seat in (a, b)) and c in self._hands[b] and c not in pinned[b]:
+                pinned[b].append(c)
+        pool = [c for s in range(n) if s != seat for c in self._hands[s] if c not in pinned[s]]
+        pool.append(self._hidden_card)
+        pool += self._out
+        rng.shuffle(pool)
+        k = 0
+        for s in range(n):
+            if s == seat:
+                continue
+            free = len(self._hands[s]) - len(pinned[s])
+            twin._hands[s] = sorted(pinned[s] + pool[k:k + free])
+            k += free
+        twin._hidden_card = pool[k]
+        twin._out = tuple(pool[k + 1:])
+        return twin
+
+    def __repr__(self) -> str:
+        return (f"<CryptoTrickState players={self.players} seed={self.seed} moves={self._moves} "
+                f"round={self._round} trick={self._trick} phase={self.phase}>")
+
+    # ------------------------------------------------------------- loading
+    def _derive(self) -> None:
+        self._cfg = _config(self.players, self.options)
+        self.is_terminal = self._ph == FINISHED
+        self._derive_trick()
+
+    def _derive_trick(self) -> None:
+        """The strength table, must-follow ranges and the standing winner of the trick in play."""
+        if self._ph == FOLLOW and self._table:
+            t = self._indicator // 100
+            lc = self._table[0] // 100
+            s = self._str = self._cfg.strength[t][lc]
+            self._fol = self._cfg.follow[t][lc]
+            best, win = -1, self._leader
+            for i, c in enumerate(self._table):
+                if s[c] >= best:
+                    best, win = s[c], (self._leader + i) % self.players
+            self._best, self._win = best, win
+        else:
+            self._str, self._fol, self._best, self._win = None, (0, 0), -1, None
+
+    def _check_loaded(self) -> None:
+        n = self.players
+        if len(self._hands) != n or len(self._won) != n or len(self._totals) != n:
+            raise ValueError(f"a {n}-player state needs {n} hands, won piles and totals")
+        for name in ("_cur", "_first"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < n:
+                raise ValueError(f"{name[1:]} must be a seat 0..{n - 1}")
+        for name in ("_leader", "_declarer", "_lseat"):
+            v = getattr(self, name)
+            if v is not None and not 0 <= v < n:
+                raise ValueError(f"{name[1:]} must be a seat 0..{n - 1} or None")
+        for name, hi in (("_round", self._cfg.rounds), ("_trick", TRICKS)):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= hi:
+                raise ValueError(f"{name[1:]} must be an int from 1 to {hi}")
+        if isinstance(self._wants, bool) or not isinstance(self._wants, int) or not 0 <= self._wants < 1 << n:
+            raise ValueError("wants must be a bit set of seats")
+        if any(isinstance(t, bool) or not isinstance(t, int) or abs(t) > 10**6 for t in self._totals):
+            raise ValueError("totals must be small ints")
+        ph = self._ph
+        if (self._offered is not None) != (ph in (DECLARE, GIVE)):
+            raise ValueError("an offered card lies on the table exactly while declaring and giving")
+        if ph == FOLLOW and not 1 <= len(self._table) < n:
+            raise ValueError("a trick in play holds 1 to N-1 cards")
+        if ph == FOLLOW and (self._leader is None or self._cur != (self._leader + len(self._table)) % n):
+            raise ValueError("the follower to act must be the next seat after the cards on the table")
+        if ph == GIVE and self._cur != self._declarer:
+            raise ValueError("the declarer gives")
+        for g in self._gives:
+            if not all(isinstance(x, int) and not isinstance(x, bool) for x in g[:3]) or not (
+                    0 <= g[1] < n and 0 <= g[2] < n):
+                raise ValueError("a give record is (trick, giver, receiver, card)")
+        if self._last_trick is not None:
+            t, lead, cards, w = self._last_trick
+            if not (isinstance(lead, int) and isinstance(w, int) and 0 <= lead < n and 0 <= w < n
+                    and len(cards) == n):
+                raise ValueError("the last trick is (trick, leader, cards, winner)")
+        for r in self._results:
+            if len(r[3]) != n or len(r[4]) != n or len(r[5]) != n or not 0 <= r[6] < n:
+                raise ValueError(f"a round result needs one entry per seat ({n})")
+        if self.all_cards() != self._deck_counter():
+            raise ValueError("the cards of the zones are not this game's deck: cards were created or lost")
+        if any(h != sorted(h) for h in self._hands):
+            raise ValueError("hands must be sorted")
+
+
+# --------------------------------------------------------------------------- construction
+def _blank(players: int, seed: int | None, options: dict[str, Any], chance: Any) -> CryptoTrickState:
+    st = CryptoTrickState._create(players, seed, None, options, chance)
+    n = st.players
+    fp = st.options["first_player"]
+    if fp != "random" and fp >= n:
+        raise ValueError(f"first_player={fp!r} is not allowed in a {n}-player game; allowed values: 0..{n - 1} "
+                         f"or 'random' (rule C2.5)")
+    st._cfg = _config(n, st.options)
+    st._totals = (0,) * n
+    st._results = ()
+    st._round = 1
+    st._lseat = None
+    st.is_terminal = False
+    return st
+
+
+def _deck_list(deck: Any, cfg: Config) -> list[int]:
+    if not isinstance(deck, (list, tuple)):
+        raise ValueError("deck must be a list of card names, top first")
+    cards = []
+    for i, c in enumerate(deck):
+        k = card_id(c)
+        if k is None:
+            raise ValueError(f"deck[{i}] = {quote(repr(c), 20)} is not a card name like 'Y3'")
+        cards.append(k)
+    got, need = Counter(cards), Counter(cfg.deck)
+    if got != need:
+        parts = []
+        missing, extra = need - got, got - need
+        if missing:
+            parts.append("missing " + ", ".join(f"{NAMES[k]}" + (f"×{m}" if m > 1 else "")
+                                                for k, m in sorted(missing.items())))
+        if extra:
+            parts.append("extra " + ", ".join(f"{NAMES[k]}" + (f"×{m}" if m > 1 else "")
+                                              for k, m in sorted(extra.items())))
+        raise ValueError(f"deck is not this game's {len(cfg.deck)} cards (rule C2.2): " + "; ".join(parts))
+    return cards
+
+
+def new_game(players: int = 4, seed: int | None = None, deck: Sequence[Any] | None = None, *,
+             chance: Any = None, **options: Any) -> CryptoTrickState:
+    """Set up a Crypto Trick game and deal round 1 (C2, C4).
+
+    Parameters
+    ----------
+    players:
+        2 to 5 (C2.1).
+    seed:
+        Seeds every shuffle; ``None`` picks one (kept in ``state.seed``).
+    deck:
+        Scenario setup: round 1's card order, index 0 = top, as card names. It must be
+        exactly the game's 6N + 2 cards. Dealt one at a time clockwise from the first
+        player; the next card is the trump indicator, the last the hidden card (C4.2).
+    chance:
+        Recorded shuffles instead of the seeded ones (``cardwidgets.core.Recorded``).
+    **options:
+        The options of ``SPEC`` (``rounds``, ``declaration_mode`` ...).
+
+    >>> st = new_game(players=2, seed=1, deck="Y1 Y2 Y3 Y4 Y5 Y6 B1 B2 B3 B4 B5 B6 W1 W6".split())
+    >>> st.hand(0), st.hand(1), st.indicator
+    (['Y1', 'Y3', 'Y5', 'B1', 'B3', 'B5'], ['Y2', 'Y4', 'Y6', 'B2', 'B4', 'B6'], 'W1')
+    """
+    st = _blank(players, seed, options, chance)
+    order = None
+    if deck is not None:
+        order = _deck_list(deck, st._cfg)
+        st.deck_order = tuple(NAMES[c] for c in order)
+    fp = st.options["first_player"]
+    first = st._randrange(st.players) if fp == "random" else fp
+    events: list[Event] = []
+    st._deal(first, order, events)
+    st._derive_trick()
+    st.setup_events = events
+    return st
+
+
+def from_dict(data: dict[str, Any]) -> CryptoTrickState:
+    """A state saved with ``to_dict``."""
+    return CryptoTrickState.from_dict(data)  # type: ignore[return-value]
+
+
+def _decl_value(d: Any) -> bool:
+    if isinstance(d, bool):
+        return d
+    if isinstance(d, str) and d.strip().lower() in ("want", "y", "pass", "n"):
+        return d.strip().lower() in ("want", "y")
+    raise ValueError(f"declarations: {quote(repr(d), 20)} is not 'want'/'pass' (or True/False)")
+
+
+def setup_position(
+    players: int,
+    hands: Sequence[Sequence[str]],
+    indicator: str,
+    hidden: str | None = None,
+    *,
+    first: int = 0,
+    phase: str = "offer",
+    offered: str | None = None,
+    declarations: Sequence[Any] = (),
+    table: Sequence[str] = (),
+    won: Sequence[Sequence[str]] | None = None,
+    totals: Sequence[int] | None = None,
+    round: int = 1,
+    trick: int | None = None,
+    seed: int = 0,
+    **options: Any,
+) -> CryptoTrickState:
+    """A hand-built position for lessons and tests.
+
+    ``hands`` lists each seat's cards; ``indicator`` and ``hidden`` are this round's
+    trump indicator and hidden card (``hidden=None`` sets aside one of the cards
+    placed nowhere, chosen with the seed). ``first`` is the trick's first player F.
+    ``phase`` and its fields:
+
+    * ``"offer"``: F is to reveal;
+    * ``"declare"``: ``offered`` is F's revealed card, ``declarations`` those made
+      so far (``"want"``/``"pass"`` or booleans, clockwise from F's left);
+    * ``"give"``: every declaration made, the declarer is the one C5.4 names;
+    * ``"follow"``: ``table`` holds the cards played so far, the lead first (its
+      leader is the declarer if there was one, else F; the offered card is
+      ``table[0]``); the next follower is to act.
+
+    ``won`` are the piles won so far this round, ``totals`` the scores of earlier
+    rounds. ``trick`` defaults to what the hand sizes say (7 minus the cards each
+    player holds at the start of the trick). Cards of the deck placed nowhere are
+    out of this round; the next round deals all of them again.
+
+    >>> st = setup_position(3, [["Y2", "R5", "B1"], ["R1", "R2", "W6"], ["Y6", "R3", "B6"]], "B4")
+    >>> st.trick, st.trumps, st.phase, st.current_player
+    (4, ['B', 'W'], 'offer', 0)
+    """
+    st = _blank(players, seed, options, None)
+    n = st.players
+    cfg = st._cfg
+    if len(hands) != n:
+        raise ValueError(f"hands: expected {n} hands, got {len(hands)}")
+    if phase not in ("offer", "declare", "give", "follow"):
+        raise ValueError(f"phase={phase!r}; allowed values: 'offer', 'declare', 'give', 'follow'")
+    ph = PHASES.index(phase)
+    if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < n:
+        raise ValueError(f"first must be a seat 0..{n - 1}")
+    st._hands = [sorted(_cid_list(h, f"hands[{s}]")) for s, h in enumerate(hands)]
+    st._won = [_cid_list(w, f"won[{s}]") for s, w in enumerate(won)] if won is not None else [[] for _ in range(n)]
+    if len(st._won) != n:
+        raise ValueError(f"won: expected {n} piles")
+    st._indicator = _cid(indicator, "indicator")
+    decl = [_decl_value(d) for d in declarations]
+    tab = _cid_list(list(table), "table")
+    st._offered = None
+    st._wants, st._declarer, st._leader = 0, None, None
+    st._table = []
+    if ph != OFFER:
+        if ph == FOLLOW:
+            if not tab:
+                raise ValueError("phase 'follow' needs the table's cards, the lead first")
+            if offered is not None and _cid(offered) != tab[0]:
+                raise ValueError("the offered card is the lead card, table[0]")
+        elif offered is None:
+            raise ValueError(f"phase {phase!r} needs the offered card")
+        else:
+            st._offered = _cid(offered, "offered")
+        full = len(decl) == n - 1
+        if cfg.first_mode and any(decl[:-1]):
+            raise ValueError("with single_pass_first nobody declares after the first want")
+        if ph == DECLARE and (full or (decl and decl[-1] and cfg.first_mode)):
+            raise ValueError("declarations: in phase 'declare' someone must still be to declare")
+        if ph != DECLARE and not full and not (cfg.first_mode and decl and decl[-1]):
+            raise ValueError(f"declarations: phase {phase!r} comes after all {n - 1} declarations")
+        for i, w in enumerate(decl):
+            if w:
+                s = (first + 1 + i) % n
+                st._wants |= 1 << s
+                st._declarer = s
+        if ph == GIVE and st._declarer is None:
+            raise ValueError("phase 'give' needs a declarer: someone must have declared want")
+        if ph == FOLLOW:
+            st._leader = first if st._declarer is None else st._declarer
+            if len(tab) >= n:
+                raise ValueError(f"table: a trick in play holds 1 to {n - 1} cards")
+            st._table = tab
+    st._first = first
+    st._ph = ph
+    if ph == OFFER:
+        st._cur = first
+    elif ph == DECLARE:
+        st._cur = (first + 1 + len(decl)) % n
+    elif ph == GIVE:
+        st._cur = st._declarer
+    else:
+        st._cur = (st._leader + len(tab)) % n
+    # Hand sizes: h at the start of the trick, h - 1 after playing (C5.7).
+    sizes = [len(h) for h in st._hands]
+    # Offering takes F's card; a declarer's give moves one back to F and their card is the
+    # lead: so whoever has a card on the table (or offered) holds h - 1, the others h.
+    acted: set[int] = set()
+    if ph in (DECLARE, GIVE):
+        acted = {first}
+    elif ph == FOLLOW:
+        acted = {(st._leader + i) % n for i in range(len(tab))}
+    h = max(sizes)
+    expect = [h - 1 if s in acted else h for s in range(n)]
+    if sizes != expect or h < 1:
+        raise ValueError(f"hands: sizes {sizes} do not fit phase {phase!r}: every player holds the same number of "
+                         f"cards at the start of a trick, one fewer once their card is down (rule C5.7)")
+    trick_now = TRICKS + 1 - h
+    if trick is not None and trick != trick_now:
+        raise ValueError(f"trick={trick!r} does not fit hands of {h} cards (trick {trick_now}, rule C3.2)")
+    st._trick = trick_now
+    if totals is not None:
+        if len(totals) != n or any(isinstance(t, bool) or not isinstance(t, int) for t in totals):
+            raise ValueError(f"totals: expected {n} ints")
+        st._totals = tuple(totals)
+    if isinstance(round, bool) or not isinstance(round, int) or not 1 <= round <= cfg.rounds:
+        raise ValueError(f"round must be an int from 1 to {cfg.rounds}")
+    st._round = round
+    placed = [c for h in st._hands for c in h] + [c for w in st._won for c in w] + st._table
+    placed += [st._indicator] + ([st._offered] if st._offered is not None else [])
+    if hidden is not None:
+        placed.append(_cid(hidden, "hidden"))
+    bad = sorted({c for c in placed if c not in cfg.deck_set})
+    if bad:
+        raise ValueError(f"{_fmt(bad)} {'is' if len(bad) == 1 else 'are'} not in this game's deck "
+                         f"({_fmt(cfg.deck)}, rule C2.2)")
+    dup = sorted(c for c, k in Counter(placed).items() if k > 1)
+    if dup:
+        raise ValueError(f"{_fmt(dup)} placed twice: every card is unique")
+    rest = [c for c in cfg.deck if c not in set(placed)]
+    if hidden is None:
+        if not rest:
+            raise ValueError("no card is left to be the hidden card (rule C4.3)")
+        st._shuffle(rest)
+        st._hidden_card = rest.pop()
+        rest.sort()
+    else:
+        st._hidden_card = _cid(hidden, "hidden")
+    st._out = tuple(rest)
+    st._gives = ()
+    st._last_trick = None
+    st._derive_trick()
+    st._mark_origin()
+    return st
+
+
+__all__ = [
+    "ANY", "Config", "CryptoTrickState", "Give", "IllegalActionError", "InvalidActionError", "PASS", "Pass", "Play",
+    "Reveal", "SPEC", "WANT", "Want", "card_id", "card_name", "from_dict", "new_game", "parse_action",
+    "round_score", "setup_position", "trump_set",
+]

@@ -1,0 +1,725 @@
+"""Cards, configuration, actions and notation shared by every Yadokarick mode.
+
+A house card is an int ``cid = 2 * (number - 1) + colour`` (green 0, pink 1), so
+card ids sort by number first and ``cid ± 2`` is the same colour one number away
+(what the solo bonus looks for, Y14.10). Outside the engine a card is its name,
+``"G25"`` or ``"P8"`` (Y0.2).
+
+The house sizes and roof numbers are data of the :class:`Config` built from the
+options (``size_table``, ``roof_numbers``): the real card list is not known, so
+the default sizes are assumptions (Y1.2, ASM-3).
+
+>>> NAME[card_id("g25")], size_of("G25"), size_of("P8")
+('G25', 1, 4)
+>>> round_score(8, 0, 8), round_score(15, 7, 8)
+(13, -14)
+>>> str(parse_action("G17>b")), str(parse_action("+-")), str(parse_action("<"))
+('place G17 B', 'decline', 'move left')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Sequence
+
+from ...core import InvalidActionError
+from ...core.errors import quote
+
+# --------------------------------------------------------------------------- the card table (Y1)
+GREEN, PINK = 0, 1
+COLOURS = ("green", "pink")
+LETTERS = "GP"
+NUMBERS = range(1, 37)
+#: Card id -> number, colour and name.
+NUMBER = tuple(i // 2 + 1 for i in range(72))
+COLOUR = tuple(i & 1 for i in range(72))
+NAME = tuple(LETTERS[i & 1] + str(i // 2 + 1) for i in range(72))
+_IDS = {n: i for i, n in enumerate(NAME)}
+
+HAND_SIZE = 10  # Y2.6, Y13.2
+TRICKS = 10  # Y3.1, Y13.11
+ROW_SIZE = 5  # Y14.2
+CRABS = "ABCD"  # Y14.1
+NPC = 2  # the NPC's participant index in duo (humans are 0 and 1)
+
+
+def cid(colour: int, number: int) -> int:
+    """The card id of a colour (0 green, 1 pink) and a number 1-36."""
+    return 2 * (number - 1) + colour
+
+
+def card_id(text: Any) -> int | None:
+    """The id of a card name (``"G25"``, ``"p8"``), else ``None``.
+
+    >>> card_id("G1"), card_id("P1"), card_id("G36"), card_id("G37"), card_id(5)
+    (0, 1, 70, None, None)
+    """
+    if not isinstance(text, str) or len(text) > 4:
+        return None
+    return _IDS.get(text.strip().upper())
+
+
+def default_size(number: int) -> int:
+    """The assumed house size of a number: 1, 2, 3, 4, 1, 2, ... (Y1.2, ASM-3)."""
+    return (number - 1) % 4 + 1
+
+
+DEFAULT_SIZE_TABLE = {n: default_size(n) for n in NUMBERS}
+DEFAULT_ROOFS = (10, 20, 30)
+
+
+def names(cards: Iterable[int]) -> list[str]:
+    return [NAME[c] for c in cards]
+
+
+def listing(cards: Sequence[int]) -> str:
+    """``"G25"``, ``"G25 and G17"``, ``"G1, G5 and G9"`` (narration)."""
+    n = [NAME[c] for c in cards]
+    if not n:
+        return "nothing"
+    return n[0] if len(n) == 1 else ", ".join(n[:-1]) + " and " + n[-1]
+
+
+# --------------------------------------------------------------------------- options
+def _table_key(k: Any) -> int | str | None:
+    """A size-table key: a number 1-36 (also as JSON text) or a card name."""
+    if isinstance(k, bool):
+        return None
+    if isinstance(k, int):
+        return k if 1 <= k <= 36 else None
+    if isinstance(k, str):
+        t = k.strip()
+        if t.isascii() and t.isdigit() and len(t) <= 2:
+            v = int(t)
+            return v if 1 <= v <= 36 else None
+        c = card_id(t)
+        return None if c is None else NAME[c]
+    return None
+
+
+def check_size_table(value: Any) -> str | None:
+    if not isinstance(value, dict):
+        return "expected a dict {number 1-36 or card like 'G20': size}, e.g. {20: 0}"
+    if len(value) > 108:
+        return "a size table has at most 108 entries (36 numbers and 72 cards)"
+    seen = set()
+    for k, v in value.items():
+        key = _table_key(k)
+        if key is None:
+            return f"{quote(repr(k), 20)} is not a number 1-36 or a card like 'G25'"
+        if key in seen:
+            return f"{key!r} is given twice"
+        seen.add(key)
+        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 50:
+            return f"the size of {key!r} must be an int from 0 to 50"
+    return None
+
+
+def norm_size_table(value: dict) -> dict:
+    items = {_table_key(k): v for k, v in value.items()}
+    nums = sorted((k, v) for k, v in items.items() if isinstance(k, int))
+    cards = sorted(((k, v) for k, v in items.items() if isinstance(k, str)), key=lambda kv: _IDS[kv[0]])
+    return dict(nums + cards)
+
+
+def _numbers_check(what: str, most: int) -> Any:
+    def check(value: Any) -> str | None:
+        if not isinstance(value, (list, tuple, set, frozenset)) or len(value) > 36:
+            return f"expected a list or set of numbers 1-36 ({what})"
+        for v in value:
+            if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 36:
+                return f"{quote(repr(v), 20)} is not a number 1-36 ({what})"
+        if len(set(value)) > most:
+            return f"at most {most} numbers ({what})"
+        return None
+
+    return check
+
+
+def norm_numbers(value: Iterable[int]) -> tuple[int, ...]:
+    return tuple(sorted(set(value)))
+
+
+def check_track(value: Any) -> str | None:
+    if (isinstance(value, (list, tuple)) and len(value) == 2
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+            and 0 <= value[0] <= value[1] <= 100):
+        return None
+    return "expected a pair (low, high) of ints with 0 <= low <= high <= 100"
+
+
+def norm_track(value: Sequence[int]) -> tuple[int, int]:
+    return (value[0], value[1])
+
+
+# --------------------------------------------------------------------------- configuration
+@dataclass(frozen=True, slots=True)
+class Config:
+    """The resolved options in the form the engines read (shared by clones, cached)."""
+
+    mode: str
+    players: int
+    size: tuple[int, ...]  # house size per card id (Y1.2)
+    roof: tuple[bool, ...]  # roof card per card id (Y1.3)
+    cards: tuple[int, ...]  # the card ids in use, ascending
+    # standard
+    track: tuple[int, int] = (1, 21)
+    marker_start: int = 11
+    reset_marker: bool = True
+    capture_all: bool = True
+    choose: bool = False
+    house_limit: int = 6
+    last_entitled: bool = True
+    dealer: int = 0
+    rotate: bool = True
+    rounds: int = 1
+    collapsed_public: bool = True
+    # duo
+    order: tuple[int, ...] = ()  # participants in table order, position 0 first (NPC = 2)
+    roofs_apply: bool = True
+    # solo
+    one_color: bool = False
+    nonstrict: bool = True
+    complete: int = 7
+    chain: bool = True
+    bonus_on_setup: bool = False
+
+    def size_of(self, cards: Iterable[int]) -> int:
+        s = self.size
+        return sum(s[c] for c in cards)
+
+
+def size_tables(options: dict[str, Any]) -> tuple[tuple[int, ...], tuple[bool, ...]]:
+    table = options.get("size_table", DEFAULT_SIZE_TABLE)
+    size = [default_size(NUMBER[c]) for c in range(72)]
+    for k, v in table.items():
+        if isinstance(k, int):
+            size[cid(GREEN, k)] = size[cid(PINK, k)] = v
+    for k, v in table.items():
+        if isinstance(k, str):
+            size[_IDS[k]] = v
+    roofs = set(options.get("roof_numbers", DEFAULT_ROOFS))
+    return tuple(size), tuple(NUMBER[c] in roofs for c in range(72))
+
+
+ADVANCED_TOP = {3: 30, 4: 20, 5: 25, 6: 30}  # Y12.1
+
+
+def standard_cards(players: int, options: dict[str, Any]) -> tuple[int, ...]:
+    """The card ids dealt in a standard game (Y2.2, Y2.3, Y12.1)."""
+    top = ADVANCED_TOP[players] if options.get("card_set") == "advanced" else 36
+    if players == 3:
+        colour = GREEN if options["three_player_color"] == "green" else PINK
+        return tuple(cid(colour, n) for n in range(1, top + 1))
+    return tuple(range(2 * top))
+
+
+_CONFIGS: dict[tuple, Config] = {}
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, dict):
+        return tuple((k, _freeze(v)) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return tuple(_freeze(v) for v in value)
+    return value
+
+
+def config(mode: str, players: int, options: dict[str, Any]) -> Config:
+    """The :class:`Config` of resolved options (cached: simulations build many games alike)."""
+    key = (mode, players, _freeze(options))
+    hit = _CONFIGS.get(key)
+    if hit is None:
+        hit = _make_config(mode, players, options)
+        if len(_CONFIGS) < 2000:
+            _CONFIGS[key] = hit
+    return hit
+
+
+def _make_config(mode: str, players: int, o: dict[str, Any]) -> Config:
+    size, roof = size_tables(o)
+    if mode == "standard":
+        return Config(
+            mode, players, size, roof, standard_cards(players, o),
+            track=o["size_track"], marker_start=o["marker_start"], reset_marker=o["reset_marker_each_round"],
+            capture_all=o["three_player_capture"] == "all", choose=o["placement_order"] == "choose",
+            house_limit=o["house_limit"], last_entitled=o["tie_leader"] == "last_entitled",
+            dealer=players - 1 if o["dealer"] is None else o["dealer"],
+            rotate=o["dealer_rotation"] == "clockwise",
+            rounds=players if o["rounds"] is None else o["rounds"],
+            collapsed_public=o["collapsed_visibility"] == "public",
+        )
+    if mode == "duo":
+        colour = GREEN if o["duo_color"] == "green" else PINK
+        first = o["duo_first_leader"]
+        humans = [first, 1 - first]
+        order = tuple(NPC if pos == o["npc_seat"] else humans.pop(0) for pos in range(3))
+        return Config(mode, players, size, roof, tuple(cid(colour, n) for n in NUMBERS),
+                      house_limit=o["house_limit"], collapsed_public=o["collapsed_visibility"] == "public",
+                      order=order, roofs_apply=o["duo_roofs"])
+    removed = set(o["solo_removed"])
+    return Config(mode, players, size, roof, tuple(c for c in range(72) if NUMBER[c] not in removed),
+                  one_color=o["solo_initial_row"] == "one_color", nonstrict=o["solo_roof_insert_nonstrict"],
+                  complete=o["solo_house_complete"], chain=o["solo_bonus_chain"],
+                  bonus_on_setup=o["solo_bonus_on_setup"])
+
+
+_DEFAULT_SIZE, _DEFAULT_ROOF = size_tables({})
+
+
+def size_of(card: str) -> int:
+    """The default house size of a card name (Y1.6)."""
+    c = card_id(card)
+    if c is None:
+        raise ValueError(f"{quote(repr(card))} is not a card")
+    return _DEFAULT_SIZE[c]
+
+
+# --------------------------------------------------------------------------- scoring
+def round_score(h: int, f: int, t: int) -> int:
+    """A standard round score: H below the target, H + 5 on it, T - H above it, minus F (Y10.2, Y10.3).
+
+    >>> [round_score(h, f, 11) for h, f in ((6, 5), (11, 3), (0, 0), (0, 4), (12, 0))]
+    [1, 13, 0, -4, -1]
+    """
+    base = h if h < t else h + 5 if h == t else t - h
+    return base - f
+
+
+def duo_winners(h0: int, h1: int, t: int) -> tuple[tuple[int, ...], str]:
+    """Who wins a duo game with house sizes ``h0``, ``h1`` and target ``t`` (Y13.10).
+
+    >>> duo_winners(10, 11, 12), duo_winners(13, 5, 12)[0], duo_winners(14, 13, 12)[0], duo_winners(9, 9, 12)[0]
+    (((1,), 'neither bursts and B is closer'), (1,), (1,), (0, 1))
+    """
+    b0, b1 = h0 > t, h1 > t
+    if b0 == b1:
+        if h0 == h1:
+            return (0, 1), ("both burst" if b0 else "neither bursts") + " and the houses are equal: a draw"
+        closer = (0 if h0 < h1 else 1) if b0 else (0 if h0 > h1 else 1)
+        return (closer,), ("both burst" if b0 else "neither bursts") + f" and {'AB'[closer]} is closer"
+    keep = 1 if b0 else 0
+    return (keep,), f"{'AB'[1 - keep]} bursts"
+
+
+# --------------------------------------------------------------------------- actions
+def _card(value: Any, what: str) -> int:
+    c = card_id(value) if isinstance(value, str) else None
+    if c is None:
+        raise InvalidActionError(f"{what}: {quote(repr(value), 20)} is not a card; cards are G1-G36 and P1-P36")
+    return c
+
+
+def _crab(value: Any, what: str) -> str:
+    if isinstance(value, str) and len(value.strip()) == 1 and value.strip().upper() in CRABS:
+        return value.strip().upper()
+    raise InvalidActionError(f"{what}: {quote(repr(value), 20)} is not a crab; crabs are A, B, C and D")
+
+
+def _colour(value: Any, what: str) -> str:
+    if isinstance(value, str):
+        v = value.strip().lower()
+        if v in ("green", "g"):
+            return "green"
+        if v in ("pink", "p"):
+            return "pink"
+    raise InvalidActionError(f"{what}: {quote(repr(value), 20)} is not a colour; say green or pink")
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Play a card from your hand (Y4.2, Y13.5).
+
+    >>> Play("g25"), str(Play("P8"))
+    (Play(card='G25'), 'play P8')
+    """
+
+    kind = "play"
+    card: str
+    cid: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        c = _card(self.card, "play")
+        object.__setattr__(self, "card", NAME[c])
+        object.__setattr__(self, "cid", c)
+
+    def __str__(self) -> str:
+        return "play " + self.card
+
+
+_DELTA = {"left": -1, "right": 1, "stay": 0}
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """Move the size marker one step left (down), right (up), or leave it (Y7.2).
+
+    >>> Move("right").delta, str(Move("stay"))
+    (1, 'move stay')
+    """
+
+    kind = "move"
+    direction: str
+    delta: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        d = self.direction.strip().lower() if isinstance(self.direction, str) else None
+        if d not in _DELTA:
+            raise InvalidActionError(f"move: {quote(repr(self.direction), 20)} is not left, right or stay")
+        object.__setattr__(self, "direction", d)
+        object.__setattr__(self, "delta", _DELTA[d])
+
+    def __str__(self) -> str:
+        return "move " + self.direction
+
+
+@dataclass(frozen=True, slots=True)
+class Arrange:
+    """Place your captured cards in this order, bottom to top (Y8.3, ``placement_order="choose"``).
+
+    >>> str(Arrange(("g26", "G10")))
+    'arrange G26,G10'
+    """
+
+    kind = "arrange"
+    cards: tuple[str, ...]
+    cids: tuple[int, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.cards, (tuple, list)) or not 1 <= len(self.cards) <= 12:
+            raise InvalidActionError("arrange: give the captured cards as a tuple of 1 to 12 card names")
+        ids = tuple(_card(c, "arrange") for c in self.cards)
+        if len(set(ids)) != len(ids):
+            raise InvalidActionError("arrange: a card is named twice")
+        object.__setattr__(self, "cards", tuple(NAME[c] for c in ids))
+        object.__setattr__(self, "cids", ids)
+
+    def __str__(self) -> str:
+        return "arrange " + ",".join(self.cards)
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Solo: place a row card on crab A, B, C or D (Y14.4).
+
+    >>> Place("g17", "b"), str(Place("P5", "D"))
+    (Place(card='G17', crab='B'), 'place P5 D')
+    """
+
+    kind = "place"
+    card: str
+    crab: str
+    cid: int = field(init=False, repr=False, compare=False)
+    k: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        c = _card(self.card, "place")
+        crab = _crab(self.crab, "place")
+        object.__setattr__(self, "card", NAME[c])
+        object.__setattr__(self, "crab", crab)
+        object.__setattr__(self, "cid", c)
+        object.__setattr__(self, "k", CRABS.index(crab))
+
+    def __str__(self) -> str:
+        return f"place {self.card} {self.crab}"
+
+
+@dataclass(frozen=True, slots=True)
+class GiveUp:
+    """Solo: give up a crab's whole house as a penalty (Y14.11).
+
+    >>> str(GiveUp("c"))
+    'giveup C'
+    """
+
+    kind = "giveup"
+    crab: str
+    k: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        crab = _crab(self.crab, "giveup")
+        object.__setattr__(self, "crab", crab)
+        object.__setattr__(self, "k", CRABS.index(crab))
+
+    def __str__(self) -> str:
+        return "giveup " + self.crab
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Solo: draw the next row card from the green or the pink deck (Y14.2, Y14.9).
+
+    >>> str(Draw("G")), Draw("pink").colour_id
+    ('draw green', 1)
+    """
+
+    kind = "draw"
+    colour: str
+    colour_id: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        c = _colour(self.colour, "draw")
+        object.__setattr__(self, "colour", c)
+        object.__setattr__(self, "colour_id", COLOURS.index(c))
+
+    def __str__(self) -> str:
+        return "draw " + self.colour
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """Solo with ``solo_initial_row="one_color"``: draw the whole first row from one deck (Y14.2).
+
+    >>> str(Row("pink"))
+    'row pink'
+    """
+
+    kind = "row"
+    colour: str
+    colour_id: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        c = _colour(self.colour, "row")
+        object.__setattr__(self, "colour", c)
+        object.__setattr__(self, "colour_id", COLOURS.index(c))
+
+    def __str__(self) -> str:
+        return "row " + self.colour
+
+
+@dataclass(frozen=True, slots=True)
+class Take:
+    """Solo: take one card of the consecutive-number group to the score pile (Y14.10).
+
+    >>> str(Take("p19"))
+    'take P19'
+    """
+
+    kind = "take"
+    card: str
+    cid: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        c = _card(self.card, "take")
+        object.__setattr__(self, "card", NAME[c])
+        object.__setattr__(self, "cid", c)
+
+    def __str__(self) -> str:
+        return "take " + self.card
+
+
+@dataclass(frozen=True, slots=True)
+class Decline:
+    """Solo: let the consecutive-number bonus go (Y14.10).
+
+    >>> str(Decline())
+    'decline'
+    """
+
+    kind = "decline"
+
+    def __str__(self) -> str:
+        return "decline"
+
+
+ACTION_TYPES = (Play, Move, Arrange, Place, GiveUp, Draw, Row, Take, Decline)
+
+# Interned actions: legal lists hand out the same objects every time.
+PLAY = tuple(Play(NAME[c]) for c in range(72))
+MOVE = {d: Move(d) for d in ("left", "right", "stay")}
+PLACE = tuple(tuple(Place(NAME[c], k) for k in CRABS) for c in range(72))
+GIVEUP = tuple(GiveUp(k) for k in CRABS)
+DRAW = (Draw("green"), Draw("pink"))
+ROW = (Row("green"), Row("pink"))
+TAKE = tuple(Take(NAME[c]) for c in range(72))
+DECLINE = Decline()
+_ARRANGE: dict[tuple[int, ...], Arrange] = {}
+
+
+def arrange(cids: tuple[int, ...]) -> Arrange:
+    a = _ARRANGE.get(cids)
+    if a is None:
+        a = Arrange(tuple(NAME[c] for c in cids))
+        if len(_ARRANGE) < 50_000:
+            _ARRANGE[cids] = a
+    return a
+
+
+# --------------------------------------------------------------------------- notation (§ action notation)
+_EXAMPLES = ("expected e.g. 'play G25' (or 'G25'), 'move left' ('<', '>', '='), 'arrange G26,G10', "
+             "'place G17 B' ('G17>B'), 'giveup C' ('xC'), 'draw green' ('dG'), 'take P19' ('+P19'), "
+             "'decline' ('+-') or 'row pink'")
+
+
+def _card_token(tok: str, text: str) -> int:
+    c = card_id(tok)
+    if c is None:
+        raise InvalidActionError(f"{quote(text)}: {quote(tok, 14)} is not a card; cards are G1-G36 and P1-P36")
+    return c
+
+
+def _crab_token(tok: str, text: str) -> int:
+    t = tok.upper()
+    if len(t) != 1 or t not in CRABS:
+        raise InvalidActionError(f"{quote(text)}: {quote(tok, 14)} is not a crab; crabs are A, B, C and D")
+    return CRABS.index(t)
+
+
+def _colour_token(tok: str, text: str) -> int:
+    t = tok.lower()
+    if t in ("green", "g"):
+        return GREEN
+    if t in ("pink", "p"):
+        return PINK
+    raise InvalidActionError(f"{quote(text)}: {quote(tok, 14)} is not a colour; say green or pink")
+
+
+def parse_action(text: str) -> Any:
+    """Parse Yadokarick notation, long or short form (see the rules reference's action notation).
+
+    Long forms: ``play G25``, ``move left|right|stay``, ``arrange G26,G10``,
+    ``place G17 B``, ``giveup C``, ``draw green|pink``, ``take P19``, ``decline``,
+    ``row green|pink``. Short forms: ``G25``, ``<`` ``>`` ``=``, ``G17>B``, ``xC``,
+    ``dG`` / ``dP``, ``+P19``, ``+-``. Case does not matter. Linear in the text.
+
+    >>> [str(parse_action(t)) for t in ("g25", ">", "xb", "dP", "+p19", "give up a", "arrange g1 g5")]
+    ['play G25', 'move right', 'giveup B', 'draw pink', 'take P19', 'giveup A', 'arrange G1,G5']
+    >>> parse_action("play G37")
+    Traceback (most recent call last):
+    ...
+    cardwidgets.core.errors.InvalidActionError: 'play G37': 'G37' is not a card; cards are G1-G36 and P1-P36
+    """
+    if not isinstance(text, str):
+        raise InvalidActionError(f"{quote(repr(text))} is not action text")
+    s = text.strip()
+    if not s:
+        raise InvalidActionError(f"empty action text; {_EXAMPLES}")
+    if s in ("<", ">", "="):
+        return MOVE["left" if s == "<" else "right" if s == ">" else "stay"]
+    if s == "+-":
+        return DECLINE
+    if ">" in s:
+        card, _, crab = s.partition(">")
+        card = card.strip()
+        if card[:5].lower() == "place":
+            card = card[5:].strip()
+        return PLACE[_card_token(card, text)][_crab_token(crab.strip(), text)]
+    tokens = s.replace(",", " ").split()
+    verb = tokens[0].lower()
+    rest = tokens[1:]
+    if len(tokens) == 1:
+        c = card_id(s)
+        if c is not None:
+            return PLAY[c]
+        head, tail = s[0].lower(), s[1:]
+        if head == "x" and tail:
+            return GIVEUP[_crab_token(tail, text)]
+        if head == "d" and tail and verb not in ("draw", "decline"):
+            return DRAW[_colour_token(tail, text)]
+        if head == "+" and tail:
+            return TAKE[_card_token(tail, text)]
+        if verb == "decline":
+            return DECLINE
+        if verb in ("play", "move", "arrange", "place", "giveup", "draw", "take", "row"):
+            raise InvalidActionError(f"{quote(text)}: {verb} needs more; {_EXAMPLES}")
+        raise InvalidActionError(f"{quote(text)}: unknown action; {_EXAMPLES}")
+    if verb == "play" and len(rest) == 1:
+        return PLAY[_card_token(rest[0], text)]
+    if verb == "move" and len(rest) == 1:
+        d = {"<": "left", ">": "right", "=": "stay"}.get(rest[0], rest[0].lower())
+        if d in MOVE:
+            return MOVE[d]
+        raise InvalidActionError(f"{quote(text)}: move left, move right or move stay")
+    if verb == "arrange":
+        if len(rest) > 12:
+            raise InvalidActionError(f"{quote(text)}: at most 12 cards can be arranged")
+        ids = tuple(_card_token(t, text) for t in rest)
+        if len(set(ids)) != len(ids):
+            raise InvalidActionError(f"{quote(text)}: a card is named twice")
+        return arrange(ids)
+    if verb == "place" and len(rest) in (2, 3):
+        if len(rest) == 3 and rest[1].lower() != "on":
+            raise InvalidActionError(f"{quote(text)}: expected 'place <card> <crab>', e.g. 'place G17 B'")
+        return PLACE[_card_token(rest[0], text)][_crab_token(rest[-1], text)]
+    if verb == "giveup" and len(rest) == 1:
+        return GIVEUP[_crab_token(rest[0], text)]
+    if verb == "give" and len(rest) == 2 and rest[0].lower() == "up":
+        return GIVEUP[_crab_token(rest[1], text)]
+    if verb == "draw" and len(rest) == 1:
+        return DRAW[_colour_token(rest[0], text)]
+    if verb == "row" and len(rest) == 1:
+        return ROW[_colour_token(rest[0], text)]
+    if verb == "take" and len(rest) == 1:
+        return TAKE[_card_token(rest[0], text)]
+    raise InvalidActionError(f"{quote(text)}: {_EXAMPLES}")
+
+
+# --------------------------------------------------------------------------- decks
+def check_deck(deck: Any, need: Sequence[int], what: str) -> list[int]:
+    """Card ids of a ``deck=[...]`` list (top first), which must be exactly the cards ``need``."""
+    if not isinstance(deck, (list, tuple)):
+        raise ValueError("deck must be a list of card names, top first, such as ['G25', 'P8', ...]")
+    out = []
+    for i, c in enumerate(deck):
+        k = card_id(c)
+        if k is None:
+            raise ValueError(f"deck[{i}] = {quote(repr(c), 20)} is not a card (G1-G36, P1-P36)")
+        out.append(k)
+    got, want = set(out), set(need)
+    dup = len(out) != len(got)
+    if dup or got != want:
+        parts = []
+        missing = sorted(want - got)
+        extra = sorted(got - want)
+        if missing:
+            parts.append("missing " + ", ".join(NAME[c] for c in missing[:12]) + (" ..." if len(missing) > 12 else ""))
+        if extra:
+            parts.append("not in this game " + ", ".join(NAME[c] for c in extra[:12]))
+        if dup:
+            seen: set[int] = set()
+            twice = sorted({c for c in out if c in seen or seen.add(c)})
+            parts.append("given twice " + ", ".join(NAME[c] for c in twice[:12]))
+        raise ValueError(f"deck is not the card set of {what} ({len(need)} cards): " + "; ".join(parts))
+    return out
+
+
+def decode_cards(value: Any, what: str = "cards") -> list[int]:
+    """Card ids from a list of names (``from_dict``); ``ValueError`` on anything else."""
+    if not isinstance(value, list):
+        raise ValueError(f"{what}: expected a list of card names")
+    out = []
+    for c in value:
+        k = card_id(c)
+        if k is None:
+            raise ValueError(f"{what}: {quote(repr(c), 20)} is not a card")
+        out.append(k)
+    return out
+
+
+def encode_lists(lists: Sequence[Sequence[int]]) -> list[list[str]]:
+    return [[NAME[c] for c in x] for x in lists]
+
+
+def decode_lists(value: Any, what: str = "cards") -> list[list[int]]:
+    if not isinstance(value, list):
+        raise ValueError(f"{what}: expected a list of lists of card names")
+    return [decode_cards(x, what) for x in value]
+
+
+def check_seat(value: Any, n: int, what: str, none_ok: bool = False) -> None:
+    if value is None and none_ok:
+        return
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < n:
+        raise ValueError(f"{what} must be a seat 0..{n - 1}, got {quote(repr(value), 20)}")
+
+
+def small_int(value: Any, what: str, lo: int = 0, hi: int = 10**6) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise ValueError(f"{what} must be an int from {lo} to {hi}, got {quote(repr(value), 20)}")
+
+
+__all__ = [
+    "ACTION_TYPES", "Arrange", "COLOURS", "CRABS", "Config", "DEFAULT_ROOFS", "DEFAULT_SIZE_TABLE", "Decline",
+    "Draw", "GiveUp", "Move", "NAME", "NUMBER", "Place", "Play", "Row", "Take", "card_id", "config",
+    "default_size", "duo_winners", "parse_action", "round_score", "size_of",
+]

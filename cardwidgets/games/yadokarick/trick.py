@@ -1,0 +1,1075 @@
+"""The trick engines: the standard game (3–7 players, standard or advanced card set) and duo.
+
+Both share the house building of Y8 (:meth:`_TrickTable._build`): captured cards go
+on top of the house, the bottom ones collapse face down past the house limit, and a
+roof fixes the house for the rest of the round.
+
+>>> from cardwidgets.games.yadokarick import new_game
+>>> st = new_game(players=4, seed=3)
+>>> st.phase, st.current_player, len(st.hand(0)), st.marker
+('play', 0, 10, 11)
+>>> st = new_game(players=2, mode="duo", seed=3)
+>>> st.current_player, st.view(0)["npc_deck_count"]
+(0, 16)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import permutations
+from typing import Any
+
+from ...core import Event, Field, Outcome, State, plural, tuple_field
+from .cards import (HAND_SIZE, MOVE, NAME, NPC, PLAY, TRICKS, Arrange, Move, Play, arrange, check_seat, config,
+                    decode_cards, decode_lists, duo_winners, encode_lists, listing, names, parse_action,
+                    round_score, small_int)
+from .spec import SPEC
+
+_MOVES = {
+    (True, True): [MOVE["left"], MOVE["right"], MOVE["stay"]],
+    (True, False): [MOVE["left"], MOVE["stay"]],
+    (False, True): [MOVE["right"], MOVE["stay"]],
+    (False, False): [MOVE["stay"]],
+}
+
+
+def _enc_hands(hands: list[list[Play]]) -> list[list[str]]:
+    return [[a.card for a in h] for h in hands]
+
+
+def _dec_hands(value: Any) -> list[list[Play]]:
+    return [[PLAY[c] for c in sorted(h)] for h in decode_lists(value, "hands")]
+
+
+def _enc_last(last: Any) -> Any:
+    return None if last is None else [last[0], str(last[1])]
+
+
+def _dec_last(value: Any) -> Any:
+    if value is None:
+        return None
+    return (value[0], parse_action(value[1]))
+
+
+def _enc_trick(t: Any) -> Any:
+    return None if t is None else [t[0], names(t[1])]
+
+
+def _dec_trick(v: Any) -> Any:
+    return None if v is None else (v[0], tuple(decode_cards(v[1], "last_trick")))
+
+
+def _auto_order(cards: list[int], roof: tuple[bool, ...]) -> list[int]:
+    """Captured cards in placement order: play order, roof cards last (Y8.3)."""
+    for c in cards:
+        if roof[c]:
+            return [c for c in cards if not roof[c]] + [c for c in cards if roof[c]]
+    return cards
+
+
+class _TrickTable(State):
+    """What the standard and duo engines share: houses, building, views of houses."""
+
+    SPEC = SPEC
+    action_types = (Play, Move, Arrange)
+    _parse = staticmethod(parse_action)
+    __slots__ = ()
+
+    # ------------------------------------------------------------- reading
+    @property
+    def current_player(self) -> int | None:
+        return self._cur
+
+    @property
+    def is_terminal(self) -> bool:
+        return self._cur is None
+
+    @property
+    def phase(self) -> str:
+        return self._phase
+
+    def hand(self, seat: int) -> list[str]:
+        """The cards in a seat's hand (ascending by number)."""
+        return [a.card for a in self._hands[seat]]
+
+    def house(self, who: int) -> list[str]:
+        """A house, bottom to top (duo: 2 is the NPC)."""
+        return names(self._houses[who])
+
+    def collapsed(self, who: int) -> list[str]:
+        return names(self._collapsed[who])
+
+    def house_size(self, who: int) -> int:
+        """H: the total size of the face-up cards of a house (Y8.8)."""
+        s = self._cfg.size
+        return sum(s[c] for c in self._houses[who])
+
+    def collapsed_size(self, who: int) -> int:
+        """F: the total size of a collapsed pile (Y8.8)."""
+        s = self._cfg.size
+        return sum(s[c] for c in self._collapsed[who])
+
+    @property
+    def roofed(self) -> tuple[bool, ...]:
+        return self._roofed
+
+    @property
+    def discard(self) -> list[str]:
+        return names(self._discard)
+
+    def _who(self, who: int) -> str:
+        return self.seat_label(who)
+
+    # ------------------------------------------------------------- building (Y8)
+    def _build(self, who: int, cards: list[int], ev: list[Event] | None, rule: str = "Y8.2") -> None:
+        """Place ``cards`` (in this order) on ``who``'s unroofed house; collapse; roof."""
+        cfg = self._cfg
+        house = self._houses[who]
+        house += cards
+        over = len(house) - cfg.house_limit
+        gone = None
+        if over > 0:
+            gone = house[:over]
+            del house[:over]
+            self._collapsed[who] += gone
+        roof = cfg.roof
+        roofed = False
+        if cfg.roofs_apply:
+            for c in cards:
+                if roof[c]:
+                    roofed = True
+                    break
+            if roofed:
+                r = list(self._roofed)
+                r[who] = True
+                self._roofed = tuple(r)
+        if ev is not None:
+            name = self._who(who)
+            size = cfg.size
+            h = sum(size[c] for c in house)
+            order = " then ".join(NAME[c] for c in cards)
+            ev.append(Event("place", {"who": name, "cards": names(cards), "house": names(house), "size": h}, rule,
+                            f"{name} places {order} on {self._their(who)} house: H = {h} (rule {rule})."))
+            if gone:
+                f = sum(size[c] for c in self._collapsed[who])
+                ev.append(Event("collapse", {"who": name, "cards": names(gone), "collapsed_size": f}, "Y8.4",
+                                f"{name}'s house holds more than {cfg.house_limit} cards: {listing(gone)} "
+                                f"{'collapses' if len(gone) == 1 else 'collapse'} face down, F = {f} "
+                                f"(rule Y8.4)."))
+            if roofed:
+                r = [NAME[c] for c in cards if roof[c]]
+                ev.append(Event("roof", {"who": name, "roof": r, "size": h}, "Y8.5",
+                                f"{r[0]} is a roof: {name}'s house is fixed at H = {h} for the rest of the "
+                                f"round (rule Y8.5)."))
+
+    def _their(self, who: int) -> str:
+        return "its" if who == NPC and self.mode == "duo" else "their"
+
+    def _capture(self, who: int, cards: list[int], ev: list[Event] | None) -> None:
+        """``who`` captured ``cards`` (play order): build, or discard if the house is roofed (Y8.6)."""
+        if self._roofed[who]:
+            self._discard += cards
+            if ev is not None:
+                name = self._who(who)
+                ev.append(Event("roofed_discard", {"who": name, "cards": names(cards)}, "Y8.6",
+                                f"{name}'s house has a roof, so {listing(cards)} "
+                                f"{'goes' if len(cards) == 1 else 'go'} to the discard pile (rule Y8.6)."))
+            return
+        self._build(who, _auto_order(cards, self._cfg.roof), ev)
+
+    # ------------------------------------------------------------- views
+    def _house_view(self, seat: int | None, count: int) -> dict[str, Any]:
+        cfg = self._cfg
+        size = cfg.size
+        public = cfg.collapsed_public
+        return {
+            "houses": [names(h) for h in self._houses],
+            "house_sizes": [sum(size[c] for c in h) for h in self._houses],
+            "roofed": list(self._roofed),
+            "collapsed": [names(self._collapsed[w]) if public or seat is None or seat == w else None
+                          for w in range(count)],
+            "collapsed_counts": [len(x) for x in self._collapsed],
+            "collapsed_sizes": [sum(size[c] for c in self._collapsed[w]) if public or seat is None or seat == w
+                                else None for w in range(count)],
+            "discard": names(self._discard),
+            "sizes": {NAME[c]: size[c] for c in cfg.cards},
+            "roofs": [NAME[c] for c in cfg.cards if cfg.roof[c]],
+        }
+
+    def all_cards(self) -> Counter:
+        """Every card in every zone (the conformance suite checks none is created or lost)."""
+        c: Counter = Counter()
+        for zone in self._zones():
+            c.update(NAME[x] for x in zone)
+        return c
+
+    def _check_common(self, count: int) -> None:
+        for name in ("_houses", "_collapsed"):
+            v = getattr(self, name)
+            if not isinstance(v, list) or len(v) != count:
+                raise ValueError(f"{name[1:]}: expected {count} lists")
+        if not isinstance(self._roofed, tuple) or len(self._roofed) != count or \
+                not all(isinstance(r, bool) for r in self._roofed):
+            raise ValueError(f"roofed: expected {count} booleans")
+        if any(len(h) > self._cfg.house_limit for h in self._houses):
+            raise ValueError("a house holds more cards than the house limit")
+        got = Counter(x for zone in self._zones() for x in zone)
+        if got != Counter(self._cfg.cards):
+            raise ValueError("the zones do not hold exactly the cards of this game: cards were created or lost")
+        small_int(self._trick_no, "trick_no", 1, TRICKS)
+        if self._last is not None:
+            check_seat(self._last[0], self.players, "last action's seat")
+
+
+# =========================================================================== standard
+class StandardState(_TrickTable):
+    """A standard (or advanced) game of 3 to 7 players. Build it with ``new_game``.
+
+    Seats play clockwise (Y0.1). Each trick: every player plays a card (Y4), the
+    trick is judged (Y5 with 3 players, Y6 with more), captured cards are built
+    (Y8, with an ``arrange`` step per captor under ``placement_order="choose"``),
+    then the players with the lowest number move the marker (Y7) and the last of
+    them leads (Y9). After 10 tricks the round is scored (Y10) and the next is dealt.
+    """
+
+    __slots__ = ("_cfg", "_hands", "_houses", "_collapsed", "_roofed", "_discard", "_aside", "_trick", "_leader",
+                 "_cur", "_phase", "_marker", "_movers", "_entitled", "_moved", "_pending", "_trick_no",
+                 "_round", "_dealer", "_totals", "_results", "_last_trick", "_last", "_winners", "_reason")
+    FIELDS = (
+        Field("_cfg", save=False),
+        Field("_hands", "lists", _enc_hands, _dec_hands),
+        Field("_houses", "lists", encode_lists, decode_lists),
+        Field("_collapsed", "lists", encode_lists, decode_lists),
+        tuple_field("_roofed"),
+        Field("_discard", "list", names, decode_cards),
+        Field("_aside", encode=names, decode=lambda v: tuple(decode_cards(v, "aside"))),
+        Field("_trick", "list", names, decode_cards),
+        Field("_leader"),
+        Field("_cur"),
+        Field("_phase"),
+        Field("_marker"),
+        tuple_field("_movers"),
+        tuple_field("_entitled"),
+        tuple_field("_moved"),
+        Field("_pending", encode=lambda p: [[s, names(c)] for s, c in p],
+              decode=lambda v: tuple((s, tuple(decode_cards(c, "pending"))) for s, c in v)),
+        Field("_trick_no"),
+        Field("_round"),
+        Field("_dealer"),
+        tuple_field("_totals"),
+        Field("_results", encode=list, decode=lambda v: tuple(dict(x) for x in v)),
+        Field("_last_trick", encode=_enc_trick, decode=_dec_trick),
+        Field("_last", encode=_enc_last, decode=_dec_last),
+        Field("_winners", encode=lambda w: None if w is None else list(w),
+              decode=lambda v: None if v is None else tuple(v)),
+        Field("_reason"),
+    )
+
+    # ------------------------------------------------------------- reading
+    @property
+    def marker(self) -> int:
+        """The value under the size marker: the current target (Y7.1)."""
+        return self._marker
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        return self._totals
+
+    @property
+    def trick(self) -> list[tuple[int, str]]:
+        """The current trick as ``(seat, card)`` in play order."""
+        n = self.players
+        return [((self._leader + i) % n, NAME[c]) for i, c in enumerate(self._trick)]
+
+    @property
+    def movers(self) -> tuple[int, ...]:
+        """The players still to move the marker this trick, in play order."""
+        return self._movers
+
+    def _zones(self) -> list:
+        z = [[a.cid for a in h] for h in self._hands]
+        z += self._houses + self._collapsed + [self._discard, self._aside, self._trick]
+        z += [c for _, c in self._pending]
+        return z
+
+    # ------------------------------------------------------------- legal actions
+    def _legal(self) -> list[Any]:
+        """Play: the hand's cards by number (green before pink). Marker: left, right, stay
+        (those that stay on the track). Arrange: every order of the captured cards."""
+        ph = self._phase
+        if ph == "play":
+            return self._hands[self._cur]
+        if ph == "marker":
+            lo, hi = self._cfg.track
+            m = self._marker
+            return _MOVES[m > lo, m < hi]
+        if ph == "arrange":
+            return [arrange(p) for p in permutations(self._pending[0][1])]
+        return []
+
+    def _diagnose(self, a: Any) -> tuple[str, str] | None:
+        me = self.seat_label(self._cur)
+        if a.__class__ is Play:
+            if a not in self._hands[self._cur]:
+                return "Y4.2", f"{me} does not hold {a.card} (hand: {', '.join(self.hand(self._cur))})"
+            return None
+        if a.__class__ is Move:
+            lo, hi = self._cfg.track
+            to = self._marker + a.delta
+            if not lo <= to <= hi:
+                end = "left" if a.delta < 0 else "right"
+                return "Y7.2", (f"the marker is on {self._marker}, the {end} end of the size track "
+                                f"({lo} to {hi}): it cannot move {a.direction}")
+            return None
+        want = sorted(self._pending[0][1])
+        if sorted(a.cids) != want:
+            return "Y8.3", (f"arrange names the cards {me} captured, each once, bottom to top: "
+                            f"{', '.join(NAME[c] for c in self._pending[0][1])}")
+        return None
+
+    # ------------------------------------------------------------- transitions
+    def _apply(self, a: Any, ev: list[Event] | None) -> None:
+        k = a.__class__
+        p = self._cur
+        self._last = (p, a)
+        if k is Play:
+            self._hands[p].remove(a)
+            trick = self._trick
+            trick.append(a.cid)
+            if ev is not None:
+                ev.append(Event("play", {"seat": p, "card": a.card}, "Y4.2",
+                                f"{self.seat_label(p)} plays {a.card}, size {self._cfg.size[a.cid]} "
+                                f"(rule Y4.2)."))
+            if len(trick) < self.players:
+                self._cur = p + 1 if p + 1 < self.players else 0
+            else:
+                self._judge(ev)
+        elif k is Move:
+            self._move(p, a, ev)
+        else:
+            self._arranged(p, a, ev)
+
+    def _judge(self, ev: list[Event] | None) -> None:
+        """Y5 / Y6: find the movers and the captures; build; discard; then the marker phase."""
+        trick = self._trick
+        n = self.players
+        lead = self._leader
+        cfg = self._cfg
+        size = cfg.size
+        lo = min(trick)
+        p1 = trick.index(lo)
+        if n == 3:
+            movers: tuple[int, ...] = ((lead + p1) % 3,)
+            hi = max(trick)
+            if cfg.capture_all:
+                taken = trick[:]
+            else:
+                smax = max(size[c] for c in trick)
+                taken = [c for c in trick if size[c] == smax]
+            caps = [(trick.index(hi), taken)]
+        else:
+            if not lo & 1 and lo + 1 in trick:  # the same number in pink (Y6.1)
+                p2 = trick.index(lo + 1)
+                movers = ((lead + p1) % n, (lead + p2) % n) if p1 < p2 else ((lead + p2) % n, (lead + p1) % n)
+            else:
+                movers = ((lead + p1) % n,)
+            bg = bp = sg = sp = pg = pp = -1
+            for i, c in enumerate(trick):
+                s = size[c]
+                if c & 1:
+                    if c > bp:
+                        bp, pp = c, i
+                    if s > sp:
+                        sp = s
+                else:
+                    if c > bg:
+                        bg, pg = c, i
+                    if s > sg:
+                        sg = s
+            caps = []
+            if pg >= 0:
+                caps.append((pg, [c for c in trick if not c & 1 and size[c] == sg]))
+            if pp >= 0:
+                caps.append((pp, [c for c in trick if c & 1 and size[c] == sp]))
+                if pg > pp:
+                    caps.reverse()
+        if ev is not None:
+            self._say_judgment(movers, caps, ev)
+        captured = set()
+        pending = []
+        for pos, cards in caps:
+            captured.update(cards)
+            who = (lead + pos) % n
+            if cfg.choose and len(cards) > 1 and not self._roofed[who]:
+                pending.append((who, tuple(cards)))
+                continue
+            self._capture(who, cards, ev)
+        if len(captured) < n:
+            gone = [c for c in trick if c not in captured]
+            self._discard += gone
+            if ev is not None:
+                rule = "Y5.3" if n == 3 else "Y6.3"
+                ev.append(Event("discard", {"cards": names(gone)}, rule,
+                                f"Nobody captures {listing(gone)}: to the discard pile (rule {rule})."))
+        self._movers = self._entitled = movers
+        self._moved = ()
+        self._last_trick = (lead, tuple(trick))
+        self._trick = []
+        if pending:
+            self._pending = tuple(pending)
+            self._phase = "arrange"
+            self._cur = pending[0][0]
+            if ev is not None:
+                self._say_arrange(ev)
+            return
+        self._phase = "marker"
+        self._cur = movers[0]
+        if ev is not None:
+            self._say_marker(ev)
+
+    def _arranged(self, p: int, a: Arrange, ev: list[Event] | None) -> None:
+        self._pending = self._pending[1:]
+        self._build(p, list(a.cids), ev, "Y8.3")
+        if self._pending:
+            self._cur = self._pending[0][0]
+            if ev is not None:
+                self._say_arrange(ev)
+            return
+        self._phase = "marker"
+        self._cur = self._movers[0]
+        if ev is not None:
+            self._say_marker(ev)
+
+    def _move(self, p: int, a: Move, ev: list[Event] | None) -> None:
+        old = self._marker
+        self._marker = old + a.delta
+        if a.delta:
+            self._moved += (p,)
+        if ev is not None:
+            name = self.seat_label(p)
+            text = (f"{name} moves the marker {a.direction}: {old} → {self._marker}" if a.delta
+                    else f"{name} leaves the marker on {old}")
+            ev.append(Event("marker", {"seat": p, "from": old, "to": self._marker}, "Y7.2",
+                            text + " (rule Y7.2)."))
+        movers = self._movers[1:]
+        self._movers = movers
+        if movers:
+            self._cur = movers[0]
+            if ev is not None:
+                self._say_marker(ev)
+            return
+        entitled = self._entitled
+        if self._cfg.last_entitled or not self._moved:
+            leader = entitled[-1]
+        else:
+            leader = self._moved[-1]
+        if self._trick_no == TRICKS:
+            self._end_round(ev)
+            return
+        self._trick_no += 1
+        self._leader = self._cur = leader
+        self._phase = "play"
+        if ev is not None:
+            if len(entitled) == 1:
+                rule, why = "Y9.1", "who played the lowest number"
+            elif self._cfg.last_entitled:
+                rule, why = "Y9.2", "the last of the tied players with the lowest number"
+            elif self._moved:
+                rule, why = "Y9.2", "the last tied player who really moved the marker"
+            else:
+                rule, why = "Y9.3", "the last tied player, since nobody moved the marker"
+            ev.append(Event("lead", {"seat": leader, "trick": self._trick_no}, rule,
+                            f"{self.seat_label(leader)} leads trick {self._trick_no}, {why} (rule {rule})."))
+
+    # ------------------------------------------------------------- rounds
+    def _start_round(self, order: list[int], ev: list[Event] | None) -> None:
+        """Deal (Y2.6): 10 cards each, one at a time clockwise from the dealer's left."""
+        n = self.players
+        start = (self._dealer + 1) % n
+        deal = HAND_SIZE * n
+        hands: list[list[Play]] = [[] for _ in range(n)]
+        for j in range(n):
+            hands[(start + j) % n] = [PLAY[c] for c in sorted(order[j:deal:n])]
+        self._hands = hands
+        self._aside = tuple(order[deal:])
+        self._houses = [[] for _ in range(n)]
+        self._collapsed = [[] for _ in range(n)]
+        self._roofed = (False,) * n
+        self._discard = []
+        self._trick = []
+        if self._round == 1 or self._cfg.reset_marker:
+            self._marker = self._cfg.marker_start
+        self._leader = self._cur = start
+        self._phase = "play"
+        self._trick_no = 1
+        self._movers = self._entitled = self._moved = ()
+        self._pending = ()
+        self._last_trick = None
+        if ev is not None:
+            aside = len(self._aside)
+            ev.append(Event("deal", {"round": self._round, "dealer": self._dealer, "aside": aside}, "Y2.6",
+                            f"Round {self._round} of {self._cfg.rounds}: {self.seat_label(self._dealer)} deals "
+                            f"10 cards to each player" + (f", and {plural(aside, 'card')} "
+                                                          f"{'is' if aside == 1 else 'are'} set aside unseen"
+                                                          if aside else "")
+                            + " (rule Y2.6)."))
+            ev.append(Event("lead", {"seat": start, "trick": 1}, "Y4.1",
+                            f"The marker is on {self._marker}. {self.seat_label(start)}, left of the dealer, "
+                            f"leads the first trick (rules Y2.5, Y4.1)."))
+
+    def _end_round(self, ev: list[Event] | None) -> None:
+        """Y10: score the round; deal the next one or end the game (Y11)."""
+        cfg = self._cfg
+        t = self._marker
+        size = cfg.size
+        hs = [sum(size[c] for c in h) for h in self._houses]
+        fs = [sum(size[c] for c in h) for h in self._collapsed]
+        scores = [round_score(h, f, t) for h, f in zip(hs, fs)]
+        self._totals = tuple(a + b for a, b in zip(self._totals, scores))
+        self._results += ({"round": self._round, "target": t, "house_sizes": hs, "collapsed_sizes": fs,
+                           "scores": scores},)
+        if ev is not None:
+            ev.append(Event("target", {"target": t}, "Y10.1",
+                            f"Round {self._round} is over; the marker is on {t}, so the target is {t} "
+                            f"(rule Y10.1)."))
+            for s in range(self.players):
+                h, f, sc = hs[s], fs[s], scores[s]
+                how = (f"{h} under the target" if h < t else f"{h} + 5 for hitting the target exactly" if h == t
+                       else f"{t} − {h} for going over")
+                pen = f", minus {f} collapsed" if f else ""
+                ev.append(Event("score", {"seat": s, "house": h, "collapsed": f, "target": t, "score": sc},
+                                "Y10.2", f"{self.seat_label(s)}: house {h}, {how}{pen}: {sc:+d} "
+                                         f"(rules Y10.2, Y10.3)."))
+            ev.append(Event("round_end", {"round": self._round, "totals": list(self._totals)}, "Y10.4",
+                            "Totals: " + ", ".join(f"{self.seat_label(s)} {self._totals[s]}"
+                                                   for s in range(self.players)) + " (rule Y10.4)."))
+        if self._round < cfg.rounds:
+            self._hidden(ev, f"the cards are shuffled and dealt for round {self._round + 1}")
+            self._round += 1
+            if cfg.rotate:
+                self._dealer = (self._dealer + 1) % self.players
+            order = list(cfg.cards)
+            self._shuffle(order)
+            self._start_round(order, ev)
+            return
+        best = max(self._totals)
+        self._winners = tuple(s for s in range(self.players) if self._totals[s] == best)
+        who = " and ".join(self.seat_label(s) for s in self._winners)
+        share = " share the win" if len(self._winners) > 1 else " wins"
+        self._reason = (f"{who}{share} with the highest total, {best} points after {plural(cfg.rounds, 'round')} "
+                        f"(rule Y11.1)")
+        self._phase = "finished"
+        self._cur = None
+        if ev is not None:
+            ev.append(Event("game_end", {"winners": list(self._winners), "totals": list(self._totals)}, "Y11.1",
+                            f"The game is over: {self._reason}."))
+
+    # ------------------------------------------------------------- narration helpers
+    def _say_judgment(self, movers: tuple[int, ...], caps: list, ev: list[Event]) -> None:
+        n = self.players
+        lead = self._leader
+        size = self._cfg.size
+        low = min(self._trick) // 2 + 1
+        if len(movers) == 1:
+            rule = "Y5.1" if n == 3 else "Y6.1"
+            text = (f"The lowest number is {low}: {self.seat_label(movers[0])} moves the marker (rule {rule}).")
+        else:
+            rule = "Y6.1"
+            text = (f"The lowest number is {low}, played by {self.seat_label(movers[0])} and "
+                    f"{self.seat_label(movers[1])}: both may move the marker, in play order (rules Y6.1, Y7.3).")
+        ev.append(Event("movers", {"movers": list(movers), "number": low}, rule, text))
+        for pos, cards in caps:
+            who = (lead + pos) % n
+            top = NAME[self._trick[pos]]
+            name = self.seat_label(who)
+            if n == 3:
+                rule = "Y5.2"
+                if self._cfg.capture_all:
+                    text = f"{name} played the highest number, {top}, and captures all 3 cards (rule Y5.2)."
+                else:
+                    text = (f"{name} played the highest number, {top}, and captures the cards of the largest "
+                            f"size, {size[cards[0]]}: {listing(cards)} (rule Y5.2).")
+            else:
+                rule = "Y6.2"
+                colour = "green" if not cards[0] & 1 else "pink"
+                text = (f"{colour.capitalize()}: {name} played the highest {colour} card, {top}; the largest "
+                        f"{colour} size is {size[cards[0]]}, so {name} captures {listing(cards)} (rule Y6.2).")
+            ev.append(Event("capture", {"seat": who, "cards": names(cards)}, rule, text))
+
+    def _say_arrange(self, ev: list[Event]) -> None:
+        who, cards = self._pending[0]
+        ev.append(Event("arrange", {"seat": who, "cards": names(cards)}, "Y8.3",
+                        f"{self.seat_label(who)} chooses the order to place {listing(cards)}, bottom to top "
+                        f"(rule Y8.3)."))
+
+    def _say_marker(self, ev: list[Event]) -> None:
+        p = self._cur
+        ev.append(Event("mover", {"seat": p, "marker": self._marker}, "Y7.2",
+                        f"{self.seat_label(p)} may move the marker from {self._marker} one step left or right, "
+                        f"or leave it (rule Y7.2)."))
+
+    # ------------------------------------------------------------- views
+    def view(self, seat: int | None) -> dict[str, Any]:
+        self.check_seat(seat)
+        cfg = self._cfg
+        n = self.players
+        out = self.outcome()
+        v = {
+            "game": "yadokarick",
+            "mode": "standard",
+            "players": n,
+            "names": [self.seat_label(s) for s in range(n)],
+            "seat": seat,
+            "phase": self._phase,
+            "current": self._cur,
+            "card_set": self.options["card_set"],
+            "round": self._round,
+            "rounds": cfg.rounds,
+            "trick_no": self._trick_no,
+            "dealer": self._dealer,
+            "leader": self._leader,
+            "marker": self._marker,
+            "target": self._marker,
+            "size_track": list(cfg.track),
+            "hands": [self.hand(s) if seat is None or s == seat else None for s in range(n)],
+            "hand_counts": [len(h) for h in self._hands],
+            "trick": [{"seat": s, "card": c} for s, c in self.trick],
+            **self._house_view(seat, n),
+            "aside_count": len(self._aside),
+            "movers": list(self._movers) if self._phase == "marker" else [],
+            "arrange": None if self._phase != "arrange" else {"seat": self._pending[0][0],
+                                                               "cards": names(self._pending[0][1])},
+            "last_trick": self._last_trick_view(),
+            "totals": list(self._totals),
+            "results": [dict(r) for r in self._results],
+            "last_action": None if self._last is None else {"seat": self._last[0], "action": str(self._last[1])},
+            "outcome": None if out is None else out.to_dict(),
+        }
+        if seat is None:
+            v["aside"] = names(self._aside)
+        return v
+
+    def _last_trick_view(self) -> dict[str, Any] | None:
+        if self._last_trick is None:
+            return None
+        lead, cards = self._last_trick
+        n = self.players
+        return {"leader": lead, "cards": [{"seat": (lead + i) % n, "card": NAME[c]} for i, c in enumerate(cards)]}
+
+    @staticmethod
+    def view_text(v: dict[str, Any]) -> str:
+        n = v["players"]
+        lines = [f"Yadokarick · {n} players · round {v['round']}/{v['rounds']} · trick {v['trick_no']}/10 · "
+                 f"marker {v['marker']} (track {v['size_track'][0]}–{v['size_track'][1]}) · "
+                 f"{v['card_set']} cards · aside {v['aside_count']}"]
+        trick = " ".join(f"{v['names'][t['seat']]}:{t['card']}" for t in v["trick"]) or "—"
+        lines.append(f"Trick: {trick} · discard {len(v['discard'])}")
+        for s in range(n):
+            mark = ">" if s == v["current"] else " "
+            hand = v["hands"][s]
+            cards = ("[" + " ".join(hand) + "]") if hand is not None else f"{plural(v['hand_counts'][s], 'card')}"
+            roof = " roofed" if v["roofed"][s] else ""
+            col = v["collapsed"][s]
+            f = v["collapsed_sizes"][s]
+            coll = (f" · collapsed {' '.join(col) or '—'} (F {f})" if col is not None
+                    else f" · collapsed {v['collapsed_counts'][s]}")
+            lines.append(f"{mark} {v['names'][s]} {cards} · house [{' '.join(v['houses'][s])}] "
+                         f"H {v['house_sizes'][s]}{roof}{coll} · total {v['totals'][s]}")
+        if v["phase"] == "marker":
+            lines.append("Marker movers: " + ", ".join(v["names"][s] for s in v["movers"]))
+        if v["arrange"]:
+            lines.append(f"{v['names'][v['arrange']['seat']]} arranges {' '.join(v['arrange']['cards'])}")
+        if v.get("aside") is not None:
+            lines.append("Aside: " + (" ".join(v["aside"]) or "—"))
+        if v["outcome"] is not None:
+            lines.append(f"Finished: {v['outcome']['reason']}")
+        return "\n".join(lines)
+
+    def outcome(self) -> Outcome | None:
+        if self._phase != "finished":
+            return None
+        return Outcome(self._winners, self._totals, self._reason)
+
+    def ui_candidates(self, seat: int | None) -> list[str]:
+        """The actions a table offers ``seat`` (its own cards and, after a trick, the marker moves)."""
+        s = self._cur if seat is None else seat
+        if s is None:
+            return []
+        out = [f"play {c}" for c in self.hand(s)]
+        if self._phase == "marker" and s in self._movers:
+            out += ["move left", "move right", "move stay"]
+        return out
+
+    def _twin(self, seat: int, rng: Any) -> "StandardState":
+        twin = self.clone()
+        hidden = [a.cid for s in range(self.players) if s != seat for a in self._hands[s]] + list(self._aside)
+        rng.shuffle(hidden)
+        k = 0
+        for s in range(self.players):
+            if s != seat:
+                m = len(self._hands[s])
+                twin._hands[s] = [PLAY[c] for c in sorted(hidden[k:k + m])]
+                k += m
+        twin._aside = tuple(hidden[k:])
+        return twin
+
+    def __repr__(self) -> str:
+        return (f"<StandardState players={self.players} seed={self.seed} round={self._round} "
+                f"trick={self._trick_no} phase={self._phase}>")
+
+    # ------------------------------------------------------------- loading
+    def _derive(self) -> None:
+        self._cfg = config(self.mode, self.players, self.options)
+
+    def _check_loaded(self) -> None:
+        n = self.players
+        cfg = self._cfg
+        if len(self._hands) != n:
+            raise ValueError(f"expected {n} hands")
+        self._check_common(n)
+        if self._phase not in ("play", "arrange", "marker", "finished"):
+            raise ValueError(f"unknown phase {self._phase!r}")
+        check_seat(self._leader, n, "leader")
+        check_seat(self._dealer, n, "dealer")
+        small_int(self._round, "round", 1, cfg.rounds)
+        lo, hi = cfg.track
+        small_int(self._marker, "marker", lo, hi)
+        if not isinstance(self._totals, tuple) or len(self._totals) != n or \
+                not all(isinstance(t, int) and not isinstance(t, bool) for t in self._totals):
+            raise ValueError(f"totals: expected {n} ints")
+        for name in ("_movers", "_entitled", "_moved"):
+            for s in getattr(self, name):
+                check_seat(s, n, name[1:])
+        for s, cards in self._pending:
+            check_seat(s, n, "pending captor")
+        if self._phase == "finished":
+            if self._cur is not None or self._winners is None:
+                raise ValueError("a finished game has no player to act and has winners")
+            return
+        check_seat(self._cur, n, "current")
+        if len(self._trick) >= n:
+            raise ValueError("the trick holds too many cards")
+        if self._phase == "play":
+            if self._cur != (self._leader + len(self._trick)) % n:
+                raise ValueError("the player to act is not the next one in the trick")
+            left = TRICKS - self._trick_no + 1
+            for s in range(n):
+                played = 1 if (s - self._leader) % n < len(self._trick) else 0
+                if len(self._hands[s]) != left - played:
+                    raise ValueError(f"seat {s} holds {len(self._hands[s])} cards; trick {self._trick_no} "
+                                     f"needs {left - played}")
+        elif self._phase == "marker":
+            if not self._movers or self._cur != self._movers[0] or self._trick:
+                raise ValueError("the marker phase needs its movers and an empty trick")
+        elif not self._pending or self._cur != self._pending[0][0] or not self._entitled:
+            raise ValueError("the arrange phase needs its captor")
+
+
+# =========================================================================== duo
+class DuoState(_TrickTable):
+    """A duo game: two players (seats 0 and 1) and a virtual player, the NPC (Y13).
+
+    Table order: position 0 is the first turn position, then clockwise; the NPC sits
+    at position ``npc_seat``, and the players fill the other two positions, player
+    ``duo_first_leader`` first. So with ``npc_seat=0`` the NPC leads trick 1 (its card
+    is turned over while setting up), and the player ``duo_first_leader`` plays right
+    after it. The NPC never acts: the top card of its hidden deck is turned over
+    inside ``apply`` whenever its turn comes (Y13.5, Y13.12).
+    """
+
+    __slots__ = ("_cfg", "_hands", "_npc_deck", "_aside", "_houses", "_collapsed", "_roofed", "_discard",
+                 "_trick", "_lead", "_cur", "_phase", "_trick_no", "_last_trick", "_last", "_winners", "_reason")
+    FIELDS = (
+        Field("_cfg", save=False),
+        Field("_hands", "lists", _enc_hands, _dec_hands),
+        Field("_npc_deck", "list", lambda d: names(d[::-1]), lambda v: decode_cards(v, "npc_deck")[::-1]),
+        Field("_aside", encode=names, decode=lambda v: tuple(decode_cards(v, "aside"))),
+        Field("_houses", "lists", encode_lists, decode_lists),
+        Field("_collapsed", "lists", encode_lists, decode_lists),
+        tuple_field("_roofed"),
+        Field("_discard", "list", names, decode_cards),
+        Field("_trick", "list", names, decode_cards),
+        Field("_lead"),
+        Field("_cur"),
+        Field("_phase"),
+        Field("_trick_no"),
+        Field("_last_trick", encode=_enc_trick, decode=_dec_trick),
+        Field("_last", encode=_enc_last, decode=_dec_last),
+        Field("_winners", encode=lambda w: None if w is None else list(w),
+              decode=lambda v: None if v is None else tuple(v)),
+        Field("_reason"),
+    )
+
+    def seat_label(self, seat: int) -> str:
+        """``"A"`` and ``"B"`` for the players, ``"NPC"`` for the virtual player."""
+        return "AB"[seat] if seat in (0, 1) else "NPC"
+
+    def _who(self, who: int) -> str:
+        return "the NPC" if who == NPC else self.seat_label(who)
+
+    @property
+    def order(self) -> tuple[int, ...]:
+        """Who sits at table positions 0, 1, 2 (0 and 1 the players, 2 the NPC)."""
+        return self._cfg.order
+
+    @property
+    def target(self) -> int:
+        """The NPC's house size, the target at the end (Y13.9)."""
+        return self.house_size(NPC)
+
+    @property
+    def trick(self) -> list[tuple[int, str]]:
+        """The current trick as ``(who, card)`` in play order (who 2 is the NPC)."""
+        order = self._cfg.order
+        return [(order[(self._lead + i) % 3], NAME[c]) for i, c in enumerate(self._trick)]
+
+    def _zones(self) -> list:
+        z = [[a.cid for a in h] for h in self._hands]
+        return z + [self._npc_deck, self._aside, self._discard, self._trick] + self._houses + self._collapsed
+
+    # ------------------------------------------------------------- legal actions
+    def _legal(self) -> list[Any]:
+        """The hand's cards by number."""
+        return self._hands[self._cur]
+
+    def _diagnose(self, a: Any) -> tuple[str, str] | None:
+        if a not in self._hands[self._cur]:
+            me = self.seat_label(self._cur)
+            return "Y13.5", f"{me} does not hold {a.card} (hand: {', '.join(self.hand(self._cur))})"
+        return None
+
+    # ------------------------------------------------------------- transitions
+    def _apply(self, a: Any, ev: list[Event] | None) -> None:
+        p = self._cur
+        self._last = (p, a)
+        self._hands[p].remove(a)
+        self._trick.append(a.cid)
+        if ev is not None:
+            ev.append(Event("play", {"seat": p, "card": a.card}, "Y13.5",
+                            f"{self.seat_label(p)} plays {a.card}, size {self._cfg.size[a.cid]} (rule Y13.5)."))
+        self._advance(ev)
+
+    def _advance(self, ev: list[Event] | None) -> None:
+        """Go round the table: the NPC's turns are automatic; stop at a player's turn or the end."""
+        order = self._cfg.order
+        trick = self._trick
+        while True:
+            k = len(trick)
+            if k == 3:
+                self._judge(ev)
+                if self._cur is None:
+                    return
+                trick = self._trick
+                continue
+            who = order[(self._lead + k) % 3]
+            if who != NPC:
+                self._cur = who
+                return
+            self._hidden(ev, "the NPC turns over the top card of its deck")
+            c = self._npc_deck.pop()
+            trick.append(c)
+            if ev is not None:
+                ev.append(Event("npc_play", {"card": NAME[c]}, "Y13.5",
+                                f"The NPC turns over the top card of its deck: {NAME[c]}, size "
+                                f"{self._cfg.size[c]} (rule Y13.5)."))
+
+    def _judge(self, ev: list[Event] | None) -> None:
+        """Y13.6: the highest number captures the cards of the largest size; Y13.8: the next leader."""
+        trick = self._trick
+        cfg = self._cfg
+        size = cfg.size
+        order = cfg.order
+        hi = max(trick)
+        pos = trick.index(hi)
+        smax = max(size[trick[0]], size[trick[1]], size[trick[2]])
+        taken = [c for c in trick if size[c] == smax]
+        who = order[(self._lead + pos) % 3]
+        if ev is not None:
+            name = self._who(who)
+            ev.append(Event("capture", {"who": self.seat_label(who), "cards": names(taken)}, "Y13.6",
+                            f"{name[0].upper() + name[1:]} played the highest number, {NAME[hi]}; the largest size "
+                            f"is {smax}, so {name} captures {listing(taken)} (rule Y13.6)."))
+        self._capture(who, taken, ev)
+        if len(taken) < 3:
+            gone = [c for c in trick if size[c] != smax]
+            self._discard += gone
+            if ev is not None:
+                ev.append(Event("discard", {"cards": names(gone)}, "Y13.6",
+                                f"{listing(gone)} {'goes' if len(gone) == 1 else 'go'} to the discard pile "
+                                f"(rule Y13.6)."))
+        self._last_trick = (self._lead, tuple(trick))
+        self._trick = []
+        self._lead = (self._lead + pos + 1) % 3
+        if self._trick_no == TRICKS:
+            self._finish(ev)
+            return
+        self._trick_no += 1
+        if ev is not None:
+            nxt = order[self._lead]
+            ev.append(Event("lead", {"who": self.seat_label(nxt), "trick": self._trick_no}, "Y13.8",
+                            f"{self._who(nxt)[0].upper() + self._who(nxt)[1:]} leads trick {self._trick_no}, "
+                            f"sitting left of {self._who(who)} (rule Y13.8)."))
+
+    def _finish(self, ev: list[Event] | None) -> None:
+        t = self.house_size(NPC)
+        h0, h1 = self.house_size(0), self.house_size(1)
+        self._winners, why = duo_winners(h0, h1, t)
+        result = "a draw" if len(self._winners) == 2 else f"{'AB'[self._winners[0]]} wins"
+        self._reason = (f"the NPC's house is {t}, the target; A has {h0} and B {h1}: {why}, so it is {result} "
+                        f"(rules Y13.9, Y13.10)")
+        self._phase = "finished"
+        self._cur = None
+        if ev is not None:
+            ev.append(Event("game_end", {"target": t, "houses": [h0, h1], "winners": list(self._winners)},
+                            "Y13.10", f"After 10 tricks {self._reason}."))
+
+    def _start(self, order: list[int], ev: list[Event] | None) -> None:
+        """Deal (Y13.2, Y13.13): 10 cards to each player, alternately, the first player in table order
+        first; the other cards form the NPC deck, top first."""
+        first = next(w for w in self._cfg.order if w != NPC)
+        hands: list[list[int]] = [[], []]
+        for i in range(2 * HAND_SIZE):
+            hands[first if i % 2 == 0 else 1 - first].append(order[i])
+        n = len(self._cfg.cards)
+        self._hands = [[PLAY[c] for c in sorted(h)] for h in hands]
+        self._npc_deck = order[2 * HAND_SIZE:n][::-1]
+        self._aside = ()
+        self._houses = [[], [], []]
+        self._collapsed = [[], [], []]
+        self._roofed = (False, False, False)
+        self._discard = []
+        self._trick = []
+        self._lead = 0
+        self._phase = "play"
+        self._trick_no = 1
+        self._last_trick = None
+        if ev is not None:
+            table = ", ".join(self._who(w) for w in self._cfg.order)
+            ev.append(Event("deal", {"order": [self.seat_label(w) for w in self._cfg.order]}, "Y13.2",
+                            f"Each player gets 10 cards; the other {len(self._npc_deck)} form the NPC's face-down "
+                            f"deck (rule Y13.2). Clockwise the table is {table}, and {self._who(self._cfg.order[0])} "
+                            f"leads the first trick (rules Y13.3, Y13.4)."))
+        self._advance(ev)
+
+    # ------------------------------------------------------------- views
+    def view(self, seat: int | None) -> dict[str, Any]:
+        self.check_seat(seat)
+        out = self.outcome()
+        v = {
+            "game": "yadokarick",
+            "mode": "duo",
+            "players": 2,
+            "names": ["A", "B"],
+            "seat": seat,
+            "phase": self._phase,
+            "current": self._cur,
+            "trick_no": self._trick_no,
+            "order": [self.seat_label(w) for w in self._cfg.order],
+            "leader": self.seat_label(self._cfg.order[self._lead]),
+            "hands": [self.hand(s) if seat is None or s == seat else None for s in range(2)],
+            "hand_counts": [len(h) for h in self._hands],
+            "trick": [{"who": self.seat_label(w), "card": c} for w, c in self.trick],
+            "participants": ["A", "B", "NPC"],
+            **self._house_view(seat, 3),
+            "target": self.house_size(NPC),
+            "npc_deck_count": len(self._npc_deck),
+            "aside_count": len(self._aside),
+            "last_trick": self._last_trick_view(),
+            "last_action": None if self._last is None else {"seat": self._last[0], "action": str(self._last[1])},
+            "outcome": None if out is None else out.to_dict(),
+        }
+        if seat is None:
+            v["npc_deck"] = names(self._npc_deck[::-1])
+            v["aside"] = names(self._aside)
+        return v
+
+    def _last_trick_view(self) -> dict[str, Any] | None:
+        if self._last_trick is None:
+            return None
+        lead, cards = self._last_trick
+        order = self._cfg.order
+        return {"leader": self.seat_label(order[lead]),
+                "cards": [{"who": self.seat_label(order[(lead + i) % 3]), "card": NAME[c]}
+                          for i, c in enumerate(cards)]}
+
+    @staticmethod
+    def view_text(v: dict[str, Any]) -> str:
+        lines = [f"Yadokarick duo · trick {v['trick_no']}/10 · table {' → '.join(v['order'])} · "
+                 f"target (NPC house) {v['target']} · NPC deck {v['npc_deck_count']}"]
+        trick = " ".join(f"{t['who']}:{t['card']}" for t in v["trick"]) or "—"
+        lines.append(f"Trick: {trick} · discard {len(v['discard'])}")
+        for w, name in enumerate(v["participants"]):
+            mark = ">" if w == v["current"] else " "
+            if w < 2:
+                hand = v["hands"][w]
+                cards = ("[" + " ".join(hand) + "] ") if hand is not None else \
+                    f"{plural(v['hand_counts'][w], 'card')} "
+            else:
+                cards = ""
+            roof = " roofed" if v["roofed"][w] else ""
+            col = v["collapsed"][w]
+            coll = f" · collapsed {' '.join(col) or '—'}" if col is not None else \
+                f" · collapsed {v['collapsed_counts'][w]}"
+            lines.append(f"{mark} {name} {cards}· house [{' '.join(v['houses'][w])}] H {v['house_sizes'][w]}"
+                         f"{roof}{coll}")
+        if v.get("npc_deck") is not None:
+            lines.append("NPC deck (top first): " + (" ".join(v["npc_deck"]) or "—"))
+        if v["outcome"] is not None:
+            lines.append(f"Finished: {v['outcome']['reason']}")
+        return "\n".join(lines)
+
+    def outcome(self) -> Outcome | None:
+        if self._phase != "finished":
+            return None
+        return Outcome(self._winners, (self.house_size(0), self.house_size(1)), self._reason)
+
+    def ui_candidates(self, seat: int | None) -> list[str]:
+        """The seat's own cards, as plays."""
+        s = self._cur if seat is None else seat
+        return [] if s is None else [f"play {c}" for c in self.hand(s)]
+
+    def _twin(self, seat: int, rng: Any) -> "DuoState":
+        twin = self.clone()
+        other = 1 - seat
+        hidden = [a.cid for a in self._hands[other]] + list(self._npc_deck) + list(self._aside)
+        rng.shuffle(hidden)
+        m = len(self._hands[other])
+        twin._hands[other] = [PLAY[c] for c in sorted(hidden[:m])]
+        d = len(self._npc_deck)
+        twin._npc_deck = hidden[m:m + d]
+        twin._aside = tuple(hidden[m + d:])
+        return twin
+
+    def __repr__(self) -> str:
+        return f"<DuoState seed={self.seed} trick={self._trick_no} phase={self._phase}>"
+
+    # ------------------------------------------------------------- loading
+    def _derive(self) -> None:
+        self._cfg = config(self.mode, self.players, self.options)
+
+    def _check_loaded(self) -> None:
+        if len(self._hands) != 2:
+            raise ValueError("expected 2 hands")
+        self._check_common(3)
+        if self._phase not in ("play", "finished"):
+            raise ValueError(f"unknown phase {self._phase!r}")
+        small_int(self._lead, "lead", 0, 2)
+        if self._phase == "finished":
+            if self._cur is not None or self._winners is None:
+                raise ValueError("a finished game has no player to act and has winners")
+            return
+        check_seat(self._cur, 2, "current")
+        order = self._cfg.order
+        if len(self._trick) >= 3 or order[(self._lead + len(self._trick)) % 3] != self._cur:
+            raise ValueError("the player to act is not the next one in the trick")
+        left = TRICKS - self._trick_no + 1
+        for s in range(2):
+            pos = order.index(s)
+            played = 1 if (pos - self._lead) % 3 < len(self._trick) else 0
+            if len(self._hands[s]) != left - played:
+                raise ValueError(f"seat {s} holds {len(self._hands[s])} cards; trick {self._trick_no} needs "
+                                 f"{left - played}")
+        npc_pos = order.index(NPC)
+        npc_played = 1 if (npc_pos - self._lead) % 3 < len(self._trick) else 0
+        if len(self._npc_deck) < left - npc_played:
+            raise ValueError("the NPC deck is too small for the tricks left")

@@ -1,0 +1,476 @@
+// The frame every game table shares. A game module gives a *layout* (what is drawn on
+// the felt and in the player area, and how to read its notation); the frame draws the
+// rest from the synced traits: header (title, chips, whose turn, who is thinking),
+// the banner for a position in the past, the hold panel (Continue), the outcome, the
+// error box, the legal-moves strip, the narration, the scrubber with the lines of play,
+// and the rule chips. It sends only messages: act, goto, undo, switch, continue, clear_error.
+import { h, append } from "./dom.js";
+import { mountTable } from "./table.js";
+import { renderError } from "./error.js";
+import { renderHistory, branchLabel } from "./history.js";
+import { renderLog } from "./log.js";
+import { withRuleIds, listWords } from "./text.js";
+import { decorateRuleChips, renderRuleCard } from "./rules.js";
+
+/**
+ * @typedef {import("./table.js").TableContext} TableContext
+ * @typedef {import("./dom.js").Child} Child
+ */
+
+/**
+ * What a game module provides. Only `game`, `title`, `parse` and `felt` are required.
+ * @typedef {Object} Layout
+ * @property {string} game                    registry name (`data-game`)
+ * @property {string} title                   shown in the header
+ * @property {Child | (() => Child)} [logo]  (a function when it is an element: one per table)
+ * @property {(text: string) => (Object | null)} parse  the game's notation (null: not an action)
+ * @property {(f: Frame) => Child} [chips]    header chips (round, target …)
+ * @property {(f: Frame) => string | null} [turnDetail]  appended to the turn text (" · card 1 of 2")
+ * @property {(f: Frame) => Child} felt       the middle of the table
+ * @property {(f: Frame) => PlayerParts | null} [player] the viewer's (or acting seat's) area
+ * @property {(f: Frame) => OutcomeParts} [outcome]      the result table when the game is over
+ * @property {(f: Frame, hold: Hold) => {title: string, body: Child}} [hold] the hold panel's content
+ * @property {(action: string, f: Frame) => string} [describe] a last action in words (seat badge)
+ * @property {(f: Frame) => any} [uiKey]      local UI state is reset when this (or the position) changes
+ * @property {(ev: KeyboardEvent, f: Frame) => boolean} [onKey] true when the key was handled
+ */
+
+/**
+ * @typedef {Object} PlayerParts
+ * @property {Child} [head]      replaces the default head (seat name, tags, last action)
+ * @property {Child} [headExtra] added to the default head
+ * @property {Child} hand
+ * @property {Child} [controls]  buttons and the hint line
+ * @property {Child} [moves]     legal-move chips (see Frame.moveChip)
+ * @property {Child} [movesExtra] text after the chips ("Pass: take …")
+ */
+
+/**
+ * @typedef {Object} OutcomeParts
+ * @property {string} [headline]
+ * @property {string[]} columns            header cells after "Player"
+ * @property {number[]} [order]            seats in row order (default 0..n-1)
+ * @property {(seat: number) => Child[]} cells
+ * @property {Child} [lead]               a first column per row (a place), with its header
+ * @property {string} [leadTitle]
+ * @property {(seat: number) => Child} [leadCell]
+ * @property {string} [reason]
+ * @property {Child} [extra]
+ */
+
+/** @typedef {{kind: string, text: string, data: any}} Hold */
+
+/**
+ * Everything a layout reads, computed once per redraw.
+ * @typedef {Object} Frame
+ * @property {TableContext} ctx
+ * @property {Layout} layout
+ * @property {Record<string, any>} view
+ * @property {string[]} legal
+ * @property {Array<Record<string, any> & {text: string}>} moves   legal actions parsed by the layout
+ * @property {number} n
+ * @property {(i: number | null | undefined) => string} name
+ * @property {(i: number | null | undefined) => boolean} you      the viewer's own seat (never in teacher view)
+ * @property {boolean} teacher
+ * @property {boolean} finished
+ * @property {number | null} current
+ * @property {number | null} actor    whose hand the controls act for (teacher view: the seat to act)
+ * @property {Set<number>} bots
+ * @property {boolean} thinking       a bot's move is scheduled now
+ * @property {boolean} botTurn        the seat to act is played by the computer
+ * @property {boolean} canAct         the viewer may send a move now
+ * @property {number} cursor
+ * @property {number} historyLen
+ * @property {boolean} past           looking at an earlier position
+ * @property {Hold | null} hold
+ * @property {Record<string, string>} refusals
+ * @property {Record<string, any>} local  UI state of this position (selection, steps); reset on a new one
+ * @property {(action: string) => void} act
+ * @property {(msg: import("./table.js").Message) => void} send
+ * @property {() => void} redraw
+ */
+
+/**
+ * The anywidget module of a game: `export default gameWidget(layout)`.
+ * @param {Layout} layout
+ * @returns {{render: (args: {model: import("./table.js").Model, el: HTMLElement}) => () => void}}
+ */
+export function gameWidget(layout) {
+  return {
+    render({ model, el }) {
+      return mountTable({
+        model, el, game: layout.game,
+        draw: (ctx) => drawFrame(ctx, layout),
+        onKey: (ev, ctx) => frameKey(ev, ctx, layout),
+      });
+    },
+  };
+}
+
+/** @param {any} x @returns {any[]} */
+const arr = (x) => (Array.isArray(x) ? x : []);
+
+/**
+ * Read the traits into a Frame.
+ * @param {TableContext} ctx
+ * @param {Layout} layout
+ * @returns {Frame}
+ */
+export function makeFrame(ctx, layout) {
+  const view = ctx.get("view") || {};
+  const legal = arr(ctx.get("legal")).map(String);
+  const names = arr(view.names);
+  const name = (/** @type {number | null | undefined} */ i) => (i == null ? "" : names[i] ?? `Seat ${i + 1}`);
+  const teacher = view.seat == null;
+  const current = view.current ?? null;
+  const finished = !!view.outcome || current == null;
+  const bots = new Set(arr(ctx.get("bot_seats")).map(Number));
+  const thinking = !!ctx.get("thinking") && !finished;
+  const cursor = Number(ctx.get("cursor") ?? 0);
+  const historyLen = Number(ctx.get("history_len") ?? 0);
+  const past = cursor < historyLen;
+  const rawHold = ctx.get("hold");
+  const hold = rawHold && typeof rawHold === "object" && rawHold.kind ? /** @type {Hold} */ (rawHold) : null;
+  const botTurn = !finished && current != null && (thinking || bots.has(current));
+  const refusals = ctx.get("refusals") && typeof ctx.get("refusals") === "object" ? ctx.get("refusals") : {};
+  const moves = [];
+  for (const a of legal) {
+    const p = layout.parse(a);
+    if (p) moves.push({ ...p, text: a });
+  }
+  /** @type {Frame} */
+  const f = {
+    ctx, layout, view, legal, moves, n: Number(view.players) || names.length,
+    name, you: (i) => !teacher && i != null && i === view.seat,
+    teacher, finished, current,
+    actor: teacher ? (finished ? null : current) : view.seat,
+    bots, thinking, botTurn, canAct: !finished && !botTurn && legal.length > 0,
+    cursor, historyLen, past, hold, refusals,
+    local: {},
+    act: (action) => ctx.act(action),
+    send: (msg) => ctx.send(msg),
+    redraw: () => ctx.redraw(),
+  };
+  // Local UI state belongs to one position: a new position (or legal list) resets it.
+  const key = JSON.stringify([cursor, historyLen, ctx.get("branch"), current, view.seat, legal,
+    layout.uiKey ? layout.uiKey(f) : null]);
+  if (ctx.ui.key !== key) {
+    ctx.ui.key = key;
+    ctx.ui.local = {};
+  }
+  f.local = ctx.ui.local;
+  return f;
+}
+
+/**
+ * Draw the whole table: the frame around the layout's parts.
+ * @param {TableContext} ctx
+ * @param {Layout} layout
+ */
+export function drawFrame(ctx, layout) {
+  const f = makeFrame(ctx, layout);
+  const { root } = ctx;
+  const overlay = !f.past && f.hold && !f.finished ? renderHold(f, f.hold)
+    : f.finished && layout.outcome && !f.local.hideOutcome ? renderOutcome(f, layout.outcome(f)) : null;
+  const player = layout.player ? layout.player(f) : null;
+  const main = h("div", { class: "cw-main" }, [
+    h("div", { class: ["cw-felt", overlay && "cw-felt-covered"] }, [layout.felt(f), overlay]),
+    h("div", { class: "cw-error-slot" }, renderError(ctx.get("last_error") || "", () => f.send({ type: "clear_error" }))),
+    player ? renderPlayer(f, player) : null,
+  ]);
+  const side = h("aside", { class: "cw-side" }, [
+    renderLog(ctx.get("narration")),
+    renderHistory({
+      cursor: f.cursor, length: f.historyLen, branch: ctx.get("branch") || "main", branches: arr(ctx.get("branches")),
+      onGoto: (index) => f.send({ type: "goto", index }),
+      onUndo: () => f.send({ type: "undo" }),
+      onSwitch: (branch) => f.send({ type: "switch", branch }),
+    }),
+  ]);
+  root.classList.toggle("cw-bot-turn", f.botTurn);
+  root.classList.toggle("cw-in-past", f.past);
+  append(root, [renderHeader(f), f.past ? renderPastBanner(f) : null, h("div", { class: "cw-body" }, [main, side])]);
+  const rules = ctx.get("rules") || {};
+  if (ctx.ui.rule) {
+    const card = renderRuleCard(ctx.ui.rule, rules, () => { ctx.ui.rule = null; ctx.redraw(); });
+    if (card) append(root, card);
+    else ctx.ui.rule = null;
+  }
+  decorateRuleChips(root, rules);
+  for (const chip of root.querySelectorAll(".cw-rule[data-rule]:not(.cw-rule-unknown)")) {
+    chip.addEventListener("click", (ev) => {
+      ev.stopPropagation();
+      const id = chip.getAttribute("data-rule");
+      ctx.ui.rule = ctx.ui.rule === id ? null : id;
+      ctx.redraw();
+    });
+  }
+}
+
+/**
+ * Keys: Escape closes the rule card, then whatever the layout handles.
+ * @param {KeyboardEvent} ev
+ * @param {TableContext} ctx
+ * @param {Layout} layout
+ */
+function frameKey(ev, ctx, layout) {
+  if (ev.key === "Escape" && ctx.ui.rule) {
+    ctx.ui.rule = null;
+    ev.preventDefault();
+    ctx.redraw();
+    return;
+  }
+  const view = ctx.get("view");
+  if (!layout.onKey || !view || typeof view !== "object" || !view.players) return;
+  if (layout.onKey(ev, makeFrame(ctx, layout))) {
+    ev.preventDefault();
+    ctx.redraw();
+  }
+}
+
+// ------------------------------------------------------------------ header
+
+/** @param {Frame} f */
+export function turnText(f) {
+  const who = f.name(f.current);
+  if (f.finished) return f.view.outcome ? "Game over" : "No one to play";
+  if (f.hold && !f.past) return "Paused";
+  if (f.thinking) return `${who} is thinking`;
+  if (f.botTurn) return f.past ? `${who} (computer) plays here` : `${who} (computer) plays next`;
+  if (f.you(f.current)) return "Your turn";
+  return `${who} to play`;
+}
+
+/** @param {Frame} f */
+function renderHeader(f) {
+  const state = f.finished ? "over" : f.hold && !f.past ? "hold" : f.thinking ? "thinking" : f.botTurn ? "bot"
+    : f.you(f.current) ? "you" : "other";
+  const detail = !f.finished && f.layout.turnDetail ? f.layout.turnDetail(f) : null;
+  return h("header", { class: "cw-header" }, [
+    h("div", { class: "cw-title" }, [f.layout.logo ? h("span", { class: "cw-logo", "aria-hidden": "true" }, typeof f.layout.logo === "function" ? f.layout.logo() : f.layout.logo) : null, f.layout.title]),
+    h("div", { class: "cw-chips" }, [
+      f.layout.chips ? f.layout.chips(f) : null,
+      f.teacher ? h("span", { class: "cw-chip cw-chip-teacher", title: "every hand is shown; you act for the player to move" }, "Teacher view") : null,
+      f.finished && f.local.hideOutcome
+        ? h("button", { type: "button", class: "cw-chip cw-chip-button", "data-control": "show-outcome",
+          onClick: () => { f.local.hideOutcome = false; f.redraw(); } }, "Show the result") : null,
+    ]),
+    h("div", { class: ["cw-turn", `cw-turn-${state}`], "data-turn": state, role: "status" }, [
+      turnText(f),
+      detail ? h("span", { class: "cw-turn-detail" }, detail) : null,
+      f.thinking ? dots() : null,
+    ]),
+  ]);
+}
+
+/** @returns {HTMLElement} three blinking dots */
+export function dots() {
+  return h("span", { class: "cw-dots", "aria-hidden": "true" }, [h("i"), h("i"), h("i")]);
+}
+
+// ------------------------------------------------------------------ banners and panels
+
+/** @param {Frame} f */
+function renderPastBanner(f) {
+  const branches = arr(f.ctx.get("branches"));
+  const line = branches.length > 1
+    ? ` on the ${branchLabel(branches.find((b) => b.name === f.ctx.get("branch")) || { name: "", parent: null, from: 0, length: 0 }, 0).replace(/^Main line$/, "main line")}`
+    : "";
+  const who = f.name(f.current);
+  let next = "";
+  if (f.finished) next = "";
+  else if (f.canAct) next = "Playing a move here starts a new line of play; the moves after it are kept.";
+  else if (f.botTurn) next = `${who} is played by the computer, which waits while you look back.`;
+  else if (f.current != null) next = `It is ${who}'s move here.`;
+  return h("div", { class: "cw-past", role: "status" }, [
+    h("span", { class: "cw-past-icon", "aria-hidden": "true" }, "⏪"),
+    h("span", { class: "cw-past-text" }, [
+      h("b", null, `Paused in the past: move ${f.cursor} of ${f.historyLen}${line}.`), next ? ` ${next}` : "",
+    ]),
+    h("button", {
+      type: "button", class: "cw-btn cw-btn-small", "data-control": "latest",
+      onClick: () => f.send({ type: "goto", index: f.historyLen }),
+    }, "Back to the latest move"),
+  ]);
+}
+
+/**
+ * The hold panel: a game's or round's end the bots wait on.
+ * @param {Frame} f
+ * @param {Hold} hold
+ */
+function renderHold(f, hold) {
+  const content = f.layout.hold ? f.layout.hold(f, hold) : { title: "Paused", body: h("p", null, withRuleIds(hold.text)) };
+  return h("section", { class: "cw-overlay cw-hold", "data-kind": hold.kind, role: "dialog", "aria-label": content.title }, [
+    h("div", { class: "cw-overlay-head" }, content.title),
+    content.body,
+    h("div", { class: "cw-overlay-actions" }, [
+      h("button", {
+        type: "button", class: "cw-btn cw-btn-primary", "data-control": "continue",
+        onClick: () => f.send({ type: "continue" }),
+      }, "Continue"),
+      h("span", { class: "cw-hint" }, f.bots.size ? "The computer players wait until you continue." : ""),
+    ]),
+  ]);
+}
+
+/**
+ * The default headline of a result.
+ * @param {Frame} f
+ * @param {number[]} winners
+ * @param {string} [what] "the match" …
+ */
+export function headline(f, winners, what = "") {
+  const tail = what ? ` ${what}` : "";
+  if (!winners.length) return "No winner";
+  if (winners.some((w) => f.you(w))) return winners.length > 1 ? `You share the win${tail}!` : `You win${tail}!`;
+  if (winners.length > 1) return `${listWords(winners.map(f.name), "and")} share the win${tail}`;
+  return `${f.name(winners[0])} wins${tail}`;
+}
+
+/**
+ * The result table, over the felt (it can be hidden to look at the table).
+ * @param {Frame} f
+ * @param {OutcomeParts} o
+ */
+function renderOutcome(f, o) {
+  const winners = arr(f.view.outcome?.winners);
+  const order = o.order ?? [...Array(f.n).keys()];
+  return h("section", { class: "cw-overlay cw-outcome", role: "status" }, [
+    h("div", { class: "cw-overlay-head" }, [
+      h("span", { class: "cw-trophy", "aria-hidden": "true" }, "★"), o.headline ?? headline(f, winners),
+      h("button", {
+        type: "button", class: "cw-overlay-close", "data-control": "hide-outcome", title: "Hide the result to look at the table",
+        "aria-label": "Hide the result", onClick: () => { f.local.hideOutcome = true; f.redraw(); },
+      }, "×"),
+    ]),
+    h("table", { class: "cw-scores" }, [
+      h("thead", null, h("tr", null, [
+        o.leadCell ? h("th", null, o.leadTitle ?? "") : null,
+        h("th", null, "Player"), ...o.columns.map((c) => h("th", null, c))])),
+      h("tbody", null, order.map((s) =>
+        h("tr", { class: winners.includes(s) && "cw-winner-row", "data-seat": s }, [
+          o.leadCell ? h("td", { class: "cw-place" }, o.leadCell(s)) : null,
+          h("td", { class: "cw-player-cell" }, [f.name(s), f.you(s) ? " (you)" : ""]),
+          ...o.cells(s).map((c) => h("td", null, c)),
+        ]))),
+    ]),
+    o.extra ?? null,
+    o.reason ? h("p", { class: "cw-reason" }, withRuleIds(o.reason)) : null,
+  ]);
+}
+
+// ------------------------------------------------------------------ seats
+
+/**
+ * A seat's head: avatar, name, "you"/"bot" tags and the thinking dots.
+ * @param {Frame} f
+ * @param {number} i
+ * @param {Child} [extra]
+ */
+export function seatHead(f, i, extra = null) {
+  const thinkingHere = f.thinking && f.current === i;
+  return h("div", { class: "cw-seat-head" }, [
+    h("span", { class: "cw-avatar", "data-seat-tone": i % 5, "aria-hidden": "true" }, (f.name(i)[0] || "?").toUpperCase()),
+    h("span", { class: "cw-seat-name" }, f.name(i)),
+    f.you(i) ? h("span", { class: "cw-tag cw-tag-you" }, "you") : null,
+    f.bots.has(i) ? h("span", { class: "cw-tag cw-tag-bot", title: "played by the computer" }, "bot") : null,
+    extra,
+    thinkingHere ? h("span", { class: "cw-thinking", title: `${f.name(i)} is thinking`, "aria-label": `${f.name(i)} is thinking` }, dots()) : null,
+  ]);
+}
+
+/**
+ * The last-move badge of a seat (from `view.last_action`, which the engine clears at a new round).
+ * @param {Frame} f
+ * @param {number} i
+ */
+export function lastMoveBadge(f, i) {
+  const last = f.view.last_action;
+  if (!last || last.seat !== i || f.finished) return null;
+  const text = f.layout.describe ? f.layout.describe(String(last.action), f) : String(last.action);
+  return h("div", { class: "cw-bubble", title: `last move: ${last.action}` }, text);
+}
+
+/**
+ * Seat classes the frame knows: the player to act, the winners, the viewer.
+ * @param {Frame} f
+ * @param {number} i
+ * @param {Array<string | false | null | undefined>} [more]
+ */
+export function seatClass(f, i, more = []) {
+  return ["cw-seat", ...more, f.current === i && !f.finished && "cw-current",
+    arr(f.view.outcome?.winners).includes(i) && "cw-winner", f.you(i) && "cw-you",
+    f.bots.has(i) && "cw-bot", f.thinking && f.current === i && "cw-seat-thinking"];
+}
+
+/**
+ * The viewer's opponents in playing order after the viewer (all seats in teacher view).
+ * @param {Frame} f
+ * @returns {number[]}
+ */
+export function othersInOrder(f) {
+  const out = [];
+  for (let k = 0; k < f.n; k++) {
+    const i = f.teacher ? k : (Number(f.view.seat) + 1 + k) % f.n;
+    if (!f.teacher && i === f.view.seat) continue;
+    out.push(i);
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ the player area
+
+/**
+ * What the legal-moves strip says when there is nothing to choose.
+ * @param {Frame} f
+ */
+export function waitText(f) {
+  const who = f.name(f.current);
+  if (f.finished) return "none: the game is over";
+  if (f.hold && !f.past) return "none until you press Continue";
+  if (f.thinking) return `none: ${who} is thinking`;
+  if (f.botTurn) return f.past ? `none here: ${who} (computer) would play` : `none: ${who} (computer) plays next`;
+  if (f.teacher || f.you(f.current)) return "none";
+  return `none: it is ${who}'s turn`;
+}
+
+/**
+ * A legal-move chip: disabled when the viewer may not act.
+ * @param {Frame} f
+ * @param {{action: string, content: Child, title?: string, selected?: boolean, onClick: () => void, control?: string}} o
+ */
+export function moveChip(f, o) {
+  return h("button", {
+    type: "button", class: ["cw-move", o.selected && "cw-move-selected"], "data-action": o.action,
+    "data-control": o.control ?? null, "aria-pressed": o.selected == null ? null : String(!!o.selected),
+    title: o.title ?? o.action, disabled: !f.canAct, onClick: o.onClick,
+  }, o.content);
+}
+
+/**
+ * @param {Frame} f
+ * @param {PlayerParts} p
+ */
+function renderPlayer(f, p) {
+  const actor = f.actor;
+  const head = p.head ?? h("div", { class: "cw-player-head" }, [
+    actor != null ? seatHead(f, actor) : null,
+    f.teacher && actor != null ? h("span", { class: "cw-muted" }, `acting for ${f.name(actor)}`) : null,
+    p.headExtra ?? null,
+    actor != null ? lastMoveBadge(f, actor) : null,
+  ]);
+  const chips = arr(p.moves);
+  return h("section", {
+    class: ["cw-player", f.canAct && "cw-player-active", f.botTurn && "cw-player-waiting"],
+    "data-seat": actor ?? null, "aria-label": f.teacher ? "Hand of the player to move" : "Your hand",
+  }, [
+    head,
+    p.hand,
+    f.finished ? null : h("div", { class: "cw-controls" }, p.controls ?? null),
+    f.finished ? null : h("div", { class: "cw-legal", role: "group", "aria-label": "Legal moves" }, [
+      h("span", { class: "cw-legal-title" }, "Legal moves"),
+      chips.length || p.movesExtra ? [...chips, p.movesExtra ?? null] : h("span", { class: "cw-legal-none cw-muted" }, waitText(f)),
+    ]),
+  ]);
+}
