@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 from . import registry
 from .errors import IllegalActionError, InvalidActionError, quote, show
+from .rng import Recorded
 from .state import State
 
 if TYPE_CHECKING:
@@ -103,7 +104,7 @@ class Replay:
     @classmethod
     def from_state(cls, state: State, notes: dict[int, str] | None = None, *, root: State | None = None) -> "Replay":
         """The record of ``state``'s game (``root``: its starting position, if known)."""
-        if state._chance is not None:
+        if isinstance(state._chance, Recorded):
             raise ValueError("this game was played with recorded chance decisions: it has no seed to replay")
         start = root if root is not None else state
         spec = state.SPEC

@@ -33,7 +33,7 @@ from typing import Any, Callable, ClassVar, Iterable
 from .errors import MAX_ACTION_TEXT, IllegalActionError, InvalidActionError, quote, show
 from .events import Event, Explanation
 from .outcome import Outcome
-from .rng import Recorded, fresh_seed, randrange, shuffle
+from .rng import Recorded, Recorder, fresh_seed, randrange, shuffle
 from .spec import FINISHED, GameSpec
 
 #: ``seat=ANY`` (the default) means "whoever is to act": no G3 check.
@@ -118,7 +118,7 @@ class State(ABC):
     #: The hand-built starting position (``setup_position``), as ``to_dict`` saved it.
     _origin: dict[str, Any] | None
     _rng_count: int
-    _chance: Recorded | None
+    _chance: Recorded | Recorder | None
     # History is a persistent linked list ``(previous, action)`` so that clone() shares
     # it instead of copying hundreds of actions; ``_moves`` is its length.
     _history: tuple | None
@@ -466,8 +466,8 @@ class State(ABC):
             seed = fresh_seed()
         elif isinstance(seed, bool) or not isinstance(seed, int) or not -2**63 <= seed < 2**64:
             raise ValueError(f"seed must be an int (64 bits at most), got {show(seed)}")
-        if chance is not None and not isinstance(chance, Recorded):
-            raise TypeError("chance must be a cardwidgets.core.rng.Recorded")
+        if chance is not None and not isinstance(chance, (Recorded, Recorder)):
+            raise TypeError("chance must be a cardwidgets.core.Recorded (or a Recorder)")
         st = cls.__new__(cls)
         st.players, st.seed, st.options, st.mode = n, seed, opts, mode_name
         st.deck_order = None
@@ -500,7 +500,7 @@ class State(ABC):
             "deck": None if self.deck_order is None else list(self.deck_order),
             "position": self._origin,
             "rng": [self.seed, self._rng_count],
-            "chance": None if self._chance is None else self._chance.to_list(),
+            "chance": self._chance.to_list() if isinstance(self._chance, Recorded) else None,
             "history": [str(a) for a in self.history],
             "state": self._state_dict(),
         }

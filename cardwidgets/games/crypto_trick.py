@@ -704,23 +704,24 @@ class CryptoTrickState(State):
         if ph == FOLLOW:
             hand = self._hands[self._cur]
             fol = self._fol
+            # A hand is sorted, so the cards of a colour are one slice of it (C6.3).
             lo = bisect_left(hand, fol[0])
             hi = bisect_left(hand, fol[1], lo)
             if len(fol) == 2:
                 if lo != hi:
-                    return list(map(_PLAY_AT, hand[lo:hi]))
-                return list(map(_PLAY_AT, hand))
+                    return [_PLAY[c] for c in hand[lo:hi]]
+                return [_PLAY[c] for c in hand]
             lo2 = bisect_left(hand, fol[2], hi)
             hi2 = bisect_left(hand, fol[3], lo2)
             if lo != hi or lo2 != hi2:
-                return list(map(_PLAY_AT, hand[lo:hi] + hand[lo2:hi2]))
-            return list(map(_PLAY_AT, hand))
+                return [_PLAY[c] for c in hand[lo:hi] + hand[lo2:hi2]]
+            return [_PLAY[c] for c in hand]
         if ph == DECLARE:
             return [WANT, PASS]
         if ph == OFFER:
-            return list(map(_REVEAL_AT, self._hands[self._cur]))
+            return [_REVEAL[c] for c in self._hands[self._cur]]
         if ph == GIVE:
-            return list(map(_GIVE_AT, self._hands[self._cur]))
+            return [_GIVE[c] for c in self._hands[self._cur]]
         return []
 
     _legal = legal_actions

@@ -402,8 +402,6 @@ function felt(f) {
     ]),
     h("div", { class: "cw-turn-info" }, badges),
   ]);
-  const ring = h("div", { class: ["cw-ring", aim && "cw-aiming"], "data-players": n, "data-direction": clockwise ? "cw" : "ccw" },
-    [h("div", { class: "cw-ring-track", "aria-hidden": "true" }), ...flows, centre, ...seats]);
 
   // ---- the last bust: the busted player's hand, revealed -------------------------------
   const rv = view.revealed;
@@ -415,7 +413,8 @@ function felt(f) {
         : `Round ${rv.round}: ${f.name(rv.seat)} played ${cardFace(rv.card).name}, making ${signed(rv.sum)}${rv.forced ? ", forced (rule N4.4)" : " (rule N6.1)"}`)),
     h("div", { class: "cw-revealed-hand" }, (rv.hand || []).map((c) => renderNeuCard(c, { size: "xs" }))),
   ]) : null;
-  return [ring, revealed];
+  return h("div", { class: ["cw-ring", aim && "cw-aiming"], "data-players": n, "data-direction": clockwise ? "cw" : "ccw" },
+    [h("div", { class: "cw-ring-track", "aria-hidden": "true" }), ...flows, centre, ...seats, revealed]);
 }
 
 /** @param {Frame} f */

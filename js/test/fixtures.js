@@ -1,0 +1,26 @@
+// Trait values made by the Python engines (tests/test_js_fixtures.py writes fixtures/<game>.json):
+// the tests draw real positions, never hand-written views.
+import depot from "./fixtures/depot.json";
+import cirnoNeu from "./fixtures/cirno_neu.json";
+
+const FILES = { depot, cirno_neu: cirnoNeu };
+
+/**
+ * The synced traits of one scenario (a deep copy, with the game's rules), with overrides.
+ * @param {"depot" | "cirno_neu"} game
+ * @param {string} name a scenario of fixtures/<game>.json
+ * @param {Record<string, any>} [over] trait overrides
+ * @returns {Record<string, any>}
+ */
+export function scenario(game, name, over = {}) {
+  const file = FILES[game];
+  const s = file.scenarios[name];
+  if (!s) throw new Error(`no scenario ${name} in fixtures/${game}.json`);
+  return structuredClone({ ...s.traits, rules: file.rules, ...over });
+}
+
+/** @param {"depot" | "cirno_neu"} game @returns {string[]} */
+export const scenarioNames = (game) => Object.keys(FILES[game].scenarios);
+
+/** @param {"depot" | "cirno_neu"} game */
+export const rulesOf = (game) => FILES[game].rules;
