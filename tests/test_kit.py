@@ -217,8 +217,11 @@ def test_replay_branch_errors_name_the_branch_and_line():
     rep = tl.to_replay()
     rep.branches[0].actions.append("play 1 8")
     text = rep.to_json()
-    with pytest.raises(Exception) as info:
+    from cardwidgets import ReplayError
+
+    with pytest.raises(ReplayError) as info:
         Replay.from_json(text)
     err = info.value
-    assert err.branch == "branch-1" and err.index == 1 and err.line == len(text.splitlines()) - 2 + 1 - 0 or \
-        err.line is not None
+    line = next(i for i, ln in enumerate(text.splitlines(), 1) if '"play 1 8"' in ln)
+    assert (err.branch, err.index, err.line, err.rule) == ("branch-1", 1, line, "D4.1")
+    assert str(err).startswith(f"line {line}: branch 'branch-1' action #1 'play 1 8'")

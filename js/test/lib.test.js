@@ -1,9 +1,12 @@
 // @vitest-environment happy-dom
-import { describe, it, expect, vi } from "vitest";
+import { describe, it, expect, vi, beforeEach, afterEach } from "vitest";
 import { h, cls } from "../src/lib/dom.js";
 import { renderCard, renderCardBack, renderBacks } from "../src/lib/cards.js";
 import { renderHand, toggled } from "../src/lib/hand.js";
-import { withRuleIds, listWords } from "../src/lib/text.js";
+import { withRuleIds, listWords, count, ordinal } from "../src/lib/text.js";
+import { findRule, ruleTip, markdown, renderRuleCard, decorateRuleChips } from "../src/lib/rules.js";
+import { renderHistory, posText } from "../src/lib/history.js";
+import { emulateScrolling, frames } from "./scroll-emulation.js";
 import { renderError } from "../src/lib/error.js";
 import { renderLog } from "../src/lib/log.js";
 import { mountTable } from "../src/lib/table.js";
@@ -57,21 +60,102 @@ describe("cards and hands", () => {
 });
 
 describe("text", () => {
-  it("emphasises rule IDs", () => {
+  it("turns rule IDs into rule chips", () => {
     const box = h("p", null, withRuleIds("Illegal: rule D4.5 — see DA-3, (D6) and rule G1; not T=5 or [3,4]."));
-    expect([...box.querySelectorAll(".cw-rule")].map((r) => r.textContent)).toEqual(["D4.5", "DA-3", "D6", "G1"]);
+    const chips = [...box.querySelectorAll(".cw-rule")];
+    expect(chips.map((r) => r.textContent)).toEqual(["D4.5", "DA-3", "D6", "G1"]);
+    expect(chips.map((r) => r.getAttribute("data-rule"))).toEqual(["D4.5", "DA-3", "D6", "G1"]);
+    expect(chips.every((c) => c.tagName === "BUTTON" && c.getAttribute("type") === "button")).toBe(true);
     expect(box.textContent).toBe("Illegal: rule D4.5 — see DA-3, (D6) and rule G1; not T=5 or [3,4].");
   });
-  it("lists words", () => {
+  it("lists and counts words as a person says them", () => {
     expect(listWords([2, 4, 5, 6])).toBe("2, 4, 5 or 6");
     expect(listWords(["A", "B"], "and")).toBe("A and B");
     expect(listWords([3])).toBe("3");
+    expect(count(1, "card")).toBe("1 card");
+    expect(count(3, "card")).toBe("3 cards");
+    expect(count(0, "card", { none: "no cards" })).toBe("no cards");
+    expect(count(2, "pass", { plural: "passes" })).toBe("2 passes");
+    expect([1, 2, 3, 4, 11, 12, 13, 21, 22].map(ordinal)).toEqual(["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd"]);
+  });
+});
+
+describe("rules reference", () => {
+  const rules = {
+    D4: { title: "Plays", text: "What a play is." },
+    "D4.7": { title: "Beating the standing play", text: "A play beats the standing play when it has **more cards**, or as many cards and a higher total.\n\n- one\n- two `play 5 5`\n\n| Value | 1 | 2 |\n|---|---|---|\n| Cards | 13 | 12 |" },
+  };
+  it("finds a rule, or its nearest parent", () => {
+    expect(findRule(rules, "D4.7")).toMatchObject({ id: "D4.7", title: "Beating the standing play" });
+    expect(findRule(rules, "D4.7.2")).toMatchObject({ id: "D4.7" });
+    expect(findRule(rules, "D4.9")).toMatchObject({ id: "D4" });
+    expect(findRule(rules, "X1")).toBeNull();
+    expect(findRule(null, "D4")).toBeNull();
+    expect(ruleTip(findRule(rules, "D4.7"))).toMatch(/^D4\.7 · Beating the standing play — A play beats/);
+  });
+  it("renders the rule text as safe DOM (no HTML parsing)", () => {
+    const nodes = markdown("Hello **bold** and `code` <img src=x onerror=alert(1)>\n\n- a\n- b");
+    const box = h("div", null, nodes);
+    expect(box.querySelector("b").textContent).toBe("bold");
+    expect(box.querySelector("code").textContent).toBe("code");
+    expect(box.querySelector("img")).toBeNull();
+    expect(box.querySelectorAll("li")).toHaveLength(2);
+    const card = renderRuleCard("D4.7", rules, () => {});
+    expect(card.dataset.rule).toBe("D4.7");
+    expect(card.textContent).toContain("Beating the standing play");
+    expect(card.querySelectorAll("table tr")).toHaveLength(2);
+    expect(renderRuleCard("Q9", rules, () => {})).toBeNull();
+  });
+  it("gives chips a tooltip from the reference and leaves unknown IDs plain", () => {
+    const box = h("p", null, withRuleIds("rule D4.7 and rule Z9"));
+    decorateRuleChips(box, rules);
+    const [known, unknown] = box.querySelectorAll(".cw-rule");
+    expect(known.getAttribute("title")).toContain("Beating the standing play");
+    expect(unknown.classList.contains("cw-rule-unknown")).toBe(true);
+    expect(unknown.hasAttribute("title")).toBe(false);
+  });
+});
+
+describe("history scrubber", () => {
+  it("says where the table stands", () => {
+    expect(posText(0, 0)).toBe("start of the game");
+    expect(posText(0, 5)).toBe("start of the game (5 moves played)");
+    expect(posText(3, 5)).toBe("move 3 of 5");
+    expect(posText(5, 5)).toBe("move 5 of 5 (latest)");
+  });
+  it("shows the lines of play and switches between them", () => {
+    const onSwitch = vi.fn();
+    const el = renderHistory({
+      cursor: 12, length: 12, branch: "branch-1", onGoto: () => {}, onUndo: () => {}, onSwitch,
+      branches: [{ name: "main", parent: null, from: 0, length: 12 }, { name: "branch-1", parent: "main", from: 8, length: 12 }],
+    });
+    const buttons = [...el.querySelectorAll('[data-control="branch"]')];
+    expect(buttons.map((b) => b.dataset.branch)).toEqual(["main", "branch-1"]);
+    expect(buttons.map((b) => b.getAttribute("aria-pressed"))).toEqual(["false", "true"]);
+    expect(buttons[0].textContent).toContain("Main line");
+    expect(buttons[0].textContent).toContain("12 moves");
+    expect(buttons[1].textContent).toContain("Line 2");
+    expect(buttons[1].textContent).toContain("from move 8 · 4 moves of its own");
+    buttons[1].click(); // the line shown: nothing to do
+    buttons[0].click();
+    expect(onSwitch.mock.calls).toEqual([["main"]]);
+  });
+  it("has no list of lines when there is only the main line", () => {
+    const el = renderHistory({ cursor: 0, length: 0, branches: [{ name: "main", parent: null, from: 0, length: 0 }], onGoto: () => {}, onUndo: () => {} });
+    expect(el.querySelector(".cw-branches")).toBeNull();
   });
 });
 
 describe("error banner and log", () => {
   it("renders nothing without a message", () => {
     expect(renderError("", () => {})).toBeNull();
+  });
+  it("has a dismissible error box that sends nothing by itself", () => {
+    const onClose = vi.fn();
+    const box = renderError("Illegal: rule D4.7 — too weak.", onClose);
+    expect(box.getAttribute("role")).toBe("alert");
+    box.querySelector('[data-control="clear-error"]').click();
+    expect(onClose).toHaveBeenCalledOnce();
   });
   it("keeps the newest lines of a long log", () => {
     const log = renderLog(Array.from({ length: 10 }, (_, i) => `line ${i}`), { max: 4 });
@@ -148,5 +232,46 @@ describe("mountTable redraw batching", () => {
     expect(draws).toBe(3);
     cleanup();
     expect(Object.values(handlers).every((hs) => hs.length === 0)).toBe(true);
+  });
+});
+
+describe("narration scrolling", () => {
+  /** @type {() => void} */
+  let restore;
+  beforeEach(() => { restore = emulateScrolling(); });
+  afterEach(() => restore());
+
+  const lines = (n) => Array.from({ length: n }, (_, i) => `line ${i + 1} (rule D4.${i + 1})`);
+  const mountLog = (model, el) => mountTable({ model, el, game: "demo", draw: (ctx) => ctx.root.append(renderLog(ctx.get("narration"))) });
+
+  it("opens at the newest line, also when drawn before the table is in the page", async () => {
+    const model = fakeModel({ view: { players: 2 }, narration: lines(30) });
+    const el = document.createElement("div"); // not in the page yet, as in JupyterLab
+    const cleanup = mountLog(model, el);
+    document.body.append(el);
+    await frames(3);
+    const log = el.querySelector(".cw-log");
+    expect(log.scrollHeight).toBe(600);
+    expect(log.scrollTop).toBe(log.scrollHeight - log.clientHeight);
+    cleanup();
+    el.remove();
+  });
+
+  it("follows new lines, but keeps the place of a reader who scrolled up while nothing new came", async () => {
+    const model = fakeModel({ view: { players: 2 }, narration: lines(30), thinking: false });
+    const el = document.createElement("div");
+    document.body.append(el);
+    const cleanup = mountLog(model, el);
+    await frames(3);
+    const log = () => el.querySelector(".cw-log");
+    log().scrollTop = 40; // the reader scrolls up
+    model.set("thinking", true); // a redraw that adds no line
+    await frames(3);
+    expect(log().scrollTop).toBe(40);
+    model.set("narration", lines(31)); // a new line: back to the newest
+    await frames(3);
+    expect(log().scrollTop).toBe(620 - 100);
+    cleanup();
+    el.remove();
   });
 });
