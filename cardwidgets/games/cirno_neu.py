@@ -39,6 +39,7 @@ from typing import Any, Iterable, Sequence
 
 from ..core import (ANY, Event, Field, GameSpec, IllegalActionError, InvalidActionError, Mode, Option, Outcome,
                     Phase, State, Termination, plural, tuple_field)
+from ..core.deck import check_deck, counts_to_cards
 from ..core.errors import quote, show
 from ..core.spec import int_range, optional
 
@@ -460,6 +461,20 @@ class CirnoNeuState(State):
         if not out:
             # Forced with auto_forced_bust=False: every card is legal and busts (N4.4).
             out = [_PLAY1[c] for c in sorted(set(hand))]
+        return out
+
+    def ui_candidates(self, seat: int | None) -> list[str]:
+        """Each card in the seat's hand (SHOT cards with their first target): the table says why
+        one cannot be played."""
+        if self._cp is None or seat != self._actor:
+            return []
+        out = []
+        for c in sorted(set(self._hands[seat])):
+            if c == SHOT or c == DSHOT:
+                targets = self._tgt[seat][0 if c == SHOT else 1]
+                out += [str(a) for a in targets[:1]]
+            else:
+                out.append(str(_PLAY1[c]))
         return out
 
     def _safe_cards(self, hand: Sequence[int]) -> list[int]:
@@ -1036,25 +1051,8 @@ def _blank(players: int, seed: int | None, options: dict[str, Any], chance: Any)
 
 
 def _deck_list(deck: Sequence[Any], need: Sequence[int]) -> list[int]:
-    if not isinstance(deck, (list, tuple)):
-        raise ValueError("deck must be a list of card tokens, top first")
-    cards = []
-    for i, c in enumerate(deck):
-        k = card_id(c)
-        if k is None:
-            raise ValueError(f"deck[{i}] = {show(c, 20)} is not a cirno+neu card; cards: {', '.join(TOKENS)}")
-        cards.append(k)
-    got = Counter(cards)
-    missing = [(k, need[k] - got[k]) for k in range(len(TOKENS)) if need[k] > got[k]]
-    extra = [(k, got[k] - need[k]) for k in range(len(TOKENS)) if got[k] > need[k]]
-    if missing or extra:
-        parts = []
-        if missing:
-            parts.append("missing " + ", ".join(f"{m}×{TOKENS[k]}" for k, m in missing))
-        if extra:
-            parts.append("extra " + ", ".join(f"{m}×{TOKENS[k]}" for k, m in extra))
-        raise ValueError("deck is not the game's card multiset (deck_counts): " + "; ".join(parts))
-    return cards
+    return check_deck(deck, counts_to_cards(need), card_id, TOKENS.__getitem__,
+                      what=f"cirno+neu card ({', '.join(TOKENS)})")
 
 
 def new_game(players: int = 4, seed: int | None = None, deck: Sequence[Any] | None = None, *,

@@ -27,6 +27,7 @@ from typing import Any, Iterable, Sequence, Union
 
 from ..core import (ANY, Event, Field, GameSpec, IllegalActionError, InvalidActionError, Mode, Option, Outcome,
                     Phase, State, Termination, plural, tuple_field)
+from ..core.deck import check_deck
 from ..core.errors import quote, show
 from ..core.spec import int_range, optional
 
@@ -588,6 +589,12 @@ class DepotState(State):
         return out
 
     _legal = legal_actions
+
+    def ui_candidates(self, seat: int | None) -> list[str]:
+        """A single of each value in the seat's hand: the table says why one cannot be played."""
+        if self._phase == "finished" or seat != self._current:
+            return []
+        return [f"play {v}" for v in sorted(set(_cards(self._hands[seat])))]
 
     def _diagnose(self, action: Action) -> tuple[str, str] | None:
         hand = _vec(self._hands[self._current])
@@ -1181,26 +1188,12 @@ def setup_position(
 
 
 def _check_deck(deck: list[Any], need: Counter) -> list[int]:
-    if not isinstance(deck, (list, tuple)):
-        raise ValueError("deck must be a list of card values, top first")
-    cards = []
-    for i, c in enumerate(deck):
-        if isinstance(c, str) and c.strip() in _DIGITS:
-            c = _DIGITS[c.strip()]
-        if isinstance(c, bool) or not isinstance(c, int) or c not in VALUES:
-            raise ValueError(f"deck[{i}] = {show(c)} is not a Depot card (values 1-8)")
-        cards.append(c)
-    got = Counter(cards)
-    if got != need:
-        missing = need - got
-        extra = got - need
-        parts = []
-        if missing:
-            parts.append("missing " + ", ".join(f"{k}×{v}" for v, k in sorted(missing.items())))
-        if extra:
-            parts.append("extra " + ", ".join(f"{k}×{v}" for v, k in sorted(extra.items())))
-        raise ValueError("deck is not the game's card multiset: " + "; ".join(parts))
-    return cards
+    def card(c: Any) -> int | None:
+        if isinstance(c, str):
+            c = _DIGITS.get(c.strip())
+        return c if isinstance(c, int) and not isinstance(c, bool) and c in VALUES else None
+
+    return check_deck(deck, need.elements(), card, what="Depot card (values 1-8)")
 
 
 # Re-exported so users can catch them from the game module too.
