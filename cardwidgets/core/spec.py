@@ -236,6 +236,18 @@ def optional(check: Callable[[Any], str | None]) -> Callable[[Any], str | None]:
     return inner
 
 
+def seat_or_random(most: int) -> Callable[[Any], str | None]:
+    """A check for a seat number ``0..most`` or ``"random"`` (which seat deals, leads ...).
+    Whether the seat exists at the chosen player count is checked when the game is built."""
+
+    def check(value: Any) -> str | None:
+        if value == "random" or (isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= most):
+            return None
+        return "allowed values: a seat number 0..players-1, or 'random'"
+
+    return check
+
+
 def one_of(values: Iterable[Any]) -> Callable[[Any], str | None]:
     """A check for membership (for values that are not hashable-comparable as ``allowed``)."""
     vals = tuple(values)

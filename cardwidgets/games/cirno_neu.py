@@ -41,7 +41,7 @@ from ..core import (ANY, Event, Field, GameSpec, IllegalActionError, InvalidActi
                     Phase, State, Termination, plural, tuple_field)
 from ..core.deck import check_deck, counts_to_cards
 from ..core.errors import quote, show
-from ..core.spec import int_range, optional
+from ..core.spec import int_range, optional, seat_or_random
 
 PLAYERS = tuple(range(2, 9))  # N1.1
 #: The engine's bound on the card plays of one match (the rules set none): a match
@@ -119,12 +119,6 @@ def _set_value(value: Any) -> str | None:
     return "allowed values: an int from -limit to limit, or None for the limit itself"
 
 
-def _seat_or_random(value: Any) -> str | None:
-    if value == "random" or (isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 7):
-        return None
-    return "allowed values: a seat 0..players-1, or 'random'"
-
-
 SPEC = GameSpec(
     name="cirno_neu",
     title="cirno+neu",
@@ -138,7 +132,7 @@ SPEC = GameSpec(
         Option("hand_size", 3, check=int_range(1, 20), doc="cards dealt to each player", rule="N2.3"),
         Option("life_system", False, (False, True), doc="True: busting costs a chip", rule="N2.1"),
         Option("lives", 2, check=int_range(1, 20), doc="chips per player in the life system", rule="N1.4"),
-        Option("first_dealer", 0, check=_seat_or_random, doc="seat that deals round 1, or 'random'",
+        Option("first_dealer", 0, check=seat_or_random(7), doc="seat that deals round 1, or 'random'",
                rule="N2.2"),
         Option("allow_voluntary_bust", False, (False, True), doc="unsafe cards may be played", rule="NA-5"),
         Option("auto_forced_bust", True, (True, False), doc="the engine settles forced busts", rule="NA-6"),

@@ -29,7 +29,7 @@ from ..core import (ANY, Event, Field, GameSpec, IllegalActionError, InvalidActi
                     Phase, State, Termination, plural, tuple_field)
 from ..core.deck import check_deck
 from ..core.errors import quote, show
-from ..core.spec import int_range, optional
+from ..core.spec import int_range, optional, seat_or_random
 
 VALUES = range(1, 9)
 PLAYERS = (3, 4, 5)
@@ -77,12 +77,6 @@ def _int_keys(value: dict) -> dict[int, int]:
     return {_int_key(k): c for k, c in value.items()}
 
 
-def _starting_player(value: Any) -> str | None:
-    if value == "random" or (isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 4):
-        return None
-    return "allowed values: a seat index or 'random'"
-
-
 SPEC = GameSpec(
     name="depot",
     title="Depot",
@@ -90,7 +84,7 @@ SPEC = GameSpec(
     summary="climbing/shedding with a shared Storage, 3–5 players, optional 3-game match",
     modes=(Mode("standard", PLAYERS, rule="D1.4"),),
     options=(
-        Option("starting_player", 0, check=_starting_player, doc="seat that leads round 1, or 'random'",
+        Option("starting_player", 0, check=seat_or_random(4), doc="seat that leads round 1, or 'random'",
                rule="D2.5"),
         Option("deck_counts", DEFAULT_DECK, check=_per_value, doc="cards per value", normalize=_int_keys,
                rule="D1.1"),
