@@ -20,9 +20,16 @@ def test_heuristic_bot_beats_random_play(game):
     assert low > 1 / n, f"greedy seat wins {res.win_rates()[0]:.2f}: not better than chance"
 
 
+def _default(game: str) -> dict:
+    from cardwidgets import game_spec
+
+    mode = game_spec(game).modes[0]
+    return {"players": mode.players[len(mode.players) // 2]}
+
+
 @pytest.mark.parametrize("game", available_games())
 def test_same_seed_same_games(game):
-    cfg = HEURISTIC.get(game, {})
+    cfg = HEURISTIC.get(game, _default(game))
     a = simulate(game, 5, bots="greedy", seed=3, **cfg).games
     b = simulate(game, 5, bots="greedy", seed=3, **cfg).games
     assert a == b
