@@ -1,9 +1,11 @@
 // @vitest-environment happy-dom
+// The Depot layout in the shared frame, driven by positions the Python engine made
+// (fixtures/depot.json, written by tests/test_js_fixtures.py).
 import { describe, it, expect, beforeEach, afterEach, vi } from "vitest";
-import widget, { parseAction, playNotation, passNotation } from "../src/depot/index.js";
+import widget, { parseAction, playNotation, passNotation, describeAction, takenWords, passSummary, layout } from "../src/depot/index.js";
 import { TRAITS } from "../src/lib/table.js";
 import { fakeModel } from "./fake-model.js";
-import { traits, depotView, passes, HAND, STORAGE } from "./depot-fixtures.js";
+import { scenario, scenarioNames } from "./fixtures.js";
 
 /** @type {HTMLElement} */
 let el;
@@ -12,15 +14,19 @@ let model;
 /** @type {() => void} */
 let cleanup;
 
-function mount(over = {}) {
-  model = fakeModel(traits(over));
+/** @param {string} name @param {Record<string, any>} [over] */
+function mount(name, over = {}) {
+  model = fakeModel(scenario("depot", name, over));
   cleanup = widget.render({ model, el });
   return model;
 }
 const $ = (sel) => /** @type {HTMLElement} */ (el.querySelector(sel));
 const $$ = (sel) => /** @type {HTMLElement[]} */ ([...el.querySelectorAll(sel)]);
 const handCards = () => $$(".cw-hand [data-card]");
+const handValues = () => handCards().map((c) => Number(c.dataset.card));
 const clickHand = (i) => $(`.cw-hand [data-index="${i}"]`).click();
+const view = () => model.get("view");
+const disabled = (sel) => $(sel).hasAttribute("disabled");
 
 beforeEach(() => {
   el = document.createElement("div");
@@ -28,457 +34,457 @@ beforeEach(() => {
 });
 afterEach(() => {
   cleanup?.();
+  cleanup = undefined;
   el.remove();
-  document.body.removeAttribute("data-jp-theme-light");
 });
 
-describe("root and header", () => {
-  it("renders a focusable root .cw-table with data-game", () => {
-    mount();
+describe("every engine position draws", () => {
+  it.each(scenarioNames("depot"))("%s: the table, its hooks, and no drawing error", (name) => {
+    mount(name);
     const root = $(".cw-table");
-    expect(root).not.toBeNull();
     expect(root.dataset.game).toBe("depot");
-    expect(root.tabIndex).toBe(0);
-    expect(el.children).toHaveLength(1);
-  });
-
-  it("shows round, target and whose turn", () => {
-    mount();
-    const header = $(".cw-header").textContent;
-    expect(header).toContain("Round 3");
-    expect(header).toContain("T = 5");
-    expect(header).toContain("Your turn");
-    expect(header).not.toContain("Game 1 of");
-  });
-
-  it("shows game k of N and lost points in a match", () => {
-    mount({ view: depotView({ games: 3, game_no: 2, lost_points: [0, 7, 3, 5], penalties: [[], [7], [3], [5]] }) });
-    expect($(".cw-header").textContent).toContain("Game 2 of 3");
-    expect($('.cw-seat[data-seat="1"] .cw-lost').textContent).toContain("lost 7");
-    expect($('.cw-seat[data-seat="1"] .cw-lost [data-card="7"]')).not.toBeNull();
-  });
-
-  it("names the player to act and shows a thinking indicator on that seat", () => {
-    mount({ view: depotView({ current: 2 }), legal: [], thinking: true });
-    expect($(".cw-header").textContent).toContain("C to play");
-    expect($(".cw-header .cw-thinking")).not.toBeNull();
-    const seat = $('.cw-seat[data-seat="2"]');
-    expect(seat.classList.contains("cw-current")).toBe(true);
-    expect(seat.querySelector(".cw-thinking")).not.toBeNull();
-    expect($('.cw-seat[data-seat="1"] .cw-thinking')).toBeNull();
+    expect($(".cw-render-error")).toBeNull();
+    expect($$(".cw-seat[data-seat]").length).toBeGreaterThan(0);
+    expect(root.textContent).not.toMatch(/\bnull\b|undefined|NaN|\[object/);
+    expect(root.textContent).not.toMatch(/\b0 cards?\b|card\(s\)|\b1 cards\b/);
+    expect(root.textContent).not.toMatch(/Legal moves\s*or pass/i);
   });
 });
 
-describe("seats, Storage and the table", () => {
-  it("draws one seat per player, opponents with backs and counts only", () => {
-    mount();
-    expect($$(".cw-seat[data-seat]").map((s) => s.dataset.seat).sort()).toEqual(["0", "1", "2", "3"]);
+describe("header, seats and the centre", () => {
+  it("shows round, target and whose turn at the start", () => {
+    mount("start");
+    const header = $(".cw-header").textContent;
+    expect(header).toContain("Round 1");
+    expect(header).toContain(`Target ${view().target}`);
+    expect($(".cw-turn").textContent).toBe("Your turn");
+    expect(header).not.toContain("Game 1 of");
+    expect($(".cw-standing").textContent).toContain("empty: you lead");
+  });
+
+  it("draws the opponents with backs and counts only, clockwise from the viewer", () => {
+    mount("respond");
+    expect($$(".cw-seats .cw-seat").map((s) => s.dataset.seat)).toEqual(["1", "2", "3"]);
     for (const i of [1, 2, 3]) {
-      const seat = $(`.cw-seat[data-seat="${i}"]`);
+      const seat = $(`.cw-seats .cw-seat[data-seat="${i}"]`);
       expect(seat.querySelectorAll("[data-card]")).toHaveLength(0);
-      expect(seat.querySelectorAll(".cw-card-back").length).toBeGreaterThan(0);
-      expect(seat.querySelector(".cw-count").textContent).toBe(`${[8, 9, 9, 8][i]} cards`);
+      expect(seat.querySelector(".cw-count").textContent).toBe(`${view().hand_counts[i]} cards`);
+      expect(seat.querySelector(".cw-tag-bot")).not.toBeNull();
     }
     expect($('.cw-seat[data-seat="3"]').classList.contains("cw-owner")).toBe(true);
-    expect($('.cw-seat[data-seat="0"]').classList.contains("cw-current")).toBe(true);
-    expect($('.cw-seat[data-seat="3"] .cw-bubble').textContent).toContain("played 3 4");
   });
 
-  it("lays the opponents out clockwise from the viewer", () => {
-    mount({ view: depotView({ seat: 2, current: 2, hands: [null, null, HAND, null] }) });
-    expect($$(".cw-seats .cw-seat").map((s) => s.dataset.seat)).toEqual(["3", "0", "1"]);
+  it("shows the Storage as eight value columns, and the play to beat with its owner", () => {
+    mount("respond");
+    expect($$(".cw-storage .cw-storage-col")).toHaveLength(8);
+    expect($$(".cw-storage [data-card]").map((c) => Number(c.dataset.card))).toEqual(view().storage);
+    expect($(".cw-set-limit").textContent).toBe(String(view().set_limit));
+    expect($(".cw-run-limit").textContent).toBe(String(view().run_limit));
+    expect($$(".cw-standing [data-card]").map((c) => Number(c.dataset.card))).toEqual(view().standing.cards);
+    expect($(".cw-standing").textContent).toContain("D's play");
+    expect($(".cw-standing").textContent).toContain("1 card");
+    expect($(".cw-deck-count").textContent).toBe(String(view().deck_count));
   });
 
-  it("shows the Storage as 8 value columns with equal values stacked", () => {
-    mount();
-    const storage = $(".cw-storage");
-    expect(storage.querySelectorAll(".cw-storage-col")).toHaveLength(8);
-    expect([...storage.querySelectorAll("[data-card]")].map((c) => Number(c.dataset.card))).toEqual(STORAGE);
-    expect(storage.querySelectorAll('.cw-storage-col[data-value="5"] [data-card="5"]')).toHaveLength(2);
-    expect(storage.querySelector(".cw-set-limit").textContent).toBe("2");
-    expect(storage.querySelector(".cw-run-limit").textContent).toBe("3");
-    expect(storage.textContent).toContain("T=5");
+  it("badges the last move from view.last_action, and none when the engine cleared it", () => {
+    mount("respond");
+    expect($('.cw-seat[data-seat="3"] .cw-bubble').textContent).toBe("played 5");
+    expect($$(".cw-bubble")).toHaveLength(1);
+    model.set("view", { ...view(), last_action: null });
+    expect($$(".cw-bubble")).toHaveLength(0);
   });
 
-  it("shows the standing play with its owner, and deck and discard counts", () => {
-    mount();
-    const standing = $(".cw-standing");
-    expect([...standing.querySelectorAll("[data-card]")].map((c) => c.dataset.card)).toEqual(["3", "4"]);
-    expect(standing.textContent).toContain("D's play");
-    expect($(".cw-deck").textContent).toContain("40");
-    expect($(".cw-discard").textContent).toContain("3");
+  it("says how many cards a pass took: the 4, not the 4s", () => {
+    mount("past_bot");
+    expect($('.cw-seat[data-seat="2"] .cw-bubble').textContent).toBe("passed: took the 4 and gave a 7");
   });
 
-  it("shows an empty table when there is no standing play", () => {
-    mount({ view: depotView({ standing: null, phase: "lead", passes: 0 }) });
-    expect($(".cw-standing [data-card]")).toBeNull();
-    expect($(".cw-standing").textContent).toContain("you lead");
+  it("shows game k of 3, lost points and penalty cards in a match", () => {
+    mount("match_game3");
+    expect($(".cw-header").textContent).toContain("Game 3 of 3");
+    expect($('.cw-seat[data-seat="1"] .cw-lost').textContent).toContain("lost 7");
+    expect($$('.cw-seat[data-seat="1"] .cw-lost [data-card]').map((c) => c.dataset.card)).toEqual(["2", "5"]);
+    expect($(".cw-player .cw-lost").textContent).toContain("lost 0");
   });
 });
 
-describe("the hand", () => {
-  it("gives every card data-card, sorted as sent", () => {
-    mount();
-    expect(handCards().map((c) => Number(c.dataset.card))).toEqual(HAND);
-  });
-
-  it("marks cards found in a legal play as playable and dims the others", () => {
-    mount();
+describe("the hand and playing", () => {
+  it("gives every card data-card, playable ones glowing and the rest dimmed", () => {
+    mount("respond");
+    expect(handValues()).toEqual(view().hands[0]);
     const playable = handCards().filter((c) => c.classList.contains("cw-playable")).map((c) => c.dataset.card);
-    const dimmed = handCards().filter((c) => c.classList.contains("cw-dimmed")).map((c) => c.dataset.card);
-    expect(playable).toEqual(["5", "5", "6", "7"]);
-    expect(dimmed).toEqual(["1", "2", "3", "8"]);
+    expect(playable).toEqual(["3", "4", "5", "6", "6", "8", "8", "8"].filter((v) => ["3", "4", "5", "6", "8"].includes(v)));
   });
 
-  it("has no playable cards when legal is empty", () => {
-    mount({ view: depotView({ current: 1 }), legal: [] });
-    expect($$(".cw-hand .cw-playable")).toHaveLength(0);
-  });
-
-  it("toggles selection on click", () => {
-    mount();
-    clickHand(3);
-    expect(handCards()[3].classList.contains("cw-selected")).toBe(true);
-    clickHand(3);
-    expect(handCards()[3].classList.contains("cw-selected")).toBe(false);
-  });
-});
-
-describe("playing", () => {
-  it("sends the selection as a play action", () => {
-    mount();
-    const play = () => $('[data-control="play"]');
-    expect(play().hasAttribute("disabled")).toBe(true);
-    expect(play().hasAttribute("data-action")).toBe(false);
-    clickHand(4);
-    clickHand(3);
-    expect(play().dataset.action).toBe("play 5 5");
-    expect(play().hasAttribute("disabled")).toBe(false);
-    play().click();
-    expect(model.send).toHaveBeenCalledWith({ type: "act", action: "play 5 5" });
-    expect(model.send).toHaveBeenCalledTimes(1);
+  it("plays a selection with Play, values ascending whatever the click order", () => {
+    mount("respond");
+    expect(disabled('[data-control="play"]')).toBe(true);
+    clickHand(2); // 5
+    clickHand(1); // 4
+    const play = $('[data-control="play"]');
+    expect(play.dataset.action).toBe("play 4 5");
+    expect($(".cw-hint").textContent).toBe("Ready: play 4 5.");
+    play.click();
+    expect(model.sent()).toEqual([{ type: "act", action: "play 4 5" }]);
   });
 
   it("sends an illegal selection too, so Python can explain the refusal", () => {
-    mount();
-    clickHand(0);
-    clickHand(3);
+    mount("respond");
+    clickHand(0); // 3 does not beat 5
     const play = $('[data-control="play"]');
-    expect(play.dataset.action).toBe("play 1 5");
     expect(play.classList.contains("cw-btn-warn")).toBe(true);
     play.click();
-    expect(model.sent()).toEqual([{ type: "act", action: "play 1 5" }]);
+    expect(model.sent()).toEqual([{ type: "act", action: "play 3" }]);
   });
 
-  it("writes play values ascending whatever the click order", () => {
-    mount();
-    clickHand(6);
-    clickHand(5);
-    expect($('[data-control="play"]').dataset.action).toBe("play 6 7");
+  it("says why a selection is refused, from Python's refusals, on one line with its rule chip", () => {
+    mount("respond");
+    const refusals = model.get("refusals");
+    expect(refusals["play 3"]).toMatch(/rule D4\.7/);
+    clickHand(0);
+    const hint = $(".cw-hint");
+    expect(hint.textContent).toBe(refusals["play 3"]);
+    expect(hint.getAttribute("title")).toBe(refusals["play 3"]);
+    expect(hint.classList.contains("cw-hint-line")).toBe(true);
+    expect(hint.querySelector('.cw-rule[data-rule="D4.7"]')).not.toBeNull();
+    cleanup();
+    // a card in no legal play is dimmed, with Python's reason as its tooltip
+    mount("pass_only");
+    const why = model.get("refusals")["play 5"];
+    expect(why).toMatch(/rule D4\.7/);
+    expect(handCards()[0].classList.contains("cw-dimmed")).toBe(true);
+    expect(handCards()[0].getAttribute("title")).toBe(why);
+    cleanup();
+    mount("respond", { refusals: {} });
+    clickHand(0);
+    expect($(".cw-hint").textContent).toContain("play 3 is not a legal play now");
   });
 
-  it("lists legal plays as buttons that send their action, and summarises passes", () => {
-    mount();
-    const moves = $$(".cw-legal [data-action]");
-    expect(moves.map((b) => b.dataset.action)).toEqual(["play 5 5", "play 6 7"]);
-    moves[1].click();
-    expect(model.sent()).toEqual([{ type: "act", action: "play 6 7" }]);
-    expect($(".cw-legal").textContent).toContain("or pass: take 2, 4, 5 or 6");
+  it("legal-move chips SELECT their cards; Play then plays (one click never plays)", () => {
+    mount("respond");
+    const chip = $('.cw-legal [data-action="play 4 5 6"]');
+    chip.click();
+    expect(model.send).not.toHaveBeenCalled();
+    expect(handCards().filter((c) => c.classList.contains("cw-selected")).map((c) => c.dataset.card)).toEqual(["4", "5", "6"]);
+    expect($('.cw-legal [data-action="play 4 5 6"]').classList.contains("cw-move-selected")).toBe(true);
+    expect($('.cw-legal [data-action="play 4 5 6"]').getAttribute("aria-pressed")).toBe("true");
+    expect($('[data-control="play"]').dataset.action).toBe("play 4 5 6");
+    $('[data-control="play"]').click();
+    expect(model.sent()).toEqual([{ type: "act", action: "play 4 5 6" }]);
+  });
+
+  it("a second click on the selected chip clears the selection; another chip replaces it", () => {
+    mount("respond");
+    $('.cw-legal [data-action="play 8"]').click();
+    expect($$(".cw-hand .cw-selected")).toHaveLength(1);
+    $('.cw-legal [data-action="play 3 4"]').click();
+    expect($('[data-control="play"]').dataset.action).toBe("play 3 4");
+    $('.cw-legal [data-action="play 3 4"]').click();
+    expect($$(".cw-hand .cw-selected")).toHaveLength(0);
+    expect(model.send).not.toHaveBeenCalled();
+  });
+
+  it("summarises the passes after the plays, and never 'or pass' with no plays", () => {
+    mount("respond");
+    expect($(".cw-legal").textContent).toContain("or pass: take the 4, 5, 6 or 8, and give a card if you like");
+    cleanup();
+    mount("pass_only");
+    expect($$('.cw-legal [data-action^="play"]')).toHaveLength(0);
+    const text = $(".cw-legal").textContent;
+    expect(text).toContain("Pass: take the");
+    expect(text).not.toContain("or pass");
+    expect($(".cw-hint").textContent).toContain("you pass");
+  });
+
+  it("disables Pass for the leader, citing rule D5.3", () => {
+    mount("start");
+    expect(disabled('[data-control="pass"]')).toBe(true);
+    expect($('[data-control="pass"]').getAttribute("title")).toBe("the leader must play (rule D5.3)");
   });
 });
 
 describe("passing", () => {
-  it("takes a Storage value and gives a card: pass take 5 give 3", () => {
-    mount();
+  it("takes a Storage value and gives a card", () => {
+    mount("respond");
     expect($('[data-control^="take-"]')).toBeNull();
     $('[data-control="pass"]').click();
-    const takes = $$('[data-control^="take-"]').map((b) => b.dataset.control);
-    expect(takes).toEqual(["take-2", "take-4", "take-5", "take-6"]);
+    expect($$('[data-control^="take-"]').map((b) => b.dataset.control)).toEqual(["take-4", "take-5", "take-6", "take-8"]);
     expect($('[data-control="confirm-pass"]').hasAttribute("data-action")).toBe(false);
     $('[data-control="take-5"]').click();
     expect($('[data-control="take-5"]').classList.contains("cw-chosen")).toBe(true);
-    // only gives offered with take 5 are live: every other value in hand
-    const givable = handCards().filter((c) => c.classList.contains("cw-playable")).map((c) => c.dataset.card);
-    expect(givable).toEqual(["1", "2", "3", "6", "7", "8"]);
+    expect($(".cw-hint").textContent).toContain("Taking the 5");
+    expect($(".cw-hint").textContent).not.toContain("5s");
     expect($('[data-control="confirm-pass"]').dataset.action).toBe("pass take 5");
-    clickHand(2); // the 3
-    const confirm = $('[data-control="confirm-pass"]');
-    expect(confirm.dataset.action).toBe("pass take 5 give 3");
-    confirm.click();
+    clickHand(0); // the 3
+    expect($('[data-control="confirm-pass"]').dataset.action).toBe("pass take 5 give 3");
+    $('[data-control="confirm-pass"]').click();
     expect(model.sent()).toEqual([{ type: "act", action: "pass take 5 give 3" }]);
   });
 
-  it("passes without giving: pass take 5", () => {
-    mount();
+  it("says 'both 8s' when two cards of a value are taken", () => {
+    mount("respond", { view: { ...scenario("depot", "respond").view, storage: [4, 5, 8, 8] } });
     $('[data-control="pass"]').click();
-    $('[data-control="take-5"]').click();
-    clickHand(3); // a 5 cannot be given after taking 5s: ignored
-    expect($('[data-control="confirm-pass"]').dataset.action).toBe("pass take 5");
-    $('[data-control="confirm-pass"]').click();
-    expect(model.sent()).toEqual([{ type: "act", action: "pass take 5" }]);
+    expect($('[data-control="take-8"]').getAttribute("title")).toBe("Take both 8s from the Storage");
   });
 
-  it("clicking the given card again takes the give back", () => {
-    mount();
-    $('[data-control="pass"]').click();
-    $('[data-control="take-2"]').click();
-    clickHand(0);
-    expect($('[data-control="confirm-pass"]').dataset.action).toBe("pass take 2 give 1");
-    clickHand(0);
-    expect($('[data-control="confirm-pass"]').dataset.action).toBe("pass take 2");
-  });
-
-  it("only offers takes and gives that appear in legal", () => {
-    mount({ legal: ["play 5 5", "pass take 4", "pass take 4 give 8"] });
-    $('[data-control="pass"]').click();
-    expect($$('[data-control^="take-"]').map((b) => b.dataset.control)).toEqual(["take-4"]);
-    $('[data-control="take-4"]').click();
-    expect(handCards().filter((c) => c.classList.contains("cw-playable")).map((c) => c.dataset.card)).toEqual(["8"]);
-    clickHand(0); // a 1: not offered, ignored
-    expect($('[data-control="confirm-pass"]').dataset.action).toBe("pass take 4");
-  });
-
-  it("goes straight to the give step when the Storage is empty", () => {
-    mount({
-      view: depotView({ storage: [], set_limit: 0, run_limit: 0 }),
-      legal: ["play 5", "pass", "pass give 1", "pass give 5"],
-    });
-    $('[data-control="pass"]').click();
-    expect($('[data-control^="take-"]')).toBeNull();
-    expect($('[data-control="confirm-pass"]').dataset.action).toBe("pass");
-    clickHand(3);
-    $('[data-control="confirm-pass"]').click();
-    expect(model.sent()).toEqual([{ type: "act", action: "pass give 5" }]);
-    expect($(".cw-legal").textContent).toContain("or pass (the Storage is empty)");
-  });
-
-  it("cancel leaves the pass flow without sending anything", () => {
-    mount();
+  it("Cancel and Escape leave the pass flow without sending anything", () => {
+    mount("respond");
     $('[data-control="pass"]').click();
     $('[data-control="take-6"]').click();
     $('[data-control="cancel"]').click();
     expect($('[data-control="confirm-pass"]')).toBeNull();
-    expect($('[data-control^="take-"]')).toBeNull();
-    expect($('[data-control="pass"]')).not.toBeNull();
+    $('[data-control="pass"]').click();
+    $(".cw-table").dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true }));
+    expect($('[data-control="confirm-pass"]')).toBeNull();
+    clickHand(1);
+    $(".cw-table").dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true }));
+    expect($$(".cw-hand .cw-selected")).toHaveLength(0);
     expect(model.send).not.toHaveBeenCalled();
   });
+});
 
-  it("disables Pass for the leader, citing rule D5.3", () => {
-    mount({ view: depotView({ phase: "lead", standing: null, passes: 0 }), legal: ["play 1", "play 5", "play 5 5"] });
-    const pass = $('[data-control="pass"]');
-    expect(pass.hasAttribute("disabled")).toBe(true);
-    expect(pass.getAttribute("title")).toBe("the leader must play (rule D5.3)");
-    expect($(".cw-legal").textContent).not.toContain("or pass");
+describe("a bot's turn", () => {
+  it("disables the controls and names who is thinking", () => {
+    mount("thinking");
+    expect($(".cw-turn").textContent).toBe("B is thinking");
+    expect($(".cw-turn").dataset.turn).toBe("thinking");
+    expect($('.cw-seat[data-seat="1"] .cw-thinking').getAttribute("title")).toBe("B is thinking");
+    expect(disabled('[data-control="play"]')).toBe(true);
+    expect(disabled('[data-control="pass"]')).toBe(true);
+    expect(handCards().every((c) => c.tagName === "DIV")).toBe(true); // not clickable
+    expect($(".cw-legal").textContent).toContain("none: B is thinking");
+    expect($(".cw-player").classList.contains("cw-player-waiting")).toBe(true);
+  });
+
+  it("keeps controls disabled on a bot's turn even if legal is not empty", () => {
+    const s = scenario("depot", "respond");
+    mount("respond", { view: { ...s.view, current: 1 }, thinking: true });
+    expect(disabled('[data-control="play"]')).toBe(true);
+    expect($$(".cw-legal [data-action]").every((b) => b.hasAttribute("disabled"))).toBe(true);
+  });
+});
+
+describe("the past", () => {
+  it("scrubbed back to a bot's move: the banner, and never 'waiting for' forever", () => {
+    mount("past_bot");
+    const banner = $(".cw-past");
+    expect(banner.textContent).toContain(`Paused in the past: move ${model.get("cursor")} of ${model.get("history_len")}`);
+    expect(banner.textContent).toContain("D is played by the computer, which waits while you look back");
+    expect($(".cw-table").textContent).not.toMatch(/waiting for/i);
+    expect($(".cw-turn").textContent).toBe("D (computer) plays here");
+    $('.cw-past [data-control="latest"]').click();
+    expect(model.sent()).toEqual([{ type: "goto", index: model.get("history_len") }]);
+  });
+
+  it("scrubbed back to the viewer's move: acting there starts a new line", () => {
+    mount("past_own");
+    expect($(".cw-past").textContent).toContain("Playing a move here starts a new line of play");
+    $('.cw-legal [data-action="play 3 4"]').click();
+    $('[data-control="play"]').click();
+    expect(model.sent()).toEqual([{ type: "act", action: "play 3 4" }]);
+  });
+
+  it("has no banner at the latest position", () => {
+    mount("respond");
+    expect($(".cw-past")).toBeNull();
+  });
+
+  it("lists the lines of play and switches with a message", () => {
+    mount("branch");
+    const lines = $$('[data-control="branch"]');
+    expect(lines.map((b) => b.dataset.branch)).toEqual(["main", "branch-1"]);
+    expect($('[data-branch="branch-1"]').getAttribute("aria-pressed")).toBe("true");
+    $('[data-branch="main"]').click();
+    expect(model.sent()).toEqual([{ type: "switch", branch: "main" }]);
+  });
+});
+
+describe("the end of a game in a match: the hold panel", () => {
+  it("shows the ranking, the penalty cards and the lost points until Continue", () => {
+    mount("hold");
+    const hold = model.get("hold");
+    const panel = $(".cw-hold");
+    expect(panel.dataset.kind).toBe("scoring");
+    expect(panel.textContent).toContain(`Game ${hold.data.game} of 3 is over`);
+    const rows = $$(".cw-hold tbody tr");
+    expect(rows.map((r) => Number(r.dataset.seat))).toEqual(hold.data.ranking);
+    expect(rows[0].textContent).toContain("1st");
+    expect(rows[0].textContent).toContain("none (went out)");
+    for (const r of rows.slice(1)) {
+      const s = Number(r.dataset.seat);
+      expect(r.querySelector("[data-card]").dataset.card).toBe(String(hold.data.taken[s]));
+      expect(r.lastElementChild.textContent).toBe(`${hold.data.lost_points[s]} (+${hold.data.taken[s]})`);
+    }
+    expect($(".cw-turn").textContent).toBe("Paused");
+    expect($(".cw-legal").textContent).toContain("until you press Continue");
+    $('[data-control="continue"]').click();
+    expect(model.sent()).toEqual([{ type: "continue" }]);
+    model.set("hold", null);
+    expect($(".cw-hold")).toBeNull();
+  });
+
+  it("hides the hold panel while looking at the past", () => {
+    mount("hold", { cursor: 3 });
+    expect($(".cw-hold")).toBeNull();
+    expect($(".cw-past")).not.toBeNull();
+  });
+});
+
+describe("game over", () => {
+  it("a single game: winner, cards left and the reason with its rule chip", () => {
+    mount("finished");
+    const panel = $(".cw-outcome");
+    expect(panel.textContent).toContain("D wins");
+    expect($$(".cw-outcome thead th").map((t) => t.textContent)).toEqual(["Player", "Cards left"]);
+    expect($$(".cw-outcome tbody tr").map((r) => r.dataset.seat)).toEqual(["3", "1", "2", "0"]);
+    expect(panel.querySelector(".cw-rule").dataset.rule).toBe("D8.1");
+    expect($(".cw-controls")).toBeNull();
+    expect($(".cw-turn").textContent).toBe("Game over");
+    $('[data-control="hide-outcome"]').click();
+    expect($(".cw-outcome")).toBeNull();
+    $('[data-control="show-outcome"]').click();
+    expect($(".cw-outcome")).not.toBeNull();
+  });
+
+  it("a match: every game's penalty card and the lost points", () => {
+    mount("match_over");
+    const panel = $(".cw-outcome");
+    expect(panel.textContent).toContain("You win the match!");
+    expect($$(".cw-outcome thead th").map((t) => t.textContent)).toEqual(["Player", "Game 1", "Game 2", "Game 3", "Lost points"]);
+    const first = $(".cw-outcome tbody tr");
+    expect(first.dataset.seat).toBe("0");
+    expect(first.lastElementChild.textContent).toBe("4");
   });
 });
 
 describe("teacher view", () => {
-  const hands = [HAND, [1, 1, 2, 4, 4, 6, 7, 8, 8], [2, 3, 3, 6, 7, 8], [1, 2, 5, 6, 7, 7, 8]];
-  it("shows every hand face up and makes the current player's hand interactive", () => {
-    mount({
-      view: depotView({ seat: null, current: 2, hands, hand_counts: hands.map((x) => x.length) }),
-      legal: ["play 6 7", "play 7 8", ...passes(hands[2], STORAGE)],
-    });
-    for (let i = 0; i < 4; i++) {
-      const cards = [...el.querySelectorAll(`.cw-seat[data-seat="${i}"] [data-card]`)].map((c) => Number(c.dataset.card));
-      expect(cards).toEqual(hands[i]);
+  it("shows every hand face up and acts for the player to move", () => {
+    mount("teacher");
+    const v = view();
+    for (let i = 0; i < v.players; i++) {
+      expect($$(`.cw-seats .cw-seat[data-seat="${i}"] [data-card]`).map((c) => Number(c.dataset.card))).toEqual(v.hands[i]);
     }
-    expect(handCards().map((c) => Number(c.dataset.card))).toEqual(hands[2]);
-    expect($(".cw-header").textContent).toContain("C to play");
-    clickHand(4);
-    clickHand(3);
+    expect(handValues()).toEqual(v.hands[v.current]);
+    expect($(".cw-header").textContent).toContain("Teacher view");
+    expect($(".cw-player").textContent).toContain(`acting for ${v.names[v.current]}`);
+    $('.cw-legal [data-action="play 8 8"]').click();
     $('[data-control="play"]').click();
-    expect(model.sent()).toEqual([{ type: "act", action: "play 6 7" }]);
+    expect(model.sent()).toEqual([{ type: "act", action: "play 8 8" }]);
   });
 });
 
-describe("error banner, log and outcome", () => {
-  const msg = "Illegal: rule D4.5 — a run of 4 exceeds the run limit 3 (Storage [2,4,5,5,6]).";
-  it("shows last_error with the rule ID emphasised and clears it", () => {
-    mount({ last_error: msg });
-    const banner = $(".cw-error");
-    expect(banner.textContent).toContain("a run of 4 exceeds the run limit 3");
-    expect(banner.querySelector(".cw-rule").textContent).toBe("D4.5");
-    $('.cw-error [data-control="clear-error"]').click();
+describe("errors and rule chips", () => {
+  it("lays the refusal over the table: the player area does not move", () => {
+    mount("refused");
+    const box = $(".cw-error");
+    expect(box.textContent).toContain(model.get("last_error").replace("Illegal: rule D4.7", "").slice(0, 20));
+    expect(box.parentElement.classList.contains("cw-error-slot")).toBe(true);
+    expect(box.querySelector('.cw-rule[data-rule="D4.7"]')).not.toBeNull();
+    $('[data-control="clear-error"]').click();
     expect(model.sent()).toEqual([{ type: "clear_error" }]);
   });
 
-  it("has no banner without an error, and shows one when last_error changes", () => {
-    mount();
-    expect($(".cw-error")).toBeNull();
-    model.set("last_error", msg);
-    expect($(".cw-error")).not.toBeNull();
-    model.set("last_error", "");
-    expect($(".cw-error")).toBeNull();
+  it("explains a rule chip from the rules trait: tooltip on hover, the rule's text on click", () => {
+    mount("refused");
+    const rules = model.get("rules");
+    const chip = $('.cw-error .cw-rule[data-rule="D4.7"]');
+    expect(chip.getAttribute("title")).toContain(rules["D4.7"].title);
+    chip.click();
+    const card = $(".cw-rule-card");
+    expect(card.dataset.rule).toBe("D4.7");
+    expect(card.textContent).toContain(rules["D4.7"].title);
+    expect(model.send).not.toHaveBeenCalled();
+    $(".cw-table").dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true }));
+    expect($(".cw-rule-card")).toBeNull();
   });
 
-  it("narrates newest last with rule IDs highlighted", () => {
-    mount();
-    const lines = $$(".cw-log li");
-    expect(lines).toHaveLength(3);
-    expect(lines[2].textContent).toContain("D plays [3,4]");
-    expect(lines[2].classList.contains("cw-log-latest")).toBe(true);
-    expect($$(".cw-log .cw-rule").map((r) => r.textContent)).toEqual(["D4.8", "D6", "D4.6"]);
-    model.set("log", [...model.get("log"), "A passes (D6): takes the 5s."]);
-    expect($$(".cw-log li")).toHaveLength(4);
-  });
-
-  it("shows the outcome: winners, scores and reason", () => {
-    mount({
-      view: depotView({
-        phase: "finished", current: null, hands: [[], null, null, null], hand_counts: [0, 3, 5, 2],
-        outcome: { winners: [0], scores: [0, 3, 5, 2], reason: "A emptied their hand (rule D8.1)" },
-      }),
-      legal: [],
-    });
-    const panel = $(".cw-outcome");
-    expect(panel.textContent).toContain("You win!");
-    expect($$(".cw-outcome tbody tr").map((r) => r.lastElementChild.textContent)).toEqual(["0", "3", "5", "2"]);
-    expect(panel.textContent).toContain("Cards left");
-    expect(panel.querySelector(".cw-rule").textContent).toBe("D8.1");
-    expect($(".cw-controls")).toBeNull();
-  });
-
-  it("labels match scores as lost points and names shared winners", () => {
-    mount({
-      view: depotView({
-        phase: "finished", current: null, games: 3, game_no: 3,
-        outcome: { winners: [1, 2], scores: [9, 4, 4, 6], reason: "B and C tie on 4 lost points (rule D10.7)" },
-      }),
-      legal: [],
-    });
-    expect($(".cw-outcome").textContent).toContain("B and C share the win");
-    expect($(".cw-outcome").textContent).toContain("Lost points");
+  it("every rule ID in the narration is a chip the rules explain", () => {
+    mount("match_game3");
+    const chips = $$(".cw-log .cw-rule");
+    expect(chips.length).toBeGreaterThan(5);
+    expect(chips.filter((c) => c.classList.contains("cw-rule-unknown"))).toEqual([]);
   });
 });
 
-describe("history scrubber", () => {
-  it("sends goto from the buttons and the range, and undo", () => {
-    mount({ cursor: 2, history_len: 5 });
-    const h = $(".cw-history");
-    const range = /** @type {HTMLInputElement} */ (h.querySelector('input[type="range"]'));
-    expect(range.min).toBe("0");
-    expect(range.max).toBe("5");
-    expect(range.value).toBe("2");
-    $('[data-control="first"]').click();
-    $('[data-control="prev"]').click();
-    $('[data-control="next"]').click();
-    $('[data-control="last"]').click();
-    range.value = "4";
-    range.dispatchEvent(new Event("change", { bubbles: true }));
-    $('[data-control="undo"]').click();
-    expect(model.sent()).toEqual([
-      { type: "goto", index: 0 }, { type: "goto", index: 1 }, { type: "goto", index: 3 },
-      { type: "goto", index: 5 }, { type: "goto", index: 4 }, { type: "undo" },
-    ]);
+describe("notation and words", () => {
+  it("parses and writes notation", () => {
+    expect(parseAction("play 3 4 5")).toMatchObject({ kind: "play", cards: [3, 4, 5] });
+    expect(parseAction("pass take 3 give 7")).toMatchObject({ kind: "pass", take: 3, give: 7 });
+    expect(parseAction("pass give 5")).toMatchObject({ kind: "pass", take: null, give: 5 });
+    expect(parseAction("pass")).toMatchObject({ kind: "pass", take: null, give: null });
+    expect(parseAction("dance")).toBeNull();
+    expect(playNotation([5, 3, 4])).toBe("play 3 4 5");
+    expect(passNotation(5, 3)).toBe("pass take 5 give 3");
+    expect(passNotation(null, null)).toBe("pass");
+    expect(layout.parse).toBe(parseAction);
   });
 
-  it("disables the buttons that would not move, and follows cursor changes", () => {
-    mount({ cursor: 3, history_len: 3 });
-    expect($('[data-control="next"]').hasAttribute("disabled")).toBe(true);
-    expect($('[data-control="last"]').hasAttribute("disabled")).toBe(true);
-    expect($('[data-control="prev"]').hasAttribute("disabled")).toBe(false);
-    model.set("cursor", 0);
-    expect($('[data-control="first"]').hasAttribute("disabled")).toBe(true);
-    expect($('[data-control="next"]').hasAttribute("disabled")).toBe(false);
-    expect(/** @type {HTMLInputElement} */ ($(".cw-history input")).value).toBe("0");
-    expect($(".cw-header").textContent).toContain("viewing move 0 of 3");
+  it("says taken cards as a person would", () => {
+    expect(takenWords(2, 1)).toBe("the 2");
+    expect(takenWords(5, 2)).toBe("both 5s");
+    expect(takenWords(3, 3)).toBe("all three 3s");
+    expect(describeAction("play 5 5")).toBe("played 5 5");
+    expect(describeAction("pass")).toBe("passed");
+    expect(describeAction("pass give 8")).toBe("passed: gave an 8");
+    expect(passSummary([{ take: 2, give: null }, { take: 4, give: 1 }], true)).toBe("or pass: take the 2 or 4, and give a card if you like");
+    expect(passSummary([{ take: null, give: null }], false)).toBe("Pass (the Storage is empty)");
   });
 });
 
-describe("redraw, keyboard and cleanup", () => {
-  it("redraws when the view changes and resets the selection", () => {
-    mount();
-    clickHand(3);
-    expect($$(".cw-hand .cw-selected")).toHaveLength(1);
-    model.set("view", depotView({ storage: [1, 2, 4, 5, 5, 6], hands: [[1, 2, 3, 6, 7, 8], null, null, null], current: 1 }));
-    expect($$(".cw-storage [data-card]").map((c) => Number(c.dataset.card))).toEqual([1, 2, 4, 5, 5, 6]);
-    expect(handCards().map((c) => Number(c.dataset.card))).toEqual([1, 2, 3, 6, 7, 8]);
-    expect($$(".cw-hand .cw-selected")).toHaveLength(0);
-    expect($(".cw-header").textContent).toContain("B to play");
+describe("the widget's life", () => {
+  it("subscribes to every synced trait it draws from", () => {
+    mount("respond");
+    for (const t of ["view", "legal", "narration", "cursor", "history_len", "last_error", "thinking", "bot_seats", "branch", "branches", "hold", "refusals", "rules"]) {
+      expect(model.handlers[`change:${t}`], t).toHaveLength(1);
+      expect(TRAITS).toContain(t);
+    }
   });
 
-  it("keeps the selection across a redraw that does not change the position", () => {
-    mount();
+  it("keeps the selection across a redraw of the same position, and drops it on a new one", () => {
+    mount("respond");
     clickHand(3);
     model.set("last_error", "Illegal: rule D4.7 — too weak.");
     expect($$(".cw-hand .cw-selected")).toHaveLength(1);
+    model.set("cursor", 3);
+    expect($$(".cw-hand .cw-selected")).toHaveLength(0);
   });
 
-  it("subscribes to every synced trait it draws from", () => {
-    mount();
-    for (const t of ["view", "legal", "log", "cursor", "history_len", "last_error", "thinking"]) {
-      expect(model.handlers[`change:${t}`], t).toHaveLength(1);
-    }
-    expect(TRAITS).toContain("bot_seats");
-  });
-
-  it("stops key events from reaching the notebook", () => {
-    mount();
+  it("keeps keys inside the table", () => {
+    mount("respond");
     const outside = vi.fn();
-    el.addEventListener("keydown", outside);
-    el.addEventListener("keyup", outside);
-    el.addEventListener("keypress", outside);
     document.addEventListener("keydown", outside);
-    const button = $('[data-control="pass"]');
+    el.addEventListener("keyup", outside);
     for (const type of ["keydown", "keyup", "keypress"]) {
-      button.dispatchEvent(new KeyboardEvent(type, { key: "a", bubbles: true }));
+      $('[data-control="pass"]').dispatchEvent(new KeyboardEvent(type, { key: "a", bubbles: true }));
     }
-    $(".cw-table").dispatchEvent(new KeyboardEvent("keydown", { key: "d", bubbles: true }));
     expect(outside).not.toHaveBeenCalled();
     document.removeEventListener("keydown", outside);
   });
 
-  it("Escape leaves the pass flow, then clears the selection", () => {
-    mount();
-    const esc = () => $(".cw-table").dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true }));
-    $('[data-control="pass"]').click();
-    esc();
-    expect($('[data-control="confirm-pass"]')).toBeNull();
-    clickHand(3);
-    esc();
-    expect($$(".cw-hand .cw-selected")).toHaveLength(0);
-    expect(model.send).not.toHaveBeenCalled();
+  it("never writes a trait: it only sends messages", () => {
+    mount("respond");
+    const set = vi.spyOn(model, "set");
+    $('.cw-legal [data-action="play 8"]').click();
+    $('[data-control="play"]').click();
+    $('[data-control="first"]').click();
+    $('[data-control="undo"]').click();
+    expect(set).not.toHaveBeenCalled();
+    expect(model.save_changes).not.toHaveBeenCalled();
+    expect(model.sent().map((m) => m.type)).toEqual(["act", "goto", "undo"]);
   });
 
   it("cleanup removes the DOM and every listener", () => {
-    mount();
-    const root = $(".cw-table");
-    const spy = vi.spyOn(root, "removeEventListener");
-    expect(model.listenerCount()).toBeGreaterThan(0);
+    mount("respond");
     cleanup();
-    cleanup = () => {};
+    cleanup = undefined;
     expect(el.children).toHaveLength(0);
     expect(model.listenerCount()).toBe(0);
-    expect(spy.mock.calls.map((c) => c[0]).sort()).toEqual(["keydown", "keypress", "keyup"]);
-    // later changes do nothing (and do not throw)
-    model.set("view", depotView({ round: 9 }));
-    expect(el.children).toHaveLength(0);
   });
 
   it("waits politely before the first view arrives", () => {
-    mount({ view: {}, legal: [] });
+    mount("respond", { view: {} });
     expect($(".cw-table").textContent).toContain("Waiting for the game");
-    model.set("view", depotView());
-    expect(handCards()).toHaveLength(HAND.length);
-  });
-});
-
-describe("notation helpers", () => {
-  it("parses plays and passes", () => {
-    expect(parseAction("play 3 4 5")).toMatchObject({ kind: "play", cards: [3, 4, 5] });
-    expect(parseAction("pass take 3 give 7")).toMatchObject({ kind: "pass", take: 3, give: 7 });
-    expect(parseAction("pass take 3")).toMatchObject({ kind: "pass", take: 3, give: null });
-    expect(parseAction("pass give 5")).toMatchObject({ kind: "pass", take: null, give: 5 });
-    expect(parseAction("pass")).toMatchObject({ kind: "pass", take: null, give: null });
-    expect(parseAction("Pass 4 give 2")).toMatchObject({ kind: "pass", take: 4, give: 2 });
-    expect(parseAction("dance")).toBeNull();
-  });
-  it("writes canonical notation", () => {
-    expect(playNotation([5, 3, 4])).toBe("play 3 4 5");
-    expect(passNotation(5, 3)).toBe("pass take 5 give 3");
-    expect(passNotation(5, null)).toBe("pass take 5");
-    expect(passNotation(null, 5)).toBe("pass give 5");
-    expect(passNotation(null, null)).toBe("pass");
+    model.set("view", scenario("depot", "respond").view);
+    expect(handCards().length).toBeGreaterThan(0);
   });
 });

@@ -3,7 +3,7 @@
 Shared by ``tests/browser/conftest.py`` (pytest fixtures) and ``benchmarks/browser_roundtrip.py``
 (a plain script), so this module imports neither pytest nor anything from cardwidgets.
 
-What is here (see the team's browser-e2e recipe for why each piece looks the way it does):
+What is here:
 
 - :class:`LabServer`: a private JupyterLab server (temporary ``JUPYTER_*`` dirs, token, free port,
   root allowed, ``window.jupyterapp`` exposed, news/update toasts silenced, log to a file) with a

@@ -8,9 +8,9 @@ DOM hooks used (the front end's contract, ``js/src/cirno_neu/index.js``):
 when directly playable; SHOT/DOUBLE SHOT hand cards carry ``data-control="target"`` and start the
 targeting step, after which ``.cw-seat[data-seat=k].cw-targetable[data-action="play shot @k"]`` are
 clicked; ``.cw-sum``; ``.cw-direction[data-direction]``; ``.cw-turn`` (header),
-``.cw-turn-info .cw-badge-shot`` / ``.cw-badge-double``; ``.cw-seat.cw-current`` / ``.cw-shot-turn``;
+``.cw-turn-detail`` (shot turn, card k of 2), ``.cw-turn-info .cw-badge-shot`` / ``.cw-badge-double``; ``.cw-seat.cw-current`` / ``.cw-shot-turn``;
 ``.cw-stack-top .cw-newest[data-card]``; ``.cw-log .cw-log-line`` with ``.cw-rule[data-rule]``;
-``.cw-error``; ``.cw-outcome``; ``.cw-seat.cw-out``; ``.cw-lives[data-chips]``;
+``.cw-error``; ``.cw-outcome`` (head ``.cw-overlay-head``); ``.cw-seat.cw-out``; ``.cw-lives[data-chips]``;
 ``.cw-history-pos`` (``move k of k (latest)``), which every kernel sync redraws.
 """
 
@@ -96,7 +96,7 @@ SNAPSHOT = """{
     "current": t.state.current_player,
     "terminal": t.state.is_terminal,
     "legal": list(t.legal),
-    "log": list(t.log),
+    "log": list(t.narration),
     "last_error": t.last_error,
     "view": t.view,
 }"""
@@ -183,7 +183,9 @@ def expect_turn_shown(table, turn: dict, direction: int) -> None:
     expect(table.locator(".cw-direction")).to_have_attribute("data-direction", "cw" if direction == 1 else "ccw")
     expect(table.locator(".cw-ring")).to_have_attribute("data-direction", "cw" if direction == 1 else "ccw")
     header = table.locator(".cw-header .cw-turn")
-    expect(header).to_contain_text(f"{NAMES[actor]} — shot turn" if kind == "shot" else f"{NAMES[actor]} to play")
+    expect(header).to_contain_text(f"{NAMES[actor]} to play")
+    if kind == "shot":
+        expect(header.locator(".cw-turn-detail")).to_contain_text("shot turn")
     shot_badge = table.locator(".cw-turn-info .cw-badge-shot")
     double_badge = table.locator(".cw-turn-info .cw-badge-double")
     seat = table.locator(f'.cw-seat[data-seat="{actor}"]')
@@ -191,17 +193,17 @@ def expect_turn_shown(table, turn: dict, direction: int) -> None:
     expect(table.locator(".cw-seat.cw-current")).to_have_count(1)
     if kind == "shot":
         expect(shot_badge).to_have_count(1)
-        expect(shot_badge).to_contain_text(f"shot turn · then after {NAMES[turn['anchor']]}")
+        expect(shot_badge).to_contain_text(f"shot turn, then after {NAMES[turn['anchor']]}")
         expect(seat).to_have_class(_has("cw-shot-turn"))
     else:
         expect(shot_badge).to_have_count(0)
         expect(table.locator(".cw-seat.cw-shot-turn")).to_have_count(0)
     if required == 2:
         expect(double_badge).to_have_text(f"×2 · card {played + 1} of 2")
-        expect(header.locator(".cw-turn-counter")).to_contain_text(f"card {played + 1} of 2")
+        expect(header.locator(".cw-turn-detail")).to_contain_text(f"card {played + 1} of 2")
     else:
         expect(double_badge).to_have_count(0)
-        expect(header.locator(".cw-turn-counter")).to_have_count(0)
+        expect(header).not_to_contain_text("card ")
     # the acting player's hand is the one shown (teacher view, hot-seat)
     expect(table.locator(".cw-player .cw-seat-name")).to_have_text(f"{NAMES[actor]}'s hand")
 
@@ -373,13 +375,13 @@ def test_life_system_match_against_bots(lab_page):
     view = snap["view"]
     out = nb.json("{'outcome': t.state.outcome().to_dict(), 'chips': list(t.state.chips), "
                   "'active': list(t.state.active), 'terminal': t.state.is_terminal, 'phase': t.state.phase}")
-    assert out["terminal"] is True and out["phase"] == "MATCH_END"
+    assert out["terminal"] is True and out["phase"] == "finished"
     winners = out["outcome"]["winners"]
     assert len(winners) == 1 and out["active"].count(True) == 1 and out["active"][winners[0]]
     w = winners[0]
     panel = table.locator(".cw-outcome")
     expect(panel).to_be_visible()
-    expect(panel.locator(".cw-outcome-head")).to_contain_text(
+    expect(panel.locator(".cw-overlay-head")).to_contain_text(
         "You win the match!" if w == 0 else f"{NAMES[w]} wins the match")
     expect(table.locator(".cw-header .cw-turn")).to_have_text("Match over")
     # chips: the seats and the score table agree with the kernel

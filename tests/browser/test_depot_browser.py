@@ -4,7 +4,8 @@ Each test opens its own notebook (own kernel) holding ``t = Depot(...)``, clicks
 player would, then checks both the DOM and the Python state (read from the same kernel).
 
 DOM hooks used (the front end's contract): ``.cw-table[data-game="depot"]``, ``[data-card]``,
-``.cw-hand`` cards toggling ``.cw-selected``, ``[data-control="play"][data-action]``,
+``.cw-hand`` cards toggling ``.cw-selected``, ``[data-control="play"][data-action]``, legal-move chips
+``.cw-legal [data-action]`` that select their cards (``aria-pressed``),
 ``[data-control="pass"]`` -> ``[data-control="take-<v>"]`` -> hand card -> ``[data-control=
 "confirm-pass"][data-action]``, ``.cw-legal [data-action]``, ``.cw-error``, ``.cw-log``,
 ``.cw-standing``, ``[data-control="first|prev|next|last|undo"]``, ``.cw-seat[data-seat]``.
@@ -40,7 +41,7 @@ SNAPSHOT = """{
     "current": t.state.current_player,
     "history": [str(a) for a in t.history],
     "legal": list(t.legal),
-    "log": list(t.log),
+    "log": list(t.narration),
     "last_error": t.last_error,
     "view": t.view,
 }"""
@@ -275,11 +276,14 @@ def test_pass_by_clicking(lab_page):
 
 
 def test_history_controls(lab_page):
-    """The scrubber moves Python's cursor; a legal-move button plays from the latest position."""
+    """The scrubber moves Python's cursor; a legal-move chip selects, Play plays."""
     nb, table = open_depot(lab_page, "depot_history.ipynb", DEPOT_CELL.replace(
         'seat=0, bots={1: "random", 2: "random"}, bot_delay=0.0', "seat=None"))
     first = nb.json(SNAPSHOT)["legal"][0]
-    table.locator(f'.cw-legal [data-action="{first}"]').click()
+    table.locator(f'.cw-legal [data-action="{first}"]').click()  # selects the play's cards
+    expect(table.locator('[data-control="play"]')).to_have_attribute("data-action", first)
+    assert nb.json("t.history_len") == 0  # a chip alone never plays
+    table.locator('[data-control="play"]').click()
     expect(log_lines(table)).not_to_have_count(0)
     assert nb.json("[str(a) for a in t.history]") == [first]
     table.locator('[data-control="first"]').click()

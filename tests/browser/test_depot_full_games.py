@@ -1,7 +1,7 @@
 """Whole Depot games in a live JupyterLab, played by clicks in chromium against greedy bots.
 
-Seat 0 plays every turn through the table: the first legal-move button (``.cw-legal [data-action]``)
-when there is one, else the pass flow (``[data-control="pass"]`` -> the first
+Seat 0 plays every turn through the table: the first legal-move chip (``.cw-legal [data-action]``,
+which selects its cards) then ``[data-control="play"]`` when there is a play, else the pass flow (``[data-control="pass"]`` -> the first
 ``[data-control^="take-"]`` -> a hand card to give only if no pass without one is legal ->
 ``[data-control="confirm-pass"]``). The bots answer at once (``bot_delay=0``), inside the kernel's
 handling of our click. After every click the test waits for the DOM to change, reads the kernel,
@@ -49,6 +49,7 @@ SNAPSHOT = """{
     "last_error": t.last_error,
     "view": t.view,
     "outcome": None if t.state.outcome() is None else t.state.outcome().to_dict(),
+    "hold": t.hold,
 }"""
 
 
@@ -126,6 +127,9 @@ def play_to_the_end(lab_page, nb, table, shot_prefix: str) -> tuple[dict, dict]:
                 expect(table.locator(".cw-header")).to_contain_text(f"Game {view['game_no']} of 3")
         if snap["terminal"]:
             return snap, stats
+        if snap["hold"] is not None:
+            continue_after_game(lab_page, nb, table, snap, stats)
+            continue
         assert snap["current"] == 0, view  # the bots answered at once
         assert snap["last_error"] == ""
         if stats["clicks"] >= MAX_CLICKS:
@@ -139,8 +143,12 @@ def play_to_the_end(lab_page, nb, table, shot_prefix: str) -> tuple[dict, dict]:
             first = buttons.first
             expect(first).to_have_attribute("data-action", plays[0])
             action = plays[0]
-            first.click()
-            stats["clicks"] += 1
+            first.click()  # selects the play's cards; nothing is sent yet
+            expect(first).to_have_attribute("aria-pressed", "true")
+            play = table.locator('[data-control="play"]')
+            expect(play).to_have_attribute("data-action", action)
+            play.click()
+            stats["clicks"] += 2
             stats["plays"] += 1
         else:
             expect(table.locator('[data-control="pass"]')).to_be_enabled()
@@ -156,21 +164,61 @@ def play_to_the_end(lab_page, nb, table, shot_prefix: str) -> tuple[dict, dict]:
             lab_page.screenshot(table, f"{shot_prefix}-midgame.png")
 
 
+def continue_after_game(lab_page, nb, table, snap: dict, stats: dict) -> None:
+    """The bots wait at a game's end: the hold panel shows it until Continue is clicked."""
+    hold = snap["hold"]
+    assert hold["kind"] == "scoring", hold
+    data = hold["data"]
+    panel = table.locator(".cw-hold")
+    expect(panel).to_be_visible()
+    expect(panel).to_have_attribute("data-kind", "scoring")
+    expect(panel.locator(".cw-overlay-head")).to_have_text(f"Game {data['game']} of 3 is over")
+    rows = panel.locator("tbody tr")
+    expect(rows).to_have_count(len(data["ranking"]))
+    assert [int(s) for s in rows.evaluate_all("rs => rs.map(r => r.dataset.seat)")] == data["ranking"]
+    for place, s in enumerate(data["ranking"]):
+        row = panel.locator(f'tbody tr[data-seat="{s}"]')
+        expect(row.locator("td").last).to_contain_text(str(data["lost_points"][s]))
+        if place > 0 and data["taken"][s] is not None:
+            expect(row.locator("[data-card]")).to_have_attribute("data-card", str(data["taken"][s]))
+    expect(table.locator(".cw-header .cw-turn")).to_have_text("Paused")
+    # the bots wait: nothing moves while the panel is up
+    length = snap["history_len"]
+    lab_page.page.wait_for_timeout(300)
+    assert nb.json("[t.history_len, t.hold is not None]") == [length, True]
+    if stats.get("holds", 0) == 0:
+        lab_page.screenshot(table, "depot-match-hold.png")
+    table.locator('[data-control="continue"]').click()
+    expect(panel).to_have_count(0)
+    stats["holds"] = stats.get("holds", 0) + 1
+    stats["clicks"] += 1
+    for _ in range(100):  # the bots play on until seat 0 is to act
+        after = nb.json("[t.hold, t.state.current_player, t.thinking]")
+        if after[0] is None and (after[1] == 0 or after[1] is None) and not after[2]:
+            break
+        lab_page.page.wait_for_timeout(100)
+    else:
+        pytest.fail(f"the bots did not play on after Continue: {after}", pytrace=False)
+
+
 def expect_outcome(table, snap: dict, match: bool) -> None:
     outcome = snap["outcome"]
     winners, scores = outcome["winners"], outcome["scores"]
     panel = table.locator(".cw-outcome")
     expect(panel).to_be_visible()
+    tail = " the match" if match else ""
     if 0 in winners:
-        headline = "You share the win!" if len(winners) > 1 else "You win!"
+        headline = f"You share the win{tail}!" if len(winners) > 1 else f"You win{tail}!"
     elif len(winners) > 1:
         headline = "share the win"
     else:
         headline = f"{NAMES[winners[0]]} wins"
-    expect(panel.locator(".cw-outcome-head")).to_contain_text(headline)
+    expect(panel.locator(".cw-overlay-head")).to_contain_text(headline)
     expect(panel.locator("thead")).to_contain_text("Lost points" if match else "Cards left")
+    if match:
+        expect(panel.locator("thead")).to_contain_text("Game 3")
     for s, score in enumerate(scores):
-        expect(panel.locator(f'tr[data-seat="{s}"] td').nth(1)).to_have_text(str(score))
+        expect(panel.locator(f'tr[data-seat="{s}"] td').last).to_have_text(str(score))
         row = panel.locator(f'tr[data-seat="{s}"]')
         if s in winners:
             expect(row).to_have_class(re.compile(r"\bcw-winner-row\b"))
@@ -220,6 +268,7 @@ def test_full_three_game_match_against_bots(lab_page):
     assert results[-1]["lost_points"] == view["lost_points"] == snap["outcome"]["scores"]
     best = min(view["lost_points"])
     assert all(view["lost_points"][w] == best for w in snap["outcome"]["winners"])
+    assert stats.get("holds") == 2, stats  # games 1 and 2 ended with the hold panel
     expect_outcome(table, snap, match=True)
     expect(table.locator(".cw-header")).to_contain_text("Game 3 of 3")
     assert sorted(lost_shown(table)) == [f"{s}:lost {p}" for s, p in enumerate(view["lost_points"])]

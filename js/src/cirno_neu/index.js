@@ -63,7 +63,7 @@ export function actionToken(token) {
 }
 
 /**
- * Read one play in canonical notation (the spec's §15; notation, not rules).
+ * Read one play in canonical notation (notation, not rules).
  * @param {string} text e.g. "play 7", "play -10", "play shot @2"
  * @returns {ParsedPlay | null} null when the text is not a single canonical play
  */
@@ -525,6 +525,7 @@ export const layout = {
   player,
   outcome,
   describe: describeAction,
+  overText: () => "Match over",
   uiKey: (f) => [f.view.turn_no, f.view.round, f.view.turn?.played],
   onKey(ev, f) {
     // Escape leaves the targeting step.

@@ -12,7 +12,7 @@ import { gameWidget, seatHead, seatClass, lastMoveBadge, othersInOrder, moveChip
 export const GAME = "depot";
 const VALUES = [1, 2, 3, 4, 5, 6, 7, 8];
 
-// ------------------------------------------------------------------ notation (the spec's §19)
+// ------------------------------------------------------------------ notation
 
 /**
  * A parsed Depot action, for display and for building the UI from `legal` only.
@@ -203,7 +203,7 @@ function felt(f) {
           ["set limit ", h("b", { class: "cw-set-limit" }, String(view.set_limit))]),
         h("span", { class: "cw-limit", title: "longest run allowed: the longest chain of consecutive values in the Storage (rule D3.3)" },
           ["run limit ", h("b", { class: "cw-run-limit" }, String(view.run_limit))]),
-        h("span", { class: "cw-limit cw-storage-count" }, storage.length ? `${count(storage.length, "card")} of ${view.target}` : "empty"),
+        h("span", { class: "cw-limit cw-storage-count" }, storage.length ? count(storage.length, "card") : "empty"),
       ]),
     ]),
     h("div", { class: "cw-storage-cols" }, columns),
@@ -309,7 +309,8 @@ function player(f) {
   if (!pass) {
     let hint = "";
     if (live) {
-      if (selAction) hint = selLegal ? `Ready: ${selAction}.` : `${selAction} is not a legal play now. Play it to see which rule it breaks.`;
+      // Python's reason for a refused selection when it sent one (refusals), else a generic word
+      if (selAction) hint = selLegal ? `Ready: ${selAction}.` : f.refusals[selAction] ?? `${selAction} is not a legal play now. Play it to see which rule it breaks.`;
       else if (leaderMustPlay) hint = "You lead: select cards (or a legal move below), then Play.";
       else if (plays.length) hint = "Select cards that beat the play on the table, then Play; or Pass.";
       else if (passes.length) hint = "Nothing in your hand beats the play on the table: you pass.";
@@ -331,7 +332,7 @@ function player(f) {
         type: "button", class: "cw-btn cw-btn-quiet", "data-control": "clear-selection",
         onClick: () => { local.selected = new Set(); f.redraw(); },
       }, "Clear") : null,
-      h("span", { class: ["cw-hint", selAction && !selLegal && "cw-hint-warn"] }, withRuleIds(hint)),
+      h("span", { class: ["cw-hint", "cw-hint-line", selAction && !selLegal && "cw-hint-warn"], title: hint || null }, withRuleIds(hint)),
     ];
   } else {
     const action = stage === "give" ? passes.find((p) => p.take === pass.take && p.give === pass.give)?.text ?? null : null;
@@ -364,7 +365,9 @@ function player(f) {
     },
   }));
   return {
-    headExtra: f.teacher ? null : seatBadges(f, actor),
+    // the viewer's own seat (in teacher view every seat is in the row above)
+    head: f.teacher ? undefined : h("div", { class: seatClass(f, actor, ["cw-self", "cw-player-head"]), "data-seat": actor }, [
+      seatHead(f, actor), seatBadges(f, actor), lastMoveBadge(f, actor)]),
     hand: handEl,
     controls,
     moves,
@@ -447,6 +450,7 @@ export const layout = {
   outcome,
   hold: holdPanel,
   describe: describeAction,
+  overText: (f) => (f.view.games > 1 ? "Match over" : "Game over"),
   uiKey: (f) => [f.view.round, f.view.storage, f.actor != null ? f.view.hands?.[f.actor] : null],
   onKey(ev, f) {
     // Escape leaves the pass flow, or else clears the selection.

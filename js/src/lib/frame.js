@@ -26,6 +26,7 @@ import { decorateRuleChips, renderRuleCard } from "./rules.js";
  * @property {(text: string) => (Object | null)} parse  the game's notation (null: not an action)
  * @property {(f: Frame) => Child} [chips]    header chips (round, target …)
  * @property {(f: Frame) => string | null} [turnDetail]  appended to the turn text (" · card 1 of 2")
+ * @property {(f: Frame) => string} [overText]  the turn text once the game is over ("Match over")
  * @property {(f: Frame) => Child} felt       the middle of the table
  * @property {(f: Frame) => PlayerParts | null} [player] the viewer's (or acting seat's) area
  * @property {(f: Frame) => OutcomeParts} [outcome]      the result table when the game is over
@@ -233,7 +234,7 @@ function frameKey(ev, ctx, layout) {
 /** @param {Frame} f */
 export function turnText(f) {
   const who = f.name(f.current);
-  if (f.finished) return f.view.outcome ? "Game over" : "No one to play";
+  if (f.finished) return !f.view.outcome ? "No one to play" : f.layout.overText ? f.layout.overText(f) : "Game over";
   if (f.hold && !f.past) return "Paused";
   if (f.thinking) return `${who} is thinking`;
   if (f.botTurn) return f.past ? `${who} (computer) plays here` : `${who} (computer) plays next`;
@@ -263,6 +264,19 @@ function renderHeader(f) {
   ]);
 }
 
+/** A small "rewind" icon, drawn (the ⏪ glyph is missing from many fonts). */
+function rewindIcon() {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 16 16");
+  svg.setAttribute("width", "14");
+  svg.setAttribute("height", "14");
+  const path = document.createElementNS("http://www.w3.org/2000/svg", "path");
+  path.setAttribute("d", "M8 3v10L1 8zM15 3v10L8 8z");
+  path.setAttribute("fill", "currentColor");
+  svg.appendChild(path);
+  return svg;
+}
+
 /** @returns {HTMLElement} three blinking dots */
 export function dots() {
   return h("span", { class: "cw-dots", "aria-hidden": "true" }, [h("i"), h("i"), h("i")]);
@@ -283,7 +297,7 @@ function renderPastBanner(f) {
   else if (f.botTurn) next = `${who} is played by the computer, which waits while you look back.`;
   else if (f.current != null) next = `It is ${who}'s move here.`;
   return h("div", { class: "cw-past", role: "status" }, [
-    h("span", { class: "cw-past-icon", "aria-hidden": "true" }, "⏪"),
+    h("span", { class: "cw-past-icon", "aria-hidden": "true" }, rewindIcon()),
     h("span", { class: "cw-past-text" }, [
       h("b", null, `Paused in the past: move ${f.cursor} of ${f.historyLen}${line}.`), next ? ` ${next}` : "",
     ]),
