@@ -7,8 +7,8 @@ Starts the same private JupyterLab server and Debian chromium as the browser tes
 page and waits with a MutationObserver until the DOM shows something only the kernel can write:
 
 (a) a trivial anywidget counter: its Python observer copies ``value`` into ``kernel_value``;
-(b) the Depot table (teacher view, no bots, so every click is a real action): a click on the
-    first legal-move button (``.cw-legal [data-action]``) until the ``.cw-log`` text changes, i.e.
+(b) the Depot table (teacher view, no bots, so every click is a real action): the first
+    legal-move chip selects its cards, then the timed click on Play, until the ``.cw-log`` text changes, i.e.
     Python applied the action, narrated it and synced the new state. The legal strip lists plays
     only, so when the player to act has no play the benchmark passes instead (``Pass…``, a
     ``take-<v>`` Storage column, then the timed click on ``confirm-pass``); those clicks are
@@ -50,8 +50,12 @@ COUNTER_SPEC = dict(
 DEPOT_SPEC = dict(
     rootSel='.cw-table[data-game="depot"]',
     pick="""
-      const play = root.querySelector('.cw-legal [data-action]');
-      if (play) return { el: play, kind: "play" };
+      const chip = root.querySelector('.cw-legal [data-action]');
+      if (chip) {
+        chip.click();                    // local UI only: a legal-move chip selects its cards
+        const play = root.querySelector('[data-control="play"]:not([disabled])');
+        if (play) return { el: play, kind: "play" };
+      }
       const pass = root.querySelector('[data-control="pass"]:not([disabled])');
       if (!pass) return null;            // game over
       pass.click();                      // local UI only: opens the pass flow
