@@ -18,24 +18,38 @@ Six tricks make a round, scored by the block cards each player won (C9); after
 Cards are written as a colour letter and a number (``Y3``, ``W6``). Inside the
 engine a card is a small int, ``100 * colour + number`` with the colours in the
 order ``Y B R P G W``; a hand is a sorted list of them, so the cards of one
-colour sit together.
+colour sit together. Action objects are interned and every rule reads tables
+built once per option set (:class:`Config`), so simulations run on
+``legal_actions()`` + ``apply_unchecked()`` without building any narration.
+
+What a seat sees (C11, :meth:`CryptoTrickState.view`): its own hand, every hand's
+size, the offer, the declarations, the table, the won piles (only their block
+count and colours with ``won_pile_visibility="block_count_only"``) and the card
+given face down only if it gave or received it. The hidden card is turned up
+after the round is scored; a preview stops just before that, and before a deal.
 
 >>> st = new_game(players=3, seed=4)
 >>> st.phase, st.current_player, st.hand(0)
-('offer', 0, ['Y1', 'Y5', 'B1', 'B4', 'B5', 'W1'])
+('offer', 0, ['Y2', 'B1', 'B4', 'B5', 'B6', 'R4'])
 >>> st.indicator, st.trumps
-('R1', ['R', 'W'])
+('W6', ['W'])
 >>> for e in st.apply("r B1") + st.apply("n") + st.apply("y"):
 ...     print(e)
 A reveals B1 and offers it (rule C5.1).
 B passes (rule C5.2).
 C wants B1 (rule C5.2).
-C is the declarer: of the players who wanted B1, C declared last (rule C5.4).
+C is the declarer: the only player who wanted B1 (rule C5.4).
 >>> print(st.explain("give Y2"))
-Illegal: rule C5.5 — you hold no Y2 (your hand: Y3 Y6 B3 B6 R2 R4)
->>> [str(e) for e in st.preview("g R2")]
-['C gives A a card face down (rule C5.5).', 'The card is R2: only C and A know it (rule C11.3).', \
-'C leads B1, the card A offered (rule C5.6). A follows first (rule C6.2).']
+Illegal: rule C5.5 — you hold no Y2 (your hand: Y1 Y4 Y5 Y6 B3 R1)
+>>> for e in st.apply("g R1"):
+...     print(e.audience or "all", e)
+all C gives A a card face down (rule C5.5).
+(2, 0) The card is R1: only C and A know it (rule C11.3).
+all C leads B1, the card A offered (rule C5.6). A follows first (rule C6.2).
+>>> [str(a) for a in st.legal_actions()]
+['play B4', 'play B5', 'play B6']
+>>> print(st.explain("play Y2"))
+Illegal: rule C6.3 — the lead is B1 and you hold B4 B5 B6: you must play blue
 >>> str(parse_action("g r2")), str(parse_action("R5")), str(parse_action("y"))
 ('give R2', 'play R5', 'want')
 """
@@ -49,8 +63,9 @@ from typing import Any, Iterable, Sequence, Union
 
 from ..core import (ANY, Event, Field, GameSpec, IllegalActionError, InvalidActionError, Mode, Option, Outcome,
                     Phase, State, plural, tuple_field)
-from ..core.errors import quote
-from ..core.spec import int_range
+from ..core.deck import check_deck
+from ..core.errors import quote, show
+from ..core.spec import int_range, seat_or_random
 
 PLAYERS = (2, 3, 4, 5)  # C2.1
 HAND_SIZE = 6  # C4.2
@@ -72,7 +87,6 @@ DEFAULT_LABELS = {"Y": "Datcoin", "B": "Tipple", "R": "Boardano", "P": "Elixireu
 # --------------------------------------------------------------------------- cards (C0.3, C1)
 #: ``NAMES[cid]``: the card's name, for every card any option can create.
 NAMES = tuple(f"{LETTERS[k // 100]}{k % 100}" for k in range(600))
-COLOUR = tuple(k // 100 for k in range(600))
 _CARD_IDS = {n.lower(): k for k, n in enumerate(NAMES)}
 
 
@@ -96,7 +110,7 @@ def _fmt(cards: Iterable[int]) -> str:
     return " ".join(NAMES[c] for c in cards) or "—"
 
 
-# --------------------------------------------------------------------------- options (§ Options)
+# --------------------------------------------------------------------------- options
 def _int_ok(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_NUMBER
 
@@ -147,12 +161,6 @@ def _check_colors(value: Any) -> str | None:
            "Y, B, R, P, G, one per player (rule C2.3)"
 
 
-def _check_first(value: Any) -> str | None:
-    if value == "random" or (isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 4):
-        return None
-    return "allowed values: a seat number 0..players-1, or 'random' (rule C2.5)"
-
-
 def _check_labels(value: Any) -> str | None:
     if value is DEFAULT_LABELS:
         return None
@@ -178,7 +186,22 @@ def _norm_whites(value: Any) -> tuple[tuple[int, bool], ...]:
     return value if value is DEFAULT_WHITES else tuple(sorted((p[0], p[1]) for p in value))
 
 
-SPEC = GameSpec(
+class _Spec(GameSpec):
+    """The game's spec, remembering the resolved defaults: simulations start thousands of
+    games with no options, and checking all thirteen each time was a tenth of a short game."""
+
+    def resolve(self, players: Any, mode: Any, given: Any) -> tuple[str, int, dict[str, Any]]:
+        if given or mode is not None or type(players) is not int:
+            return super().resolve(players, mode, given)
+        hit = _RESOLVED.get(players)
+        if hit is None:
+            hit = _RESOLVED[players] = super().resolve(players, mode, given)
+        return hit[0], hit[1], dict(hit[2])
+
+
+_RESOLVED: dict[int, tuple[str, int, dict[str, Any]]] = {}
+
+SPEC = _Spec(
     name="crypto_trick",
     title="Crypto Trick",
     version=1,
@@ -194,7 +217,7 @@ SPEC = GameSpec(
         Option("colors", None, check=_check_colors, doc="the regular colours used; None: the first N of YBRPG",
                normalize=lambda v: None if v is None else tuple(c.upper() for c in v), rule="C2.3"),
         Option("rounds", 3, check=int_range(1, 20), doc="rounds in a game", rule="C3.1"),
-        Option("first_player", 0, check=_check_first, doc="seat that starts round 1, or 'random'", rule="C2.5"),
+        Option("first_player", 0, check=seat_or_random(max(PLAYERS) - 1), doc="seat that starts round 1, or 'random'", rule="C2.5"),
         Option("declaration_mode", "single_pass_last", ("single_pass_last", "single_pass_first"),
                doc="who takes the offered card: the last or the first player to want it", rule="C5.4"),
         Option("trump_follow_unified", False, (False, True),
@@ -228,7 +251,7 @@ SPEC = GameSpec(
 def _card_arg(card: Any, verb: str) -> int:
     c = card_id(card)
     if c is None:
-        raise InvalidActionError(f"{verb}: {quote(repr(card), 24)} is not a card; a card is a colour letter "
+        raise InvalidActionError(f"{verb}: {show(card)} is not a card; a card is a colour letter "
                                  f"Y B R P G W and a number, e.g. 'Y3'")
     return c
 
@@ -319,7 +342,6 @@ _REVEAL = tuple(Reveal(n) for n in NAMES)
 _GIVE = tuple(Give(n) for n in NAMES)
 _PLAY = tuple(Play(n) for n in NAMES)
 WANT, PASS = Want(), Pass()
-_REVEAL_AT, _GIVE_AT, _PLAY_AT = _REVEAL.__getitem__, _GIVE.__getitem__, _PLAY.__getitem__
 _VERBS = {"reveal": _REVEAL, "r": _REVEAL, "give": _GIVE, "g": _GIVE, "play": _PLAY}
 _WORDS = {"want": WANT, "y": WANT, "pass": PASS, "n": PASS}
 _EXAMPLE = "expected 'reveal Y3' (r Y3), 'want' (y), 'pass' (n), 'give B2' (g B2) or 'play R5' (R5)"
@@ -335,7 +357,7 @@ def parse_action(text: str) -> Action:
     ['reveal Y3', 'want', 'pass', 'give B2', 'play G2', 'play W6']
     """
     if not isinstance(text, str):
-        raise InvalidActionError(f"{quote(repr(text))} is not action text")
+        raise InvalidActionError(f"{show(text)} is not action text")
     tokens = text.lower().split()
     if not tokens:
         raise InvalidActionError(f"empty action text; {_EXAMPLE}")
@@ -365,6 +387,7 @@ def parse_action(text: str) -> Action:
 # Classes of C7.1 in the strength key (class * 1000 + number): the highest key wins,
 # and a later card with an equal key wins too (C7.2).
 _OFF, _LEAD, _TRUMP, _WHITE_HIGH = 0, 1, 2, 3
+_CLASS_NAMES = ("off", "lead", "trump", "trump")
 
 
 class Config:
@@ -372,7 +395,7 @@ class Config:
 
     __slots__ = ("players", "colours", "deck", "deck_set", "block", "strength", "follow", "rounds", "first_mode",
                  "unified", "white_high", "negative", "public_give", "public_won", "labels", "block_numbers",
-                 "white_cards")
+                 "white_cards", "bbit")
 
     def __init__(self, players: int, opts: dict[str, Any]) -> None:
         n = players
@@ -398,6 +421,8 @@ class Config:
             deck.append(100 * WHITE + v)
             block[100 * WHITE + v] = has
         self.deck = tuple(sorted(deck))  # C2.2: 6N + 2 cards
+        # bbit[card]: the bit of its colour if it carries a block, else 0 (C9.1 counts both at once).
+        self.bbit = tuple((1 << k // 100) if block[k] else 0 for k in range(600))
         self.deck_set = frozenset(deck)
         self.block = bytes(block)
         self.block_numbers = tuple(blocks)
@@ -452,14 +477,25 @@ def _config(players: int, opts: dict[str, Any]) -> Config:
     return hit
 
 
-def round_score(won: Iterable[int], block: bytes | Sequence[int], negative: bool = False) -> tuple[int, int, int]:
-    """``(B, K, score)`` of a won pile (C9.1, C9.2); ``block[c]`` says whether card ``c`` has a block.
+_DEFAULT_CONFIGS: dict[int, Config] = {}
 
-    >>> cfg = _config(5, SPEC.resolve(5, None, {})[2])
-    >>> [round_score([card_id(c) for c in pile.split()], cfg.block)
-    ...  for pile in ("Y1 B6", "Y3 B4 R1", "Y3 B4 R5 G6 W1", "Y3 Y4 B5 R3")]
-    [(0, 0, 5), (2, 2, 4), (3, 3, 9), (4, 2, 4)]
+
+def _default_config(players: int) -> Config:
+    hit = _DEFAULT_CONFIGS.get(players)
+    if hit is None:
+        hit = _DEFAULT_CONFIGS[players] = _config(players, SPEC.defaults())
+    return hit
+
+
+def round_score(won: Iterable[int | str], block: bytes | Sequence[int], negative: bool = False) -> tuple[int, int, int]:
+    """``(B, K, score)`` of a won pile (C9.1, C9.2): its cards as names or engine ids;
+    ``block[id]`` says whether a card carries a block (``state.config.block``).
+
+    >>> cfg = _default_config(5)
+    >>> [round_score(pile.split(), cfg.block) for pile in ("Y1 B6", "Y3 B4 R1", "Y3 B4 R5 G6 W1", "Y3 Y4 B5 R3")]
+    [(0, 0, 5), (2, 2, 4), (3, 3, 9), (4, 3, 4)]
     """
+    won = [_cid(c) if isinstance(c, str) else c for c in won]
     blocks = [c for c in won if block[c]]
     b = len(blocks)
     k = len({c // 100 for c in blocks})
@@ -472,6 +508,22 @@ def round_score(won: Iterable[int], block: bytes | Sequence[int], negative: bool
     return b, k, score
 
 
+_POPCOUNT = tuple(bin(m).count("1") for m in range(64))
+
+
+def _score(won: Iterable[int], bbit: Sequence[int], negative: bool) -> tuple[int, int, int]:
+    """:func:`round_score` from the ``Config.bbit`` table (the round-end fast path)."""
+    bits = [bbit[c] for c in won if bbit[c]]
+    b = len(bits)
+    if not b:
+        return 0, 0, 5
+    m = 0
+    for x in bits:
+        m |= x
+    k = _POPCOUNT[m]
+    return b, k, (b * k if b <= 3 else -b if negative else b)
+
+
 # --------------------------------------------------------------------------- state
 OFFER, DECLARE, GIVE, FOLLOW, FINISHED = range(5)
 PHASES = ("offer", "declare", "give", "follow", "finished")
@@ -479,12 +531,12 @@ PHASES = ("offer", "declare", "give", "follow", "finished")
 
 def _cid_list(cards: Any, what: str = "cards") -> list[int]:
     if not isinstance(cards, (list, tuple)):
-        raise ValueError(f"{what}: expected a list of card names, got {quote(repr(cards), 40)}")
+        raise ValueError(f"{what}: expected a list of card names, got {show(cards)}")
     out = []
     for c in cards:
         k = card_id(c)
         if k is None:
-            raise ValueError(f"{what}: {quote(repr(c), 20)} is not a card name like 'Y3'")
+            raise ValueError(f"{what}: {show(c)} is not a card name like 'Y3'")
         out.append(k)
     return out
 
@@ -492,7 +544,7 @@ def _cid_list(cards: Any, what: str = "cards") -> list[int]:
 def _cid(card: Any, what: str = "card") -> int:
     k = card_id(card)
     if k is None:
-        raise ValueError(f"{what}: {quote(repr(card), 20)} is not a card name like 'Y3'")
+        raise ValueError(f"{what}: {show(card)} is not a card name like 'Y3'")
     return k
 
 
@@ -508,7 +560,7 @@ def _seat_or_none(v: Any) -> int | None:
     if v is None:
         return None
     if isinstance(v, bool) or not isinstance(v, int):
-        raise ValueError(f"expected a seat number or None, got {quote(repr(v), 20)}")
+        raise ValueError(f"expected a seat number or None, got {show(v)}")
     return v
 
 
@@ -549,7 +601,7 @@ def _record_json(raw: tuple) -> list[Any]:
 
 def _small_int(v: Any) -> int:
     if isinstance(v, bool) or not isinstance(v, int) or abs(v) > 10**6:
-        raise ValueError(f"expected a small int, got {quote(repr(v), 20)}")
+        raise ValueError(f"expected a small int, got {show(v)}")
     return v
 
 
@@ -691,6 +743,21 @@ class CryptoTrickState(State):
         """The cards a seat has won this round."""
         return _names(self._won[seat])
 
+    def card_class(self, card: str) -> str:
+        """``"trump"``, ``"lead"`` or ``"off"``: the class of ``card`` in the trick in play (C7.1).
+
+        >>> st = setup_position(4, [["B5"], ["R1"], ["Y2"], []], "R4", first=3, phase="follow",
+        ...                     table=["W1"], declarations=["pass"] * 3)
+        >>> [st.card_class(c) for c in ("W1", "R1", "Y2", "W6")]
+        ['trump', 'trump', 'off', 'trump']
+        """
+        if self._ph != FOLLOW:
+            raise ValueError("card classes exist only while a trick is being played (phase 'follow')")
+        c = _cid(card)
+        if c not in self._cfg.deck_set:
+            raise ValueError(f"{NAMES[c]} is not a card of this game")
+        return _CLASS_NAMES[self._str[c] // 1000]
+
     def score_now(self, seat: int) -> tuple[int, int, int]:
         """``(B, K, score)`` the seat's won pile would score if the round ended now (C9)."""
         return round_score(self._won[seat], self._cfg.block, self._cfg.negative)
@@ -761,10 +828,11 @@ class CryptoTrickState(State):
 
     # ------------------------------------------------------------- the one transition path
     def _apply(self, a: Action, ev: list[Event] | None) -> None:
-        t = type(a)
+        # The phase says which kind of action this is: the base refuses any other (G2).
         p = self._cur
         self._lseat = p
-        if t is Play:  # C6.2: a follower plays
+        ph = self._ph
+        if ph == FOLLOW:  # C6.2: a follower plays
             c = a.cid
             self._hands[p].remove(c)
             table = self._table
@@ -780,9 +848,8 @@ class CryptoTrickState(State):
             else:
                 p += 1
                 self._cur = 0 if p == self.players else p
-            return
-        if t is Pass or t is Want:  # C5.2
-            if t is Want:
+        elif ph == DECLARE:  # C5.2
+            if type(a) is Want:
                 self._wants |= 1 << p
                 self._declarer = p
                 if ev is not None:
@@ -807,37 +874,37 @@ class CryptoTrickState(State):
                 self._lead(self._first, ev)
             else:
                 self._to_give(ev)
-            return
-        if t is Reveal:  # C5.1
+        elif ph == OFFER:  # C5.1 (the declarer was cleared when the last trick ended)
             c = a.cid
             self._hands[p].remove(c)
             self._offered = c
             self._wants = 0
-            self._declarer = None
             self._ph = DECLARE
             if ev is not None:
                 ev.append(Event("reveal", {"seat": p, "card": NAMES[c]}, "C5.1",
                                 f"{self.seat_label(p)} reveals {NAMES[c]} and offers it (rule C5.1)."))
             p += 1
             self._cur = 0 if p == self.players else p
-            return
-        # Give (C5.5): the declarer hands the first player a card, then leads (C5.6).
-        c = a.cid
-        f = self._first
-        self._hands[p].remove(c)
-        insort(self._hands[f], c)
-        self._gives += ((self._trick, p, f, c),)
-        if ev is not None:
-            d, r = self.seat_label(p), self.seat_label(f)
-            if self._cfg.public_give:
-                ev.append(Event("give", {"seat": p, "to": f, "card": NAMES[c]}, "C5.5",
-                                f"{d} gives {r} {NAMES[c]}, face up for all to see (rules C5.5, C11.3)."))
-            else:
-                ev.append(Event("give", {"seat": p, "to": f, "card": None}, "C5.5",
-                                f"{d} gives {r} a card face down (rule C5.5)."))
-                ev.append(Event("give_card", {"seat": p, "to": f, "card": NAMES[c]}, "C11.3",
-                                f"The card is {NAMES[c]}: only {d} and {r} know it (rule C11.3).", audience=(p, f)))
-        self._lead(p, ev)
+        else:  # GIVE (C5.5): the declarer hands the first player a card, then leads (C5.6).
+            c = a.cid
+            f = self._first
+            self._hands[p].remove(c)
+            insort(self._hands[f], c)
+            self._gives += ((self._trick, p, f, c),)
+            if ev is not None:
+                self._say_give(p, f, c, ev)
+            self._lead(p, ev)
+
+    def _say_give(self, p: int, f: int, c: int, ev: list[Event]) -> None:
+        d, r = self.seat_label(p), self.seat_label(f)
+        if self._cfg.public_give:
+            ev.append(Event("give", {"seat": p, "to": f, "card": NAMES[c]}, "C5.5",
+                            f"{d} gives {r} {NAMES[c]}, face up for all to see (rules C5.5, C11.3)."))
+        else:
+            ev.append(Event("give", {"seat": p, "to": f, "card": None}, "C5.5",
+                            f"{d} gives {r} a card face down (rule C5.5)."))
+            ev.append(Event("give_card", {"seat": p, "to": f, "card": NAMES[c]}, "C11.3",
+                            f"The card is {NAMES[c]}: only {d} and {r} know it (rule C11.3).", audience=(p, f)))
 
     def _to_give(self, ev: list[Event] | None) -> None:
         """C5.4: the declarer is settled; they must now give the first player a card."""
@@ -931,11 +998,10 @@ class CryptoTrickState(State):
         equal = [x for x in rivals if s[x] == key]
         if equal:
             why = f"{NAMES[c]} ties {_fmt(equal)} and was played later"
-        elif cls >= _TRUMP and any(s[x] // 1000 < cls for x in rivals) and \
-                any(s[x] // 1000 == _LEAD for x in table):
-            why = f"a trump beats the lead colour {COLOUR_NAMES[lead // 100]}"
         elif cls == _WHITE_HIGH and any(s[x] // 1000 == _TRUMP for x in rivals):
             why = "white ranks above the indicator colour (trump_ranking white_high)"
+        elif cls >= _TRUMP and any(s[x] // 1000 == _LEAD for x in table):
+            why = f"a trump beats the lead colour {COLOUR_NAMES[lead // 100]}"
         elif cls >= _TRUMP:
             why = "the highest trump"
         else:
@@ -951,7 +1017,7 @@ class CryptoTrickState(State):
         """C8.3, C9: score the round; then show the hidden card and deal again, or end the game (C10)."""
         cfg = self._cfg
         n = self.players
-        scored = tuple([round_score(w, cfg.block, cfg.negative) for w in self._won])
+        scored = tuple([_score(w, cfg.bbit, cfg.negative) for w in self._won])
         totals = tuple([t + s[2] for t, s in zip(self._totals, scored)])
         self._totals = totals
         won = tuple(map(tuple, self._won))
@@ -1031,11 +1097,12 @@ class CryptoTrickState(State):
         best = max(self._totals)
         winners = tuple(s for s, t in enumerate(self._totals) if t == best)
         rounds = plural(self._cfg.rounds, "round")
+        points = plural(best, "point")
         if len(winners) == 1:
-            reason = f"{self.seat_label(winners[0])} has the highest total after {rounds}, {best} (rule C10.1)"
+            reason = f"{self.seat_label(winners[0])} wins with {points}, the highest total after {rounds} (rule C10.1)"
         else:
             names = ", ".join(self.seat_label(s) for s in winners[:-1]) + f" and {self.seat_label(winners[-1])}"
-            reason = f"{names} share the highest total after {rounds}, {best}, and share the win (rule C10.1)"
+            reason = f"{names} share the win with {points} each, the highest total after {rounds} (rule C10.1)"
         return Outcome(winners, tuple(self._totals), reason)
 
     # ------------------------------------------------------------- cards
@@ -1086,7 +1153,6 @@ class CryptoTrickState(State):
         cfg = self._cfg
         n = self.players
         out = self.outcome()
-        last = self.last_move
         shows_pile = [cfg.public_won or seat is None or s == seat for s in range(n)]
         scored = [round_score(w, cfg.block, cfg.negative) for w in self._won]
         results = []
@@ -1109,16 +1175,25 @@ class CryptoTrickState(State):
             "tricks": TRICKS,
             "colors": [LETTERS[c] for c in cfg.colours],
             "labels": dict(cfg.labels),
+            "cards": _names(cfg.deck),
+            "block_cards": [NAMES[c] for c in cfg.deck if cfg.block[c]],
+            "rules": {"declaration_mode": self.options["declaration_mode"],
+                      "trump_follow_unified": cfg.unified, "trump_ranking": self.options["trump_ranking"],
+                      "overload_score": self.options["overload_score"],
+                      "exchange_visibility": self.options["exchange_visibility"],
+                      "won_pile_visibility": self.options["won_pile_visibility"]},
             "indicator": NAMES[self._indicator],
             "trumps": [LETTERS[c] for c in sorted(trump_set(tc))],
             "first": self._first,
             "offered": _opt_name(self._offered),
             "declarations": self._declarations(),
-            "declarer": self._declarer if self._ph != OFFER else None,
+            "declarer": self._declarer if self._ph in (GIVE, FOLLOW) else None,
             "leader": self._leader if follow else None,
             "lead_color": LETTERS[self._table[0] // 100] if follow else None,
-            "table": ([{"seat": (self._leader + i) % n, "card": NAMES[c], "position": i + 1}
+            "table": ([{"seat": (self._leader + i) % n, "card": NAMES[c], "position": i + 1,
+                        "class": _CLASS_NAMES[self._str[c] // 1000]}
                        for i, c in enumerate(self._table)] if follow else []),
+            "winning": self._win if follow else None,
             "last_trick": None if self._last_trick is None else {
                 "trick": self._last_trick[0], "leader": self._last_trick[1], "winner": self._last_trick[3],
                 "cards": [{"seat": (self._last_trick[1] + i) % n, "card": NAMES[c]}
@@ -1135,21 +1210,33 @@ class CryptoTrickState(State):
             "round_scores": [r["scores"] for r in results],
             "results": results,
             "hidden_card": NAMES[self._hidden_card] if seat is None else None,
-            "last_action": None if last is None or self._lseat is None else {"seat": self._lseat,
-                                                                             "action": str(last)},
+            "last_action": self._last_action(seat),
             "outcome": None if out is None else out.to_dict(),
         }
         if seat is None and self._out:
             v["out"] = _names(self._out)
         return v
 
+    def _last_action(self, seat: int | None) -> dict[str, Any] | None:
+        """The last action as ``seat`` saw it: a private give shows no card to the others (C11.3)."""
+        last = self.last_move
+        if last is None or self._lseat is None:
+            return None
+        text = str(last)
+        if type(last) is Give and not self._cfg.public_give and seat is not None and seat != self._lseat:
+            receiver = self._gives[-1][2] if self._gives else None
+            if seat != receiver:
+                text = "give"
+        return {"seat": self._lseat, "action": text}
+
     @staticmethod
     def view_text(v: dict[str, Any]) -> str:
         n = v["players"]
         names = v["names"]
         trumps = "+".join(v["trumps"])
-        lines = [f"Crypto Trick · {n} players · round {v['round']}/{v['rounds']} · trick {v['trick']}/{v['tricks']} · "
-                 f"indicator {v['indicator']} (trumps {trumps}) · phase {v['phase']}"]
+        lines = [f"Crypto Trick · {n} players · round {v['round']}/{v['rounds']} · "
+                 f"trick {v['trick']}/{v['tricks']} · indicator {v['indicator']} (trumps {trumps}) · "
+                 f"phase {v['phase']}"]
         if v["offered"] is not None:
             decl = " ".join(f"{names[d['seat']]}:{'want' if d['want'] else 'pass'}" for d in v["declarations"])
             lines.append(f"Offer: {v['offered']} by {names[v['first']]}" + (f" · {decl}" if decl else ""))
@@ -1162,8 +1249,8 @@ class CryptoTrickState(State):
             cards = " ".join(hand) if hand is not None else f"{plural(v['hand_counts'][s], 'card')} (hidden)"
             won = v["won"][s]
             pile = " ".join(won) if won is not None else f"{plural(v['won_counts'][s], 'card')}"
-            lines.append(f"{mark} {names[s]} [{cards or '—'}] · won {pile or '—'} · blocks {v['won_blocks'][s]} · "
-                         f"now {v['score_now'][s]} · total {v['totals'][s]}")
+            lines.append(f"{mark} {names[s]} [{cards or '—'}] · won {pile or '—'} · "
+                         f"blocks {v['won_blocks'][s]} · now {v['score_now'][s]} · total {v['totals'][s]}")
         if v.get("hidden_card") is not None:
             lines.append(f"Hidden card {v['hidden_card']}")
         if v["outcome"] is not None:
@@ -1171,13 +1258,15 @@ class CryptoTrickState(State):
         return "\n".join(lines)
 
     def ui_candidates(self, seat: int | None) -> list[str]:
-        """The action texts a table offers for ``seat``'s own cards in this phase (``reveal``,
-        ``give`` or ``play`` each card in hand; ``want``/``pass`` when the seat declares)."""
+        """What a table offers the seat to act for its own cards, so it can say why one is
+        refused: ``reveal``, ``give`` or ``play`` each card in hand (a card that does not
+        follow the lead colour is refused with C6.3), ``want`` and ``pass`` when declaring.
+        Nothing for a seat that is not to act."""
         self.check_seat(seat)
-        if seat is None or self._ph == FINISHED:
+        if seat is None or self._ph == FINISHED or seat != self._cur:
             return []
         if self._ph == DECLARE:
-            return ["want", "pass"] if seat == self._cur else []
+            return ["want", "pass"]
         verb = ("reveal", "", "give", "play")[self._ph]
         return [f"{verb} {NAMES[c]}" for c in self._hands[seat]]
 
@@ -1233,6 +1322,28 @@ class CryptoTrickState(State):
         else:
             self._str, self._fol, self._best, self._win = None, (0, 0), -1, None
 
+    def _size_problem(self) -> str | None:
+        """Why the hand sizes do not fit the phase and trick (C5.7), or ``None``. Whoever has a
+        card down this trick (offered, led or followed) holds h - 1 cards, the others h."""
+        n = self.players
+        sizes = [len(h) for h in self._hands]
+        if self._ph == FINISHED:
+            expect = [0] * n
+        else:
+            h = TRICKS + 1 - self._trick
+            if self._ph in (DECLARE, GIVE):
+                acted = {self._first}
+            elif self._ph == FOLLOW:
+                acted = {(self._leader + i) % n for i in range(len(self._table))}
+            else:
+                acted = set()
+            expect = [h - 1 if s in acted else h for s in range(n)]
+        if sizes != expect:
+            return (f"hands of {sizes} cards do not fit trick {self._trick} in phase {self.phase!r} (expected "
+                    f"{expect}): everyone holds the same number at the start of a trick and one fewer once their "
+                    f"card is down (rule C5.7)")
+        return None
+
     def _check_loaded(self) -> None:
         n = self.players
         if len(self._hands) != n or len(self._won) != n or len(self._totals) != n:
@@ -1274,6 +1385,9 @@ class CryptoTrickState(State):
         for r in self._results:
             if len(r[3]) != n or len(r[4]) != n or len(r[5]) != n or not 0 <= r[6] < n:
                 raise ValueError(f"a round result needs one entry per seat ({n})")
+        problem = self._size_problem()
+        if problem:
+            raise ValueError(problem)
         if self.all_cards() != self._deck_counter():
             raise ValueError("the cards of the zones are not this game's deck: cards were created or lost")
         if any(h != sorted(h) for h in self._hands):
@@ -1288,7 +1402,7 @@ def _blank(players: int, seed: int | None, options: dict[str, Any], chance: Any)
     if fp != "random" and fp >= n:
         raise ValueError(f"first_player={fp!r} is not allowed in a {n}-player game; allowed values: 0..{n - 1} "
                          f"or 'random' (rule C2.5)")
-    st._cfg = _config(n, st.options)
+    st._cfg = _config(n, st.options) if options else _default_config(n)
     st._totals = (0,) * n
     st._results = ()
     st._round = 1
@@ -1298,26 +1412,10 @@ def _blank(players: int, seed: int | None, options: dict[str, Any], chance: Any)
 
 
 def _deck_list(deck: Any, cfg: Config) -> list[int]:
-    if not isinstance(deck, (list, tuple)):
-        raise ValueError("deck must be a list of card names, top first")
-    cards = []
-    for i, c in enumerate(deck):
-        k = card_id(c)
-        if k is None:
-            raise ValueError(f"deck[{i}] = {quote(repr(c), 20)} is not a card name like 'Y3'")
-        cards.append(k)
-    got, need = Counter(cards), Counter(cfg.deck)
-    if got != need:
-        parts = []
-        missing, extra = need - got, got - need
-        if missing:
-            parts.append("missing " + ", ".join(f"{NAMES[k]}" + (f"×{m}" if m > 1 else "")
-                                                for k, m in sorted(missing.items())))
-        if extra:
-            parts.append("extra " + ", ".join(f"{NAMES[k]}" + (f"×{m}" if m > 1 else "")
-                                              for k, m in sorted(extra.items())))
-        raise ValueError(f"deck is not this game's {len(cfg.deck)} cards (rule C2.2): " + "; ".join(parts))
-    return cards
+    try:
+        return check_deck(deck, cfg.deck, card_id, card_name, what="card name like 'Y3'")
+    except ValueError as e:
+        raise ValueError(f"{e} (rule C2.2: {len(cfg.deck)} cards with {cfg.players} players)") from None
 
 
 def new_game(players: int = 4, seed: int | None = None, deck: Sequence[Any] | None = None, *,
@@ -1367,7 +1465,7 @@ def _decl_value(d: Any) -> bool:
         return d
     if isinstance(d, str) and d.strip().lower() in ("want", "y", "pass", "n"):
         return d.strip().lower() in ("want", "y")
-    raise ValueError(f"declarations: {quote(repr(d), 20)} is not 'want'/'pass' (or True/False)")
+    raise ValueError(f"declarations: {show(d)} is not 'want'/'pass' (or True/False)")
 
 
 def setup_position(
@@ -1471,24 +1569,18 @@ def setup_position(
         st._cur = st._declarer
     else:
         st._cur = (st._leader + len(tab)) % n
-    # Hand sizes: h at the start of the trick, h - 1 after playing (C5.7).
-    sizes = [len(h) for h in st._hands]
-    # Offering takes F's card; a declarer's give moves one back to F and their card is the
-    # lead: so whoever has a card on the table (or offered) holds h - 1, the others h.
-    acted: set[int] = set()
-    if ph in (DECLARE, GIVE):
-        acted = {first}
-    elif ph == FOLLOW:
-        acted = {(st._leader + i) % n for i in range(len(tab))}
-    h = max(sizes)
-    expect = [h - 1 if s in acted else h for s in range(n)]
-    if sizes != expect or h < 1:
-        raise ValueError(f"hands: sizes {sizes} do not fit phase {phase!r}: every player holds the same number of "
-                         f"cards at the start of a trick, one fewer once their card is down (rule C5.7)")
+    # Hand sizes: h at the start of the trick, h - 1 once a card is down (C5.7).
+    h = max(len(x) for x in st._hands)
     trick_now = TRICKS + 1 - h
     if trick is not None and trick != trick_now:
-        raise ValueError(f"trick={trick!r} does not fit hands of {h} cards (trick {trick_now}, rule C3.2)")
+        raise ValueError(f"trick={trick!r} does not fit hands of up to {h} cards: that is trick {trick_now} "
+                         f"(rules C3.2, C5.7)")
+    if not 1 <= trick_now <= TRICKS:
+        raise ValueError(f"hands: a trick starts with 1 to {HAND_SIZE} cards in each hand (rule C4.2)")
     st._trick = trick_now
+    problem = st._size_problem()
+    if problem:
+        raise ValueError(problem)
     if totals is not None:
         if len(totals) != n or any(isinstance(t, bool) or not isinstance(t, int) for t in totals):
             raise ValueError(f"totals: expected {n} ints")
