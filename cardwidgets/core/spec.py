@@ -120,6 +120,8 @@ class GameSpec:
                 raise ValueError(f"{self.name}: option {o.name} names an unknown mode")
         object.__setattr__(self, "_phase_map", {p.name: p for p in self.phases})
         object.__setattr__(self, "_option_map", {o.name: o for o in self.options})
+        # Simulations start thousands of games with no options: resolve those once.
+        object.__setattr__(self, "_defaults_cache", {})
 
     # ------------------------------------------------------------------ reading
     @property
@@ -169,6 +171,15 @@ class GameSpec:
         An unknown option is a ``TypeError``; a bad value, a player count the mode
         does not allow, or an option that does not apply to the mode, a ``ValueError``.
         """
+        if not given and type(players) is int:
+            key = (players, mode)
+            hit = self._defaults_cache.get(key)  # type: ignore[attr-defined]
+            if hit is None:
+                hit = self._defaults_cache[key] = self._resolve(players, mode, given)  # type: ignore[attr-defined]
+            return hit[0], hit[1], dict(hit[2])
+        return self._resolve(players, mode, given)
+
+    def _resolve(self, players: Any, mode: str | None, given: Mapping[str, Any]) -> tuple[str, int, dict[str, Any]]:
         m = self.mode(mode)
         unknown = sorted(set(given) - set(self._option_map))  # type: ignore[attr-defined]
         if unknown:

@@ -186,22 +186,7 @@ def _norm_whites(value: Any) -> tuple[tuple[int, bool], ...]:
     return value if value is DEFAULT_WHITES else tuple(sorted((p[0], p[1]) for p in value))
 
 
-class _Spec(GameSpec):
-    """The game's spec, remembering the resolved defaults: simulations start thousands of
-    games with no options, and checking all thirteen each time was a tenth of a short game."""
-
-    def resolve(self, players: Any, mode: Any, given: Any) -> tuple[str, int, dict[str, Any]]:
-        if given or mode is not None or type(players) is not int:
-            return super().resolve(players, mode, given)
-        hit = _RESOLVED.get(players)
-        if hit is None:
-            hit = _RESOLVED[players] = super().resolve(players, mode, given)
-        return hit[0], hit[1], dict(hit[2])
-
-
-_RESOLVED: dict[int, tuple[str, int, dict[str, Any]]] = {}
-
-SPEC = _Spec(
+SPEC = GameSpec(
     name="crypto_trick",
     title="Crypto Trick",
     version=1,
