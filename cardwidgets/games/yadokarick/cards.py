@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
 from ...core import InvalidActionError
+from ...core.deck import check_deck as _core_check_deck
 from ...core.errors import quote
 
 # --------------------------------------------------------------------------- the card table (Y1)
@@ -98,6 +99,8 @@ def _table_key(k: Any) -> int | str | None:
 
 
 def check_size_table(value: Any) -> str | None:
+    if value is DEFAULT_SIZE_TABLE:
+        return None
     if not isinstance(value, dict):
         return "expected a dict {number 1-36 or card like 'G20': size}, e.g. {20: 0}"
     if len(value) > 108:
@@ -116,6 +119,8 @@ def check_size_table(value: Any) -> str | None:
 
 
 def norm_size_table(value: dict) -> dict:
+    if value is DEFAULT_SIZE_TABLE:
+        return value
     items = {_table_key(k): v for k, v in value.items()}
     nums = sorted((k, v) for k, v in items.items() if isinstance(k, int))
     cards = sorted(((k, v) for k, v in items.items() if isinstance(k, str)), key=lambda kv: _IDS[kv[0]])
@@ -162,6 +167,7 @@ class Config:
     size: tuple[int, ...]  # house size per card id (Y1.2)
     roof: tuple[bool, ...]  # roof card per card id (Y1.3)
     cards: tuple[int, ...]  # the card ids in use, ascending
+    roofset: frozenset = frozenset()  # the roof card ids
     # standard
     track: tuple[int, int] = (1, 21)
     marker_start: int = 11
@@ -176,6 +182,7 @@ class Config:
     collapsed_public: bool = True
     # duo
     order: tuple[int, ...] = ()  # participants in table order, position 0 first (NPC = 2)
+    seq: tuple[tuple[int, ...], ...] = ()  # seq[lead]: the participants in play order from position lead
     roofs_apply: bool = True
     # solo
     one_color: bool = False
@@ -218,8 +225,8 @@ _CONFIGS: dict[tuple, Config] = {}
 
 
 def _freeze(value: Any) -> Any:
-    if isinstance(value, dict):
-        return tuple((k, _freeze(v)) for k, v in value.items())
+    if type(value) is dict:
+        return None if value is DEFAULT_SIZE_TABLE else tuple((k, _freeze(v)) for k, v in value.items())
     if isinstance(value, (list, tuple)):
         return tuple(_freeze(v) for v in value)
     return value
@@ -227,8 +234,12 @@ def _freeze(value: Any) -> Any:
 
 def config(mode: str, players: int, options: dict[str, Any]) -> Config:
     """The :class:`Config` of resolved options (cached: simulations build many games alike)."""
-    key = (mode, players, _freeze(options))
-    hit = _CONFIGS.get(key)
+    try:
+        key = (mode, players, *[None if v is DEFAULT_SIZE_TABLE else v for v in options.values()])
+        hit = _CONFIGS.get(key)
+    except TypeError:  # a dict or a list among the values
+        key = (mode, players, _freeze(options))
+        hit = _CONFIGS.get(key)
     if hit is None:
         hit = _make_config(mode, players, options)
         if len(_CONFIGS) < 2000:
@@ -238,9 +249,10 @@ def config(mode: str, players: int, options: dict[str, Any]) -> Config:
 
 def _make_config(mode: str, players: int, o: dict[str, Any]) -> Config:
     size, roof = size_tables(o)
+    roofset = frozenset(c for c in range(72) if roof[c])
     if mode == "standard":
         return Config(
-            mode, players, size, roof, standard_cards(players, o),
+            mode, players, size, roof, standard_cards(players, o), roofset,
             track=o["size_track"], marker_start=o["marker_start"], reset_marker=o["reset_marker_each_round"],
             capture_all=o["three_player_capture"] == "all", choose=o["placement_order"] == "choose",
             house_limit=o["house_limit"], last_entitled=o["tie_leader"] == "last_entitled",
@@ -254,11 +266,12 @@ def _make_config(mode: str, players: int, o: dict[str, Any]) -> Config:
         first = o["duo_first_leader"]
         humans = [first, 1 - first]
         order = tuple(NPC if pos == o["npc_seat"] else humans.pop(0) for pos in range(3))
-        return Config(mode, players, size, roof, tuple(cid(colour, n) for n in NUMBERS),
+        seq = tuple(tuple(order[(lead + i) % 3] for i in range(3)) for lead in range(3))
+        return Config(mode, players, size, roof, tuple(cid(colour, n) for n in NUMBERS), roofset,
                       house_limit=o["house_limit"], collapsed_public=o["collapsed_visibility"] == "public",
-                      order=order, roofs_apply=o["duo_roofs"])
+                      order=order, seq=seq, roofs_apply=o["duo_roofs"])
     removed = set(o["solo_removed"])
-    return Config(mode, players, size, roof, tuple(c for c in range(72) if NUMBER[c] not in removed),
+    return Config(mode, players, size, roof, tuple(c for c in range(72) if NUMBER[c] not in removed), roofset,
                   one_color=o["solo_initial_row"] == "one_color", nonstrict=o["solo_roof_insert_nonstrict"],
                   complete=o["solo_house_complete"], chain=o["solo_bonus_chain"],
                   bonus_on_setup=o["solo_bonus_on_setup"])
@@ -286,6 +299,45 @@ def round_score(h: int, f: int, t: int) -> int:
     return base - f
 
 
+def judge_standard(cards: Sequence[int], players: int, size: Sequence[int],
+                   capture_all: bool = True) -> tuple[list[int], list[tuple[int, list[int]]]]:
+    """Judge a complete standard trick (card ids in play order): ``(movers, captures)``.
+
+    ``movers`` are the play positions with the lowest number, in play order (Y5.1,
+    Y6.1); ``captures`` lists ``(captor position, captured cards in play order)`` in
+    captor order (Y5.2, Y6.2). Cards in no capture are discarded (Y5.3, Y6.3). The
+    engine judges inline for speed; this is the same rule for bots and tests.
+
+    >>> g = lambda *cs: [card_id(c) for c in cs]
+    >>> size = [default_size(NUMBER[c]) for c in range(72)]
+    >>> movers, caps = judge_standard(g("G25", "P8", "G17", "P29"), 4, size)
+    >>> movers, [(p, [NAME[c] for c in cs]) for p, cs in caps]
+    ([1], [(0, ['G25', 'G17']), (3, ['P8'])])
+    """
+    low = min(cards) >> 1
+    movers = [i for i, c in enumerate(cards) if c >> 1 == low]
+    if players == 3:
+        hi = cards.index(max(cards))
+        if capture_all:
+            return movers, [(hi, list(cards))]
+        smax = max(size[c] for c in cards)
+        return movers, [(hi, [c for c in cards if size[c] == smax])]
+    caps = []
+    for colour in (GREEN, PINK):
+        mine = [c for c in cards if c & 1 == colour]
+        if mine:
+            smax = max(size[c] for c in mine)
+            caps.append((cards.index(max(mine)), [c for c in mine if size[c] == smax]))
+    caps.sort()
+    return movers, caps
+
+
+def judge_duo(cards: Sequence[int], size: Sequence[int]) -> tuple[int, list[int]]:
+    """Judge a duo trick: ``(captor position, captured cards)`` (Y13.6)."""
+    smax = max(size[c] for c in cards)
+    return cards.index(max(cards)), [c for c in cards if size[c] == smax]
+
+
 def duo_winners(h0: int, h1: int, t: int) -> tuple[tuple[int, ...], str]:
     """Who wins a duo game with house sizes ``h0``, ``h1`` and target ``t`` (Y13.10).
 
@@ -295,7 +347,7 @@ def duo_winners(h0: int, h1: int, t: int) -> tuple[tuple[int, ...], str]:
     b0, b1 = h0 > t, h1 > t
     if b0 == b1:
         if h0 == h1:
-            return (0, 1), ("both burst" if b0 else "neither bursts") + " and the houses are equal: a draw"
+            return (0, 1), ("both burst" if b0 else "neither bursts") + " and the houses are equal"
         closer = (0 if h0 < h1 else 1) if b0 else (0 if h0 > h1 else 1)
         return (closer,), ("both burst" if b0 else "neither bursts") + f" and {'AB'[closer]} is closer"
     keep = 1 if b0 else 0
@@ -326,22 +378,38 @@ def _colour(value: Any, what: str) -> str:
     raise InvalidActionError(f"{what}: {quote(repr(value), 20)} is not a colour; say green or pink")
 
 
-@dataclass(frozen=True, slots=True)
+_PLAYS: list[Any] = [None] * 72
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class Play:
     """Play a card from your hand (Y4.2, Y13.5).
 
-    >>> Play("g25"), str(Play("P8"))
-    (Play(card='G25'), 'play P8')
+    There is one ``Play`` object per card (``Play("G25") is Play("g25")``), so plays
+    compare by identity, which keeps removing a card from a hand fast.
+
+    >>> Play("g25"), str(Play("P8")), Play("P8") == Play("p8")
+    (Play(card='G25'), 'play P8', True)
     """
 
     kind = "play"
     card: str
     cid: int = field(init=False, repr=False, compare=False)
 
+    def __new__(cls, card: Any) -> "Play":
+        c = _card(card, "play")
+        hit = _PLAYS[c]
+        if hit is None:
+            hit = _PLAYS[c] = object.__new__(cls)
+        return hit
+
     def __post_init__(self) -> None:
         c = _card(self.card, "play")
         object.__setattr__(self, "card", NAME[c])
         object.__setattr__(self, "cid", c)
+
+    def __reduce__(self) -> tuple:
+        return (Play, (self.card,))
 
     def __str__(self) -> str:
         return "play " + self.card
@@ -656,31 +724,12 @@ def parse_action(text: str) -> Any:
 
 # --------------------------------------------------------------------------- decks
 def check_deck(deck: Any, need: Sequence[int], what: str) -> list[int]:
-    """Card ids of a ``deck=[...]`` list (top first), which must be exactly the cards ``need``."""
-    if not isinstance(deck, (list, tuple)):
-        raise ValueError("deck must be a list of card names, top first, such as ['G25', 'P8', ...]")
-    out = []
-    for i, c in enumerate(deck):
-        k = card_id(c)
-        if k is None:
-            raise ValueError(f"deck[{i}] = {quote(repr(c), 20)} is not a card (G1-G36, P1-P36)")
-        out.append(k)
-    got, want = set(out), set(need)
-    dup = len(out) != len(got)
-    if dup or got != want:
-        parts = []
-        missing = sorted(want - got)
-        extra = sorted(got - want)
-        if missing:
-            parts.append("missing " + ", ".join(NAME[c] for c in missing[:12]) + (" ..." if len(missing) > 12 else ""))
-        if extra:
-            parts.append("not in this game " + ", ".join(NAME[c] for c in extra[:12]))
-        if dup:
-            seen: set[int] = set()
-            twice = sorted({c for c in out if c in seen or seen.add(c)})
-            parts.append("given twice " + ", ".join(NAME[c] for c in twice[:12]))
-        raise ValueError(f"deck is not the card set of {what} ({len(need)} cards): " + "; ".join(parts))
-    return out
+    """Card ids of a ``deck=[...]`` list (top first), which must be exactly the cards ``need``
+    (the card set of ``what``)."""
+    try:
+        return _core_check_deck(deck, need, card_id, NAME.__getitem__, "card name (G1-G36, P1-P36)")
+    except ValueError as e:
+        raise ValueError(f"{e} (the cards of {what})") from None
 
 
 def decode_cards(value: Any, what: str = "cards") -> list[int]:

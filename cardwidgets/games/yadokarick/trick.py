@@ -20,7 +20,8 @@ from itertools import permutations
 from typing import Any
 
 from ...core import Event, Field, Outcome, State, plural, tuple_field
-from .cards import (HAND_SIZE, MOVE, NAME, NPC, PLAY, TRICKS, Arrange, Move, Play, arrange, check_seat, config,
+from .cards import (ACTION_TYPES, HAND_SIZE, MOVE, NAME, NPC, PLAY, TRICKS, Arrange, Move, Play, arrange, check_seat,
+                    config,
                     decode_cards, decode_lists, duo_winners, encode_lists, listing, names, parse_action,
                     round_score, small_int)
 from .spec import SPEC
@@ -59,6 +60,14 @@ def _dec_trick(v: Any) -> Any:
     return None if v is None else (v[0], tuple(decode_cards(v[1], "last_trick")))
 
 
+_DEAL_TEXT: dict[tuple[int, ...], str] = {}  # the duo deal's narration per table order
+
+
+def _cap(text: str) -> str:
+    """``"the NPC ..."`` -> ``"The NPC ..."`` at the start of a sentence."""
+    return text[:1].upper() + text[1:]
+
+
 def _auto_order(cards: list[int], roof: tuple[bool, ...]) -> list[int]:
     """Captured cards in placement order: play order, roof cards last (Y8.3)."""
     for c in cards:
@@ -71,7 +80,7 @@ class _TrickTable(State):
     """What the standard and duo engines share: houses, building, views of houses."""
 
     SPEC = SPEC
-    action_types = (Play, Move, Arrange)
+    action_types = ACTION_TYPES
     _parse = staticmethod(parse_action)
     __slots__ = ()
 
@@ -87,6 +96,14 @@ class _TrickTable(State):
     @property
     def phase(self) -> str:
         return self._phase
+
+    def legal_actions(self) -> list[Any]:
+        """Legal actions of the player to act, in the order of ``_legal`` (a new list)."""
+        if self._cur is None:
+            return []
+        if self._phase == "play":
+            return self._hands[self._cur][:]
+        return list(self._legal())
 
     def hand(self, seat: int) -> list[str]:
         """The cards in a seat's hand (ascending by number)."""
@@ -132,28 +149,23 @@ class _TrickTable(State):
             gone = house[:over]
             del house[:over]
             self._collapsed[who] += gone
-        roof = cfg.roof
-        roofed = False
-        if cfg.roofs_apply:
-            for c in cards:
-                if roof[c]:
-                    roofed = True
-                    break
-            if roofed:
-                r = list(self._roofed)
-                r[who] = True
-                self._roofed = tuple(r)
+        roofed = cfg.roofs_apply and not cfg.roofset.isdisjoint(cards)
+        if roofed:
+            r = list(self._roofed)
+            r[who] = True
+            self._roofed = tuple(r)
         if ev is not None:
+            roof = cfg.roof
             name = self._who(who)
             size = cfg.size
             h = sum(size[c] for c in house)
             order = " then ".join(NAME[c] for c in cards)
             ev.append(Event("place", {"who": name, "cards": names(cards), "house": names(house), "size": h}, rule,
-                            f"{name} places {order} on {self._their(who)} house: H = {h} (rule {rule})."))
+                            f"{_cap(name)} places {order} on {self._their(who)} house: H = {h} (rule {rule})."))
             if gone:
                 f = sum(size[c] for c in self._collapsed[who])
                 ev.append(Event("collapse", {"who": name, "cards": names(gone), "collapsed_size": f}, "Y8.4",
-                                f"{name}'s house holds more than {cfg.house_limit} cards: {listing(gone)} "
+                                f"{_cap(name)}'s house holds more than {cfg.house_limit} cards: {listing(gone)} "
                                 f"{'collapses' if len(gone) == 1 else 'collapse'} face down, F = {f} "
                                 f"(rule Y8.4)."))
             if roofed:
@@ -172,10 +184,13 @@ class _TrickTable(State):
             if ev is not None:
                 name = self._who(who)
                 ev.append(Event("roofed_discard", {"who": name, "cards": names(cards)}, "Y8.6",
-                                f"{name}'s house has a roof, so {listing(cards)} "
+                                f"{_cap(name)}'s house has a roof, so {listing(cards)} "
                                 f"{'goes' if len(cards) == 1 else 'go'} to the discard pile (rule Y8.6)."))
             return
-        self._build(who, _auto_order(cards, self._cfg.roof), ev)
+        cfg = self._cfg
+        if not cfg.roofset.isdisjoint(cards):
+            cards = _auto_order(cards, cfg.roof)
+        self._build(who, cards, ev)
 
     # ------------------------------------------------------------- views
     def _house_view(self, seat: int | None, count: int) -> dict[str, Any]:
@@ -219,6 +234,11 @@ class _TrickTable(State):
         small_int(self._trick_no, "trick_no", 1, TRICKS)
         if self._last is not None:
             check_seat(self._last[0], self.players, "last action's seat")
+        if self._last_trick is not None:
+            lead, cards = self._last_trick
+            small_int(lead, "last trick's leader", 0, count - 1)
+            if len(cards) != count:
+                raise ValueError(f"the last trick must hold {count} cards")
 
 
 # =========================================================================== standard
@@ -373,47 +393,49 @@ class StandardState(_TrickTable):
                 movers = ((lead + p1) % n, (lead + p2) % n) if p1 < p2 else ((lead + p2) % n, (lead + p1) % n)
             else:
                 movers = ((lead + p1) % n,)
-            bg = bp = sg = sp = pg = pp = -1
-            for i, c in enumerate(trick):
-                s = size[c]
-                if c & 1:
-                    if c > bp:
-                        bp, pp = c, i
-                    if s > sp:
-                        sp = s
-                else:
-                    if c > bg:
-                        bg, pg = c, i
-                    if s > sg:
-                        sg = s
             caps = []
-            if pg >= 0:
-                caps.append((pg, [c for c in trick if not c & 1 and size[c] == sg]))
-            if pp >= 0:
-                caps.append((pp, [c for c in trick if c & 1 and size[c] == sp]))
-                if pg > pp:
+            greens = [c for c in trick if not c & 1]
+            if greens:
+                if len(greens) > 1:
+                    sm = max([size[c] for c in greens])
+                    caps.append((trick.index(max(greens)), [c for c in greens if size[c] == sm]))
+                else:
+                    caps.append((trick.index(greens[0]), greens))
+            if len(greens) < n:
+                pinks = [c for c in trick if c & 1]
+                if len(pinks) > 1:
+                    sm = max([size[c] for c in pinks])
+                    caps.append((trick.index(max(pinks)), [c for c in pinks if size[c] == sm]))
+                else:
+                    caps.append((trick.index(pinks[0]), pinks))
+                if len(caps) == 2 and caps[0][0] > caps[1][0]:
                     caps.reverse()
         if ev is not None:
             self._say_judgment(movers, caps, ev)
-        captured = set()
         pending = []
+        ncap = 0
+        roofed = self._roofed
         for pos, cards in caps:
-            captured.update(cards)
+            ncap += len(cards)
             who = (lead + pos) % n
-            if cfg.choose and len(cards) > 1 and not self._roofed[who]:
+            if roofed[who]:
+                self._capture(who, cards, ev)  # discarded (Y8.6)
+            elif cfg.choose and len(cards) > 1:
                 pending.append((who, tuple(cards)))
-                continue
-            self._capture(who, cards, ev)
-        if len(captured) < n:
+            else:
+                self._build(who, cards if cfg.roofset.isdisjoint(cards) else _auto_order(cards, cfg.roof), ev)
+        if ncap < n:
+            captured = caps[0][1] + caps[1][1] if len(caps) == 2 else caps[0][1]
             gone = [c for c in trick if c not in captured]
             self._discard += gone
             if ev is not None:
                 rule = "Y5.3" if n == 3 else "Y6.3"
                 ev.append(Event("discard", {"cards": names(gone)}, rule,
-                                f"Nobody captures {listing(gone)}: to the discard pile (rule {rule})."))
+                                f"Nobody captures {listing(gone)}, so {'it goes' if len(gone) == 1 else 'they go'} "
+                                f"to the discard pile (rule {rule})."))
         self._movers = self._entitled = movers
         self._moved = ()
-        self._last_trick = (lead, tuple(trick))
+        self._last_trick = (lead, trick)  # the list is never changed again
         self._trick = []
         if pending:
             self._pending = tuple(pending)
@@ -470,16 +492,17 @@ class StandardState(_TrickTable):
         self._leader = self._cur = leader
         self._phase = "play"
         if ev is not None:
+            x = self.seat_label(leader)
+            t = self._trick_no
             if len(entitled) == 1:
-                rule, why = "Y9.1", "who played the lowest number"
+                rule, text = "Y9.1", f"{x} played the lowest number, so {x} leads trick {t}"
             elif self._cfg.last_entitled:
-                rule, why = "Y9.2", "the last of the tied players with the lowest number"
+                rule, text = "Y9.2", f"{x} was the last of the tied players to move the marker, so {x} leads trick {t}"
             elif self._moved:
-                rule, why = "Y9.2", "the last tied player who really moved the marker"
+                rule, text = "Y9.2", f"{x} was the last tied player to really move the marker, so {x} leads trick {t}"
             else:
-                rule, why = "Y9.3", "the last tied player, since nobody moved the marker"
-            ev.append(Event("lead", {"seat": leader, "trick": self._trick_no}, rule,
-                            f"{self.seat_label(leader)} leads trick {self._trick_no}, {why} (rule {rule})."))
+                rule, text = "Y9.3", f"Nobody moved the marker, so {x}, the last of the tied players, leads trick {t}"
+            ev.append(Event("lead", {"seat": leader, "trick": t}, rule, f"{text} (rule {rule})."))
 
     # ------------------------------------------------------------- rounds
     def _start_round(self, order: list[int], ev: list[Event] | None) -> None:
@@ -489,7 +512,7 @@ class StandardState(_TrickTable):
         deal = HAND_SIZE * n
         hands: list[list[Play]] = [[] for _ in range(n)]
         for j in range(n):
-            hands[(start + j) % n] = [PLAY[c] for c in sorted(order[j:deal:n])]
+            hands[(start + j) % n] = list(map(PLAY.__getitem__, sorted(order[j:deal:n])))
         self._hands = hands
         self._aside = tuple(order[deal:])
         self._houses = [[] for _ in range(n)]
@@ -534,12 +557,11 @@ class StandardState(_TrickTable):
                             f"(rule Y10.1)."))
             for s in range(self.players):
                 h, f, sc = hs[s], fs[s], scores[s]
-                how = (f"{h} under the target" if h < t else f"{h} + 5 for hitting the target exactly" if h == t
-                       else f"{t} − {h} for going over")
+                how = (f"house {h}, under the target" if h < t else f"house {h}, exactly on the target: +5"
+                       if h == t else f"house {h}, {h - t} over the target")
                 pen = f", minus {f} collapsed" if f else ""
                 ev.append(Event("score", {"seat": s, "house": h, "collapsed": f, "target": t, "score": sc},
-                                "Y10.2", f"{self.seat_label(s)}: house {h}, {how}{pen}: {sc:+d} "
-                                         f"(rules Y10.2, Y10.3)."))
+                                "Y10.2", f"{self.seat_label(s)} scores {sc}: {how}{pen} (rules Y10.2, Y10.3)."))
             ev.append(Event("round_end", {"round": self._round, "totals": list(self._totals)}, "Y10.4",
                             "Totals: " + ", ".join(f"{self.seat_label(s)} {self._totals[s]}"
                                                    for s in range(self.players)) + " (rule Y10.4)."))
@@ -631,6 +653,8 @@ class StandardState(_TrickTable):
             "marker": self._marker,
             "target": self._marker,
             "size_track": list(cfg.track),
+            "house_limit": cfg.house_limit,
+            "three_player_capture": self.options["three_player_capture"],
             "hands": [self.hand(s) if seat is None or s == seat else None for s in range(n)],
             "hand_counts": [len(h) for h in self._hands],
             "trick": [{"seat": s, "card": c} for s, c in self.trick],
@@ -749,19 +773,27 @@ class StandardState(_TrickTable):
         check_seat(self._cur, n, "current")
         if len(self._trick) >= n:
             raise ValueError("the trick holds too many cards")
+        left = TRICKS - self._trick_no + 1
         if self._phase == "play":
             if self._cur != (self._leader + len(self._trick)) % n:
                 raise ValueError("the player to act is not the next one in the trick")
-            left = TRICKS - self._trick_no + 1
             for s in range(n):
                 played = 1 if (s - self._leader) % n < len(self._trick) else 0
                 if len(self._hands[s]) != left - played:
                     raise ValueError(f"seat {s} holds {len(self._hands[s])} cards; trick {self._trick_no} "
                                      f"needs {left - played}")
-        elif self._phase == "marker":
-            if not self._movers or self._cur != self._movers[0] or self._trick:
-                raise ValueError("the marker phase needs its movers and an empty trick")
-        elif not self._pending or self._cur != self._pending[0][0] or not self._entitled:
+            return
+        # a trick was just played: the marker movers (and maybe captors) act
+        if self._trick or any(len(h) != left - 1 for h in self._hands):
+            raise ValueError(f"after trick {self._trick_no} the trick is empty and every hand holds {left - 1} cards")
+        ent, movers = self._entitled, self._movers
+        if not movers or len(ent) > 2 or tuple(ent[len(ent) - len(movers):]) != tuple(movers) or \
+                not set(self._moved) <= set(ent):
+            raise ValueError("the marker movers are the last of the players entitled to move")
+        if self._phase == "marker":
+            if self._cur != movers[0] or self._pending:
+                raise ValueError("the marker phase needs its movers")
+        elif not self._pending or self._cur != self._pending[0][0] or movers != ent:
             raise ValueError("the arrange phase needs its captor")
 
 
@@ -843,29 +875,36 @@ class DuoState(_TrickTable):
         p = self._cur
         self._last = (p, a)
         self._hands[p].remove(a)
-        self._trick.append(a.cid)
+        trick = self._trick
+        trick.append(a.cid)
         if ev is not None:
             ev.append(Event("play", {"seat": p, "card": a.card}, "Y13.5",
                             f"{self.seat_label(p)} plays {a.card}, size {self._cfg.size[a.cid]} (rule Y13.5)."))
+        k = len(trick)
+        if k < 3:
+            who = self._cfg.seq[self._lead][k]
+            if who != NPC:  # the other player is next: nothing automatic happens
+                self._cur = who
+                return
         self._advance(ev)
 
     def _advance(self, ev: list[Event] | None) -> None:
         """Go round the table: the NPC's turns are automatic; stop at a player's turn or the end."""
-        order = self._cfg.order
+        seq = self._cfg.seq
         trick = self._trick
         while True:
             k = len(trick)
             if k == 3:
-                self._judge(ev)
-                if self._cur is None:
+                if self._judge(ev):
                     return
                 trick = self._trick
-                continue
-            who = order[(self._lead + k) % 3]
+                k = 0
+            who = seq[self._lead][k]
             if who != NPC:
                 self._cur = who
                 return
-            self._hidden(ev, "the NPC turns over the top card of its deck")
+            if self._previewing:
+                self._hidden(ev, "the NPC turns over the top card of its deck")
             c = self._npc_deck.pop()
             trick.append(c)
             if ev is not None:
@@ -873,49 +912,64 @@ class DuoState(_TrickTable):
                                 f"The NPC turns over the top card of its deck: {NAME[c]}, size "
                                 f"{self._cfg.size[c]} (rule Y13.5)."))
 
-    def _judge(self, ev: list[Event] | None) -> None:
-        """Y13.6: the highest number captures the cards of the largest size; Y13.8: the next leader."""
+    def _judge(self, ev: list[Event] | None) -> bool:
+        """Y13.6: the highest number captures the cards of the largest size; Y13.8: the next leader.
+        True when that was the last trick."""
         trick = self._trick
         cfg = self._cfg
         size = cfg.size
-        order = cfg.order
+        a, b, c = trick
         hi = max(trick)
         pos = trick.index(hi)
-        smax = max(size[trick[0]], size[trick[1]], size[trick[2]])
-        taken = [c for c in trick if size[c] == smax]
-        who = order[(self._lead + pos) % 3]
+        sa, sb, sc = size[a], size[b], size[c]
+        if sa == sb == sc:
+            smax = sa
+            taken = trick
+            gone = None
+        else:
+            smax = sa if sa >= sb else sb
+            if sc > smax:
+                smax = sc
+            taken, gone = [], []
+            (taken if sa == smax else gone).append(a)
+            (taken if sb == smax else gone).append(b)
+            (taken if sc == smax else gone).append(c)
+        who = cfg.seq[self._lead][pos]
         if ev is not None:
             name = self._who(who)
             ev.append(Event("capture", {"who": self.seat_label(who), "cards": names(taken)}, "Y13.6",
                             f"{name[0].upper() + name[1:]} played the highest number, {NAME[hi]}; the largest size "
                             f"is {smax}, so {name} captures {listing(taken)} (rule Y13.6)."))
-        self._capture(who, taken, ev)
-        if len(taken) < 3:
-            gone = [c for c in trick if size[c] != smax]
+        if self._roofed[who]:
+            self._capture(who, taken, ev)
+        else:
+            self._build(who, taken if cfg.roofset.isdisjoint(taken) else _auto_order(taken, cfg.roof), ev)
+        if gone:
             self._discard += gone
             if ev is not None:
                 ev.append(Event("discard", {"cards": names(gone)}, "Y13.6",
                                 f"{listing(gone)} {'goes' if len(gone) == 1 else 'go'} to the discard pile "
                                 f"(rule Y13.6)."))
-        self._last_trick = (self._lead, tuple(trick))
+        self._last_trick = (self._lead, trick)  # the list is never changed again
         self._trick = []
         self._lead = (self._lead + pos + 1) % 3
         if self._trick_no == TRICKS:
             self._finish(ev)
-            return
+            return True
         self._trick_no += 1
         if ev is not None:
-            nxt = order[self._lead]
+            nxt = cfg.order[self._lead]
             ev.append(Event("lead", {"who": self.seat_label(nxt), "trick": self._trick_no}, "Y13.8",
                             f"{self._who(nxt)[0].upper() + self._who(nxt)[1:]} leads trick {self._trick_no}, "
                             f"sitting left of {self._who(who)} (rule Y13.8)."))
+        return False
 
     def _finish(self, ev: list[Event] | None) -> None:
         t = self.house_size(NPC)
         h0, h1 = self.house_size(0), self.house_size(1)
         self._winners, why = duo_winners(h0, h1, t)
-        result = "a draw" if len(self._winners) == 2 else f"{'AB'[self._winners[0]]} wins"
-        self._reason = (f"the NPC's house is {t}, the target; A has {h0} and B {h1}: {why}, so it is {result} "
+        result = "it is a draw" if len(self._winners) == 2 else f"{'AB'[self._winners[0]]} wins"
+        self._reason = (f"the NPC's house is {t}, the target; A has {h0} and B {h1}: {why}, so {result} "
                         f"(rules Y13.9, Y13.10)")
         self._phase = "finished"
         self._cur = None
@@ -926,13 +980,12 @@ class DuoState(_TrickTable):
     def _start(self, order: list[int], ev: list[Event] | None) -> None:
         """Deal (Y13.2, Y13.13): 10 cards to each player, alternately, the first player in table order
         first; the other cards form the NPC deck, top first."""
-        first = next(w for w in self._cfg.order if w != NPC)
-        hands: list[list[int]] = [[], []]
-        for i in range(2 * HAND_SIZE):
-            hands[first if i % 2 == 0 else 1 - first].append(order[i])
-        n = len(self._cfg.cards)
-        self._hands = [[PLAY[c] for c in sorted(h)] for h in hands]
-        self._npc_deck = order[2 * HAND_SIZE:n][::-1]
+        first = self._cfg.order[0] if self._cfg.order[0] != NPC else self._cfg.order[1]
+        deal = 2 * HAND_SIZE
+        one = list(map(PLAY.__getitem__, sorted(order[0:deal:2])))
+        two = list(map(PLAY.__getitem__, sorted(order[1:deal:2])))
+        self._hands = [one, two] if first == 0 else [two, one]
+        self._npc_deck = order[:deal - 1:-1]
         self._aside = ()
         self._houses = [[], [], []]
         self._collapsed = [[], [], []]
@@ -944,11 +997,15 @@ class DuoState(_TrickTable):
         self._trick_no = 1
         self._last_trick = None
         if ev is not None:
-            table = ", ".join(self._who(w) for w in self._cfg.order)
-            ev.append(Event("deal", {"order": [self.seat_label(w) for w in self._cfg.order]}, "Y13.2",
-                            f"Each player gets 10 cards; the other {len(self._npc_deck)} form the NPC's face-down "
-                            f"deck (rule Y13.2). Clockwise the table is {table}, and {self._who(self._cfg.order[0])} "
-                            f"leads the first trick (rules Y13.3, Y13.4)."))
+            order = self._cfg.order
+            text = _DEAL_TEXT.get(order)
+            if text is None:
+                table = ", ".join(self._who(w) for w in order)
+                text = _DEAL_TEXT[order] = (
+                    f"Each player gets 10 cards; the other 16 form the NPC's face-down deck (rule Y13.2). "
+                    f"Clockwise the table is {table}, and {self._who(order[0])} leads the first trick "
+                    f"(rules Y13.3, Y13.4).")
+            ev.append(Event("deal", {"order": [self.seat_label(w) for w in order]}, "Y13.2", text))
         self._advance(ev)
 
     # ------------------------------------------------------------- views
@@ -972,6 +1029,8 @@ class DuoState(_TrickTable):
             "participants": ["A", "B", "NPC"],
             **self._house_view(seat, 3),
             "target": self.house_size(NPC),
+            "house_limit": self._cfg.house_limit,
+            "duo_roofs": self._cfg.roofs_apply,
             "npc_deck_count": len(self._npc_deck),
             "aside_count": len(self._aside),
             "last_trick": self._last_trick_view(),
