@@ -843,7 +843,7 @@ def test_setup_position_phases():
     (dict(hands=[["Y1"], ["B1"], ["R1", "R2"]]), "do not fit"),
     (dict(hands=[["Y1"], ["Y1"], ["R1"]]), "placed twice"),
     (dict(hands=[["Y1"], ["P1"], ["R1"]]), "not in this game's deck"),
-    (dict(hands=[["Y1"], ["Q1"], ["R1"]]), "not a card name"),
+    (dict(hands=[["Y1"], ["Q1"], ["R1"]]), "is not a card \\(a card name like"),
     (dict(hands=[[], [], []]), "1 to 6 cards"),
     (dict(phase="declare"), "needs the offered card"),
     (dict(phase="give", offered="Y2", declarations=["n", "n"]), "needs a declarer"),

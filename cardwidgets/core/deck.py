@@ -42,6 +42,24 @@ def check_deck(deck: Any, need: Iterable[Hashable], card: Callable[[Any], Hashab
     return cards
 
 
+def read_cards(cards: Any, card: Callable[[Any], Hashable | None], what: str, example: str) -> list[Hashable]:
+    """A list of cards read with ``card`` (hand-built positions), or a ``ValueError`` naming
+    the first entry that is not a card.
+
+    >>> read_cards(["1", "2"], lambda c: int(c) if c.isdigit() else None, "hand", "1-8")
+    [1, 2]
+    """
+    if isinstance(cards, str) or not isinstance(cards, (list, tuple)):
+        raise ValueError(f"{what}: expected a list of cards, got {show(cards)}")
+    out = []
+    for c in cards:
+        k = card(c)
+        if k is None:
+            raise ValueError(f"{what}: {show(c, 20)} is not a card ({example})")
+        out.append(k)
+    return out
+
+
 def _order(key: Hashable) -> tuple:
     return (0, key, "") if isinstance(key, int) else (1, 0, str(key))
 

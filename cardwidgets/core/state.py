@@ -34,7 +34,7 @@ from .errors import MAX_ACTION_TEXT, IllegalActionError, InvalidActionError, quo
 from .events import Event, Explanation
 from .outcome import Outcome
 from .rng import Recorded, Recorder, fresh_seed, randrange, shuffle
-from .spec import FINISHED, GameSpec
+from .spec import GameSpec
 
 #: ``seat=ANY`` (the default) means "whoever is to act": no G3 check.
 ANY: Any = object()

@@ -39,9 +39,9 @@ from typing import Any, Iterable, Sequence
 
 from ..core import (ANY, Event, Field, GameSpec, IllegalActionError, InvalidActionError, Mode, Option, Outcome,
                     Phase, State, Termination, plural, tuple_field)
-from ..core.deck import check_deck, counts_to_cards
+from ..core.deck import check_deck, counts_to_cards, read_cards
 from ..core.errors import quote, show
-from ..core.spec import int_range, optional, seat_or_random
+from ..core.spec import int_range, seat_or_random
 
 PLAYERS = tuple(range(2, 9))  # N1.1
 #: The engine's bound on the card plays of one match (the rules set none): a match
@@ -305,15 +305,7 @@ def parse_action(text: str) -> Play:
 
 # --------------------------------------------------------------------------- state
 def _ids(cards: Any, what: str) -> list[int]:
-    if not isinstance(cards, (list, tuple)):
-        raise ValueError(f"{what}: expected a list of cards")
-    out = []
-    for c in cards:
-        k = card_id(c)
-        if k is None:
-            raise ValueError(f"{what}: {show(c, 20)} is not a cirno+neu card; cards: {', '.join(TOKENS)}")
-        out.append(k)
-    return out
+    return read_cards(cards, card_id, what, ", ".join(TOKENS))
 
 
 def _tokens(ids: Iterable[int]) -> list[str]:

@@ -63,7 +63,7 @@ from typing import Any, Iterable, Sequence, Union
 
 from ..core import (ANY, Event, Field, GameSpec, IllegalActionError, InvalidActionError, Mode, Option, Outcome,
                     Phase, State, plural, tuple_field)
-from ..core.deck import check_deck
+from ..core.deck import check_deck, read_cards
 from ..core.errors import quote, show
 from ..core.spec import int_range, seat_or_random
 
@@ -515,15 +515,7 @@ PHASES = ("offer", "declare", "give", "follow", "finished")
 
 
 def _cid_list(cards: Any, what: str = "cards") -> list[int]:
-    if not isinstance(cards, (list, tuple)):
-        raise ValueError(f"{what}: expected a list of card names, got {show(cards)}")
-    out = []
-    for c in cards:
-        k = card_id(c)
-        if k is None:
-            raise ValueError(f"{what}: {show(c)} is not a card name like 'Y3'")
-        out.append(k)
-    return out
+    return read_cards(cards, card_id, what, "a card name like 'Y3'")
 
 
 def _cid(card: Any, what: str = "card") -> int:

@@ -338,7 +338,7 @@ def as_json(game: str) -> dict[str, dict[str, str]]:
 # --- finding the IDs a line cites -------------------------------------------------------------
 
 _BARE = r"[A-Z]{1,3}\d+"
-_ANY_ID = rf"[A-Z]{{1,3}}\d+(?:\.\d+)*|[A-Z]{{1,3}}-\d+"
+_ANY_ID = r"[A-Z]{1,3}\d+(?:\.\d+)*|[A-Z]{1,3}-\d+"
 # Dotted (D4.2) and hyphenated (DA-7, ASM-3) IDs cannot be mistaken for card names, so they
 # count wherever they stand.
 _SHAPED_RE = re.compile(r"(?<![\w.\-])([A-Z]{1,3}\d+(?:\.\d+)+|[A-Z]{1,3}-\d+)(?![\w\-]|\.\d)")

@@ -33,7 +33,7 @@ from collections import Counter
 from typing import Any, Mapping, Sequence
 
 from ...core import ANY, Event, IllegalActionError, InvalidActionError, Recorded
-from ...core.errors import quote
+from ...core.deck import read_cards
 from .cards import (CRABS, GREEN, NAME, NPC, PINK, PLAY, TRICKS, Arrange, Decline, Draw, GiveUp, Move,
                     Place, Play, Row, Take, card_id, check_deck, config, duo_winners, names, parse_action,
                     round_score, size_of)
@@ -211,15 +211,7 @@ def from_dict(data: dict[str, Any]):
 
 # --------------------------------------------------------------------------- hand-built positions
 def _ids(cards: Any, what: str) -> list[int]:
-    if isinstance(cards, str) or not isinstance(cards, (list, tuple)):
-        raise ValueError(f"{what}: expected a list of card names")
-    out = []
-    for c in cards:
-        k = card_id(c)
-        if k is None:
-            raise ValueError(f"{what}: {quote(repr(c), 20)} is not a card (G1-G36, P1-P36)")
-        out.append(k)
-    return out
+    return read_cards(cards, card_id, what, "G1-G36, P1-P36")
 
 
 def _lists(value: Any, count: int, what: str) -> list[list[int]]:

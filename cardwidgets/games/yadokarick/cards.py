@@ -24,7 +24,7 @@ from typing import Any, Iterable, Sequence
 
 from ...core import InvalidActionError
 from ...core.deck import check_deck as _core_check_deck
-from ...core.errors import quote
+from ...core.errors import quote, show
 
 # --------------------------------------------------------------------------- the card table (Y1)
 GREEN, PINK = 0, 1
@@ -109,7 +109,7 @@ def check_size_table(value: Any) -> str | None:
     for k, v in value.items():
         key = _table_key(k)
         if key is None:
-            return f"{quote(repr(k), 20)} is not a number 1-36 or a card like 'G25'"
+            return f"{show(k, 20)} is not a number 1-36 or a card like 'G25'"
         if key in seen:
             return f"{key!r} is given twice"
         seen.add(key)
@@ -133,7 +133,7 @@ def _numbers_check(what: str, most: int) -> Any:
             return f"expected a list or set of numbers 1-36 ({what})"
         for v in value:
             if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 36:
-                return f"{quote(repr(v), 20)} is not a number 1-36 ({what})"
+                return f"{show(v, 20)} is not a number 1-36 ({what})"
         if len(set(value)) > most:
             return f"at most {most} numbers ({what})"
         return None
@@ -284,7 +284,7 @@ def size_of(card: str) -> int:
     """The default house size of a card name (Y1.6)."""
     c = card_id(card)
     if c is None:
-        raise ValueError(f"{quote(repr(card))} is not a card")
+        raise ValueError(f"{show(card)} is not a card")
     return _DEFAULT_SIZE[c]
 
 
@@ -358,14 +358,14 @@ def duo_winners(h0: int, h1: int, t: int) -> tuple[tuple[int, ...], str]:
 def _card(value: Any, what: str) -> int:
     c = card_id(value) if isinstance(value, str) else None
     if c is None:
-        raise InvalidActionError(f"{what}: {quote(repr(value), 20)} is not a card; cards are G1-G36 and P1-P36")
+        raise InvalidActionError(f"{what}: {show(value, 20)} is not a card; cards are G1-G36 and P1-P36")
     return c
 
 
 def _crab(value: Any, what: str) -> str:
     if isinstance(value, str) and len(value.strip()) == 1 and value.strip().upper() in CRABS:
         return value.strip().upper()
-    raise InvalidActionError(f"{what}: {quote(repr(value), 20)} is not a crab; crabs are A, B, C and D")
+    raise InvalidActionError(f"{what}: {show(value, 20)} is not a crab; crabs are A, B, C and D")
 
 
 def _colour(value: Any, what: str) -> str:
@@ -375,7 +375,7 @@ def _colour(value: Any, what: str) -> str:
             return "green"
         if v in ("pink", "p"):
             return "pink"
-    raise InvalidActionError(f"{what}: {quote(repr(value), 20)} is not a colour; say green or pink")
+    raise InvalidActionError(f"{what}: {show(value, 20)} is not a colour; say green or pink")
 
 
 _PLAYS: list[Any] = [None] * 72
@@ -433,7 +433,7 @@ class Move:
     def __post_init__(self) -> None:
         d = self.direction.strip().lower() if isinstance(self.direction, str) else None
         if d not in _DELTA:
-            raise InvalidActionError(f"move: {quote(repr(self.direction), 20)} is not left, right or stay")
+            raise InvalidActionError(f"move: {show(self.direction, 20)} is not left, right or stay")
         object.__setattr__(self, "direction", d)
         object.__setattr__(self, "delta", _DELTA[d])
 
@@ -658,7 +658,7 @@ def parse_action(text: str) -> Any:
     cardwidgets.core.errors.InvalidActionError: 'play G37': 'G37' is not a card; cards are G1-G36 and P1-P36
     """
     if not isinstance(text, str):
-        raise InvalidActionError(f"{quote(repr(text))} is not action text")
+        raise InvalidActionError(f"{show(text)} is not action text")
     s = text.strip()
     if not s:
         raise InvalidActionError(f"empty action text; {_EXAMPLES}")
@@ -740,7 +740,7 @@ def decode_cards(value: Any, what: str = "cards") -> list[int]:
     for c in value:
         k = card_id(c)
         if k is None:
-            raise ValueError(f"{what}: {quote(repr(c), 20)} is not a card")
+            raise ValueError(f"{what}: {show(c, 20)} is not a card")
         out.append(k)
     return out
 
@@ -759,12 +759,12 @@ def check_seat(value: Any, n: int, what: str, none_ok: bool = False) -> None:
     if value is None and none_ok:
         return
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < n:
-        raise ValueError(f"{what} must be a seat 0..{n - 1}, got {quote(repr(value), 20)}")
+        raise ValueError(f"{what} must be a seat 0..{n - 1}, got {show(value, 20)}")
 
 
 def small_int(value: Any, what: str, lo: int = 0, hi: int = 10**6) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise ValueError(f"{what} must be an int from {lo} to {hi}, got {quote(repr(value), 20)}")
+        raise ValueError(f"{what} must be an int from {lo} to {hi}, got {show(value, 20)}")
 
 
 __all__ = [
