@@ -85,7 +85,6 @@ def _cases() -> list[tuple[str, dict]]:
 CASES = _cases()
 IDS = [f"{g}:{kit.label(c)}" for g, c in CASES]
 _VOCAB: dict[tuple, list[str]] = {}
-TOTALS: dict[str, int] = {}
 
 
 def vocab(game: str, cfg: dict) -> list[str]:
@@ -96,21 +95,16 @@ def vocab(game: str, cfg: dict) -> list[str]:
 
 
 @pytest.mark.parametrize("game, cfg", CASES, ids=IDS)
-def test_random_playout_keeps_the_contract(game, cfg):
+def test_random_playout_keeps_the_contract(game, cfg, report):
     counts = kit.playout(game, cfg, seed=1, vocab=vocab(game, cfg))
-    for k, v in counts.items():
-        TOTALS[k] = TOTALS.get(k, 0) + v
-    print(f"{game} {kit.label(cfg)}: {counts}")
+    report("conformance", game, configurations=1, steps=counts["steps"], refusals=counts["refusals"],
+           previews=counts["previews"])
+    report("noninterference", game, twin_positions=counts["twins"])
 
 
 @pytest.mark.parametrize("game, cfg", CASES, ids=IDS)
 def test_fast_path_equals_narrated_path(game, cfg):
     assert kit.fast_path_matches(game, cfg, range(100, 104)) > 0
-
-
-def test_counts_are_reported():
-    """The suite's totals (printed with -s): refusals tried, twin positions compared."""
-    print("conformance totals:", TOTALS)
 
 
 def test_every_game_has_a_spec_and_a_table():

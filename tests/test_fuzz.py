@@ -48,7 +48,7 @@ def _mutations(rng: random.Random, text: str) -> str:
 
 
 @pytest.mark.parametrize("game", available_games())
-def test_refusal_fuzz(game):
+def test_refusal_fuzz(game, report):
     mod = game_module(game)
     spec = game_spec(game)
     rng = random.Random(11)
@@ -87,4 +87,4 @@ def test_refusal_fuzz(game):
                 assert str(e).startswith(f"Illegal: rule {e.rule} — ") and len(str(e)) < 600
             assert st.to_dict() == before
     assert counts["illegal"] > 1000 and counts["invalid"] > 1000
-    print(f"{game}: refusal fuzz {counts}")
+    report("refusal fuzz", game, **counts)

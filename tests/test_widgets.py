@@ -44,7 +44,7 @@ HOSTILE = [None, -1, 7, 10**30, "x", "", [], {}, {"seat": None}, True, 1.5, "A" 
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_the_browser_writes_no_trait(game):
+def test_the_browser_writes_no_trait(game, report):
     t = table(game, seat=0)
     t.step(t.legal_actions()[0]) if t.state.current_player == 0 else None
     synced = sorted(t.keys)
@@ -66,7 +66,7 @@ def test_the_browser_writes_no_trait(game):
     before = snapshot(t)
     comm_update(t, {"seat": None, "cursor": -1, "no_such_trait": 1, "view": {"hands": []}})
     assert snapshot(t) == before and t.seat == 0
-    print(f"{game}: {tried} comm updates refused over {len(synced)} synced traits")
+    report("trust boundary", game, comm_updates_refused=tried, synced_traits=len(synced))
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -107,7 +107,7 @@ def _random_message(rng: random.Random, t) -> object:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_hostile_message_fuzz(game):
+def test_hostile_message_fuzz(game, report):
     rng = random.Random(7)
     t = table(game, seat=0, bots="random")
     sent = 0
@@ -126,7 +126,7 @@ def test_hostile_message_fuzz(game):
         if t.state.is_terminal:
             t = table(game, seat=0, bots="random", seed=rng.randrange(1000))
     assert sent >= 1000
-    print(f"{game}: {sent} hostile messages, {refused} refused acts, none raised")
+    report("hostile messages", game, messages=sent, refused_acts=refused)
 
 
 @pytest.mark.parametrize("game", GAMES)
