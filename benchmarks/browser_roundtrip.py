@@ -1,6 +1,6 @@
 """Click -> Python -> DOM round trip in a live JupyterLab, measured inside the page.
 
-    .venv/bin/python benchmarks/browser_roundtrip.py [--clicks 25] [--no-depot] [--headed]
+    .venv/bin/python benchmarks/browser_roundtrip.py [--clicks 25] [--no-depot] [--no-crypto] [--headed]
 
 Starts the same private JupyterLab server and Debian chromium as the browser tests
 (``tests/browser/lab.py``), then for each widget clicks a button with ``button.click()`` inside the
@@ -12,11 +12,15 @@ page and waits with a MutationObserver until the DOM shows something only the ke
     Python applied the action, narrated it and synced the new state. The legal strip lists plays
     only, so when the player to act has no play the benchmark passes instead (``Pass…``, a
     ``take-<v>`` Storage column, then the timed click on ``confirm-pass``); those clicks are
-    reported separately. With seed 7 and 20 clicks: 14 plays and 6 passes.
+    reported separately. With seed 7 and 20 clicks: 14 plays and 6 passes;
+(c) the Crypto Trick table (teacher view, no bots): the timed click is on the first enabled
+    ``[data-action]`` card of the hand (a reveal, give or play), until the ``.cw-log`` text changes.
+    While a player declares no card acts, so the benchmark clicks the first enabled Want/Pass
+    button instead; those clicks are reported separately.
 
-Prints median/min/max per widget and the ratio of the medians (Depot legal-move clicks over
-counter clicks); writes the numbers as JSON to ``benchmarks/results/browser_roundtrip.json``
-(git-ignored). Not a test: it never fails on timings.
+Prints median/min/max per widget and the ratios of the medians (Depot legal-move clicks and
+Crypto Trick card clicks over counter clicks); writes the numbers as JSON to
+``benchmarks/results/browser_roundtrip.json`` (git-ignored). Not a test: it never fails on timings.
 """
 
 from __future__ import annotations
@@ -69,6 +73,25 @@ DEPOT_SPEC = dict(
 )
 
 
+CRYPTO_CODE = """
+from cardwidgets import CryptoTrick
+t = CryptoTrick(players=4, seed=7, seat=None)
+t
+"""
+
+CRYPTO_SPEC = dict(
+    rootSel='.cw-table[data-game="crypto_trick"]',
+    pick="""
+      const card = root.querySelector('.cw-hand [data-action]:not([disabled])');
+      if (card) return { el: card, kind: "card" };          // reveal, give or play: one click
+      const say = root.querySelector('.cw-controls [data-action]:not([disabled])');
+      return say ? { el: say, kind: "declare" } : null;      // want / pass; null: game over
+    """,
+    probe="const l = root.querySelector('.cw-log'); return l ? l.textContent : '';",
+    done="const l = root.querySelector('.cw-log'); return !!l && l.textContent !== before;",
+)
+
+
 def summary(times: list[float]) -> dict:
     if not times:
         return {"n": 0}
@@ -92,7 +115,8 @@ def measure(page, spec: dict, clicks: int) -> list[dict]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--clicks", type=int, default=20)
-    ap.add_argument("--no-depot", action="store_true", help="only the counter")
+    ap.add_argument("--no-depot", action="store_true", help="skip the Depot table")
+    ap.add_argument("--no-crypto", action="store_true", help="skip the Crypto Trick table")
     ap.add_argument("--headed", action="store_true", help="show the browser window")
     args = ap.parse_args()
 
@@ -149,6 +173,34 @@ def main() -> int:
                             ratio = d["legal_move"]["median_ms"] / results["counter"]["median_ms"]
                             results["ratio_depot_over_counter"] = round(ratio, 2)
                             print(f"ratio of medians, depot legal move / counter: {ratio:.2f}")
+                        server.shutdown_sessions()
+
+                    if not args.no_crypto:
+                        page = ctx.new_page()
+                        server.write_notebook("bench_crypto.ipynb", [CRYPTO_CODE])
+                        nb = lab.Notebook(page, server, "bench_crypto.ipynb").open()
+                        nb.run_all()
+                        errs = nb.errors()
+                        if errs:
+                            raise RuntimeError(f"Crypto Trick notebook failed: {errs}")
+                        timed = measure(page, CRYPTO_SPEC, args.clicks)
+                        hist = nb.json("len(t.history)")
+                        c = results["crypto_trick"] = {
+                            "card": summary([t["ms"] for t in timed if t["kind"] == "card"]),
+                            "declare": summary([t["ms"] for t in timed if t["kind"] == "declare"]),
+                            "all": summary([t["ms"] for t in timed]),
+                            "history_len": hist,
+                        }
+                        print(line("(c) crypto card click ", c["card"]))
+                        print(line("    crypto want/pass  ", c["declare"]))
+                        print(line("    crypto all actions", c["all"]) + f", kernel history {hist}")
+                        if hist != len(timed):
+                            print(f"warning: {len(timed)} clicks but {hist} actions in the history",
+                                  file=sys.stderr)
+                        if c["card"]["n"]:
+                            ratio = c["card"]["median_ms"] / results["counter"]["median_ms"]
+                            results["ratio_crypto_over_counter"] = round(ratio, 2)
+                            print(f"ratio of medians, crypto card click / counter: {ratio:.2f}")
                     ctx.close()
                 finally:
                     browser.close()

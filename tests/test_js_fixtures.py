@@ -231,7 +231,292 @@ def cirno_scenarios() -> dict:
     return out
 
 
-GAMES = {"depot": depot_scenarios, "cirno_neu": cirno_scenarios}
+# ----------------------------------------------------------------------------- Crypto Trick
+def crypto_trick_scenarios() -> dict:
+    from cardwidgets import CryptoTrick
+
+    out = {}
+
+    def add(name, about, table_or_traits):
+        traits = table_or_traits if isinstance(table_or_traits, dict) else synced(table_or_traits)
+        out[name] = {"about": about, "traits": traits}
+
+    def vs_bots(**kw):
+        return CryptoTrick(players=kw.pop("players", 4), seed=kw.pop("seed", 4), seat=0, bots="greedy",
+                           bot_delay=0, **kw)
+
+    def trick_give(t):
+        """This trick's give as seat 0's view has it, or None."""
+        v = t.view
+        return next((g for g in v["gives"] if g["trick"] == v["trick"]), None)
+
+    def play(t, done, policy=first_move, limit=400):
+        """Like ``until``, with a Crypto Trick policy for seat 0."""
+        for _ in range(limit):
+            if done(t):
+                return
+            assert t.legal, "no move for seat 0 before the wanted position"
+            t.step(policy(t))
+        raise AssertionError("the wanted position was not reached")
+
+    def passive(t):
+        """Pass every offer, else the first legal action: seat 0 then follows most tricks."""
+        return "pass" if "pass" in t.legal else t.legal[0]
+
+    def must_follow(t):
+        return t.view["phase"] == "follow" and any("rule C6.3" in r for r in t.refusals.values())
+
+    t = vs_bots()
+    assert t.view["phase"] == "offer" and t.legal[0].startswith("reveal")
+    add("offer", "4 players, seat 0 against greedy bots, seat 0 opens trick 1: reveal a card to offer", t)
+
+    t = vs_bots()
+    until(t, lambda t: t.view["phase"] == "declare" and t.legal)
+    add("declare", "a bot offered a card; seat 0 declares want or pass", t)
+
+    t = vs_bots()
+    until(t, lambda t: t.view["phase"] == "give" and t.legal)
+    add("give", "seat 0 wanted the offered card last: it gives the first player a card, face down", t)
+
+    def make_give():
+        t = vs_bots(seed=4)
+        t.bot_delay = 0.5
+        until(t, lambda t: t.view["phase"] == "give" and t.legal)
+        return t
+    add("give_giver", "seat 0 has just given a card and leads the offered card; a bot's answer is scheduled "
+                      "(the giver sees the card it gave)",
+        thinking(make_give, lambda t: browser(t, type="act", action=t.legal[-1])))
+
+    t = vs_bots(seed=1)
+    until(t, lambda t: t.legal and (g := trick_give(t)) is not None and g["to"] == 0)
+    assert trick_give(t)["card"] is not None
+    add("give_receiver", "a bot took seat 0's offer and gave it a card face down: seat 0 sees which", t)
+
+    t = vs_bots(seed=0)
+    until(t, lambda t: t.legal and (g := trick_give(t)) is not None and 0 not in (g["from"], g["to"]))
+    assert trick_give(t)["card"] is None
+    add("give_third", "two bots exchanged a card face down: seat 0, a third seat, sees only that it happened", t)
+
+    t = vs_bots()
+    play(t, must_follow, passive)
+    add("follow", "seat 0 follows a trick in progress; the cards of other colours are refused (rule C6.3)", t)
+    illegal = next(a for a in t.refusals if "rule C6.3" in t.refusals[a])
+    browser(t, type="act", action=illegal)
+    assert "rule C6.3" in t.last_error
+    add("refused", "seat 0 clicked a card that does not follow the lead colour: refused with rule C6.3", t)
+
+    t = vs_bots()
+    play(t, lambda t: t.view["phase"] == "follow" and t.legal and not t.refusals
+         and len(t.legal) == len(t.view["hands"][0]) > 1
+         and all(c[0] != t.view["lead_color"] for c in t.view["hands"][0]), passive)
+    add("follow_void", "seat 0 holds no card of the lead colour: every card may be played", t)
+
+    def make_wait():
+        return CryptoTrick(players=4, seed=4, seat=0, bots="greedy", bot_delay=0.5)
+    add("thinking", "seat 0 has just offered a card; a bot's declaration is scheduled (thinking)",
+        thinking(make_wait, lambda t: browser(t, type="act", action=t.legal[0])))
+
+    def to_hold(**kw):
+        t = vs_bots(**kw)
+        for _ in range(200):
+            if t.hold is not None or t.state.is_terminal:
+                break
+            browser(t, type="act", action=first_move(t))
+        assert t.hold is not None and t.hold["kind"] == "round_end", t.hold
+        return t
+
+    t = to_hold()
+    add("hold", "round 1 just ended (scored, hidden card turned up); the bots wait until seat 0 presses Continue", t)
+    browser(t, type="continue")
+    until(t, lambda t: t.view["trick"] >= 2 and t.legal)
+    add("round2", "round 2 under way: round 1's scores and hidden card are in the view's round records", t)
+
+    t = to_hold(won_pile_visibility="block_count_only")
+    add("hold_blocks_only", "won_pile_visibility='block_count_only': round 1 just ended (the view's records "
+                            "show the others' piles as block counts only)", t)
+
+    t = vs_bots(won_pile_visibility="block_count_only")
+    play(t, lambda t: t.legal and sum(t.view["won_blocks"][1:]) >= 2, passive)
+    add("blocks_only", "won_pile_visibility='block_count_only': the others' won piles show only their blocks", t)
+
+    t = vs_bots()
+    play(t, lambda t: t.state.is_terminal, passive)
+    add("finished", "a 3-round game played to its end", t)
+
+    t = CryptoTrick(players=4, seed=5, seat=None)
+    play(t, lambda t: t.view["phase"] == "follow" and len(t.view["table"]) == 2, passive)
+    add("teacher", "teacher view (seat None), hot seat: every hand shown, acting for the player to move", t)
+
+    t = CryptoTrick(players=5, seed=9, seat=0, bots="greedy", bot_delay=0, exchange_visibility="public",
+                    trump_ranking="white_high")
+    play(t, lambda t: t.view["phase"] == "follow" and t.legal and t.view["trick"] >= 3, passive)
+    add("five_public", "5 players, gives face up, white ranks high: seat 0 follows in trick 3 or later", t)
+
+    t = CryptoTrick(players=2, seed=3, seat=0, bots="greedy", bot_delay=0)
+    play(t, lambda t: t.view["phase"] == "follow" and t.legal and t.view["trick"] >= 2, passive)
+    add("two", "2 players (two colours, 14 cards): seat 0 follows", t)
+    return out
+
+
+# ----------------------------------------------------------------------------- Yadokarick
+def yadokarick_scenarios() -> dict:
+    from cardwidgets import Yadokarick
+    from cardwidgets.games.yadokarick import setup_solo, setup_standard
+
+    out = {}
+
+    def add(name, about, table_or_traits):
+        traits = table_or_traits if isinstance(table_or_traits, dict) else synced(table_or_traits)
+        out[name] = {"about": about, "traits": traits}
+
+    def vs_bots(**kw):
+        return Yadokarick(players=kw.pop("players", 4), seed=kw.pop("seed", 1), seat=kw.pop("seat", 0),
+                          bots="greedy", bot_delay=0, **kw)
+
+    def by_hint(t, done, limit=400):
+        """Solo: follow the view's hint (sent as the browser does) until ``done(t)``."""
+        for _ in range(limit):
+            if done(t):
+                return
+            assert not t.state.is_terminal, "the solo game ended before the wanted position"
+            browser(t, type="act", action=t.view["hint"]["action"])
+            assert t.last_error == "", t.last_error
+        raise AssertionError("the wanted position was not reached")
+
+    # ---- standard
+    t = vs_bots()
+    add("start", "4 players, seat 0 against greedy bots, seat 0 leads trick 1", t)
+
+    t = vs_bots()
+    until(t, lambda t: t.view["trick_no"] >= 4 and t.view["trick"] and t.legal and t.view["phase"] == "play")
+    add("play", "seat 0 plays into a trick in progress a few tricks in (houses built, the last trick judged)", t)
+
+    t = vs_bots()
+    until(t, lambda t: t.view["phase"] == "marker" and t.legal)
+    assert t.view["movers"][0] == 0
+    add("marker", "seat 0 played the lowest number: it moves the marker (its cards are refused, rule Y7.4)", t)
+    browser(t, type="act", action=next(a for a in t.refusals if a.startswith("play")))
+    assert "rule Y7.4" in t.last_error
+    add("refused", "seat 0 clicked a card while it must move the marker: refused with rule Y7.4", t)
+
+    # the marker on the right end of the track: "move right" is refused (rule Y7.2)
+    st = setup_standard(4, [["G1", "G33"], ["P33"], ["G35"], ["P31"]], trick=["P35", "G31", "P29"], leader=1,
+                        marker=21, trick_no=9, houses=[["G4", "G8"], ["P12"], [], ["G16", "P16", "P24"]],
+                        totals=[12, 3, -4, 8], round=2, rounds=3)
+    t = Yadokarick(state=st, seat=0, bots="greedy", bot_delay=0)
+    browser(t, type="act", action="play G1")
+    assert t.view["phase"] == "marker" and t.legal == ["move left", "move stay"], t.legal
+    add("marker_end", "round 2, the marker on 21 (the end of the track): seat 0 may move it left or leave it", t)
+
+    # a collapse (seat 0's full house) and a roof (D captures P2 and the roof P30)
+    st = setup_standard(4, [["G36", "G3", "P9"], ["G11", "P15"], ["P13", "G19"], ["G27", "P17"]],
+                        trick=["P2", "G6", "P30"], leader=1, trick_no=8,
+                        houses=[["G33", "G29", "G25", "G21", "G17", "G13"], ["P5"], ["G24", "P14"], ["P21"]],
+                        collapsed=[["G9"], [], [], []])
+    t = Yadokarick(state=st, seat=0, bots="greedy", bot_delay=0)
+    browser(t, type="act", action="play G36")
+    v = t.view
+    assert v["roofed"][3] and len(v["collapsed"][0]) == 2 and t.legal, v
+    add("collapse_roof", "seat 0 captured onto a full house (its bottom card collapsed) and D roofed its house", t)
+
+    # placement_order="choose": seat 0 captures three size-2 greens and orders them (rule Y8.3)
+    st = setup_standard(4, [["G30", "G5"], ["P7"], ["P3"], ["G23"]],
+                        trick=["G14", "G18", "P1"], leader=1, trick_no=9, placement_order="choose")
+    t = Yadokarick(state=st, seat=0, bots="greedy", bot_delay=0)
+    browser(t, type="act", action="play G30")
+    assert t.view["phase"] == "arrange" and t.view["arrange"]["seat"] == 0, t.view["phase"]
+    add("arrange", "placement_order='choose': seat 0 captured G14, G18 and G30 and orders them, bottom first", t)
+
+    def to_hold(**kw):
+        t = vs_bots(**kw)
+        for _ in range(200):
+            if t.hold is not None or t.state.is_terminal:
+                break
+            browser(t, type="act", action=first_move(t))
+        assert t.hold is not None and t.hold["kind"] == "round_end", t.hold
+        return t
+
+    t = to_hold(rounds=2)
+    add("hold", "round 1 of 2 just ended (scored); the bots wait until seat 0 presses Continue", t)
+    browser(t, type="continue")
+    until(t, lambda t: t.view["trick_no"] >= 2 and t.legal)
+    add("round2", "round 2 under way: round 1's scores are in the view's round records", t)
+
+    t = vs_bots(rounds=2)
+    until(t, lambda t: t.state.is_terminal)
+    add("finished", "a 2-round game played to its end", t)
+
+    t = vs_bots(players=3, seed=2, card_set="advanced")
+    until(t, lambda t: t.view["trick_no"] >= 3 and t.legal and t.view["phase"] == "play")
+    add("advanced3", "3 players, the advanced card set (G1-G30): seat 0 to play in trick 3 or later", t)
+
+    t = vs_bots(players=7, seed=3)
+    until(t, lambda t: t.view["trick_no"] >= 5 and t.legal and t.view["phase"] == "play")
+    add("seven", "7 players: seat 0 to play in trick 5 or later", t)
+
+    t = Yadokarick(players=4, seed=4, seat=None)
+    until(t, lambda t: t.view["trick_no"] >= 2 and len(t.view["trick"]) == 2)
+    add("teacher", "teacher view (seat None), hot seat: every hand shown, acting for the player to move", t)
+
+    def make():
+        return Yadokarick(players=4, seed=1, seat=0, bots="greedy", bot_delay=0.5)
+    add("thinking", "seat 0 has just led; a bot's answer is scheduled (thinking)",
+        thinking(make, lambda t: browser(t, type="act", action=t.legal[0])))
+
+    # ---- duo
+    t = Yadokarick(players=2, mode="duo", seed=3, seat=0, bots={1: "greedy"}, bot_delay=0)
+    add("duo_start", "duo: A (seat 0) against a greedy B and the NPC; A leads trick 1", t)
+
+    t = Yadokarick(players=2, mode="duo", seed=3, seat=0, bots={1: "greedy"}, bot_delay=0, npc_seat=0)
+    assert t.view["trick"] and t.view["trick"][0]["who"] == "NPC"
+    add("duo_npc_lead", "duo with npc_seat=0: the NPC led trick 1 (its card is turned over); A plays next", t)
+
+    t = Yadokarick(players=2, mode="duo", seed=5, seat=1, bots={0: "greedy"}, bot_delay=0)
+    until(t, lambda t: t.view["trick_no"] >= 3 and len(t.view["trick"]) == 2
+          and t.view["trick"][1]["who"] == "NPC")
+    add("duo_after_npc", "duo, seat 1 (B) to play: A played, then the NPC turned over its card", t)
+
+    t = Yadokarick(players=2, mode="duo", seed=3, seat=0, bots={1: "greedy"}, bot_delay=0)
+    until(t, lambda t: t.state.is_terminal)
+    add("duo_finished", "a duo game played to its end: the NPC's house is the target", t)
+
+    # ---- solo
+    t = Yadokarick(players=1, mode="solo", seed=10, seat=0, bot_delay=0)
+    by_hint(t, lambda t: len(t.view["row"]) == 2)
+    add("solo_setup", "solo: laying out the first row, 2 of 5 cards drawn (choose a deck for each)", t)
+
+    t = Yadokarick(players=1, mode="solo", seed=10, seat=0, bot_delay=0)
+    by_hint(t, lambda t: t.view["phase"] == "turn" and t.view["turns"] >= 6)
+    add("solo_turn", "solo: a turn a few turns in: place a row card on a crab, or give a crab up", t)
+    browser(t, type="act", action=next(a for a in t.refusals if a.startswith("place")))
+    assert "rule Y14" in t.last_error
+    add("solo_refused", "solo: a placement the rules refuse was sent: last_error says why", t)
+
+    t = Yadokarick(players=1, mode="solo", seed=10, seat=0, bot_delay=0)
+    by_hint(t, lambda t: t.view["phase"] == "refill")
+    add("solo_refill", "solo: refilling the row after a placement: choose the deck", t)
+
+    t = Yadokarick(players=1, mode="solo", seed=10, seat=0, bot_delay=0)
+    by_hint(t, lambda t: t.view["phase"] == "bonus")
+    add("solo_bonus", "solo: a consecutive-number bonus is on offer: take a card of the group or decline", t)
+
+    t = Yadokarick(players=1, mode="solo", seed=10, seat=0, bot_delay=0)
+    by_hint(t, lambda t: any(t.view["roof_mode"]) and t.view["penalty_pile"] and t.view["phase"] == "turn")
+    add("solo_roof", "solo: a crab in roof mode, and a crab given up earlier (the penalty pile)", t)
+
+    st = setup_solo(["G36", "G35", "P36", "P35", "G34"], crabs={"A": ["G1"], "B": ["P1"], "C": ["G2"], "D": ["P2"]})
+    t = Yadokarick(state=st, seat=0, bot_delay=0)
+    assert all(a.startswith("giveup") for a in t.legal)
+    add("solo_forced", "solo: no row card fits any crab, so a crab must be given up (rule Y14.12)", t)
+
+    t = Yadokarick(players=1, mode="solo", seed=10, seat=0, bot_delay=0)
+    by_hint(t, lambda t: t.state.is_terminal)
+    add("solo_finished", "a solo game played to its end by following the hint", t)
+    return out
+
+
+GAMES = {"depot": depot_scenarios, "cirno_neu": cirno_scenarios, "crypto_trick": crypto_trick_scenarios,
+         "yadokarick": yadokarick_scenarios}
 
 
 def build(game: str) -> dict:

@@ -1000,6 +1000,8 @@ class CryptoTrickState(State):
         won = tuple(map(tuple, self._won))
         if ev is not None:
             record = _record_dict((self._round, self._indicator, None, won, scored, totals, last_winner), cfg)
+            if self.options["won_pile_visibility"] == "block_count_only":
+                del record["won"]  # a public event carries only what every seat may see (C11.5)
             parts = "; ".join(f"{self.seat_label(s)} {_score_words(*scored[s])}" for s in range(n))
             tot = ", ".join(f"{self.seat_label(s)} {totals[s]}" for s in range(n))
             ev.append(Event("round_end", record, "C9.2",

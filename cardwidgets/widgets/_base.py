@@ -280,7 +280,9 @@ class TableWidget(anywidget.AnyWidget):
         """Hold the bots at a pause event (a game's end in a match) until the viewer continues."""
         if self._pauses & {e.kind for e in events} and not self.state.is_terminal:
             pause = next(e for e in events if e.kind in self._pauses)
-            self.hold = {"kind": pause.kind, "text": pause.text, "data": pause.data}
+            # Only the public narration line: the panel reads the viewer's own view for the
+            # details, so nothing an event carries for the teacher reaches the browser.
+            self.hold = {"kind": pause.kind, "text": pause.text}
 
     def _bot_failed(self, why: str) -> None:
         self._stalled = True

@@ -302,18 +302,19 @@ describe("the past", () => {
 describe("the end of a game in a match: the hold panel", () => {
   it("shows the ranking, the penalty cards and the lost points until Continue", () => {
     mount("hold");
-    const hold = model.get("hold");
+    expect(Object.keys(model.get("hold")).sort()).toEqual(["kind", "text"]);  // details come from the view
+    const r = view().results[view().results.length - 1];
     const panel = $(".cw-hold");
     expect(panel.dataset.kind).toBe("scoring");
-    expect(panel.textContent).toContain(`Game ${hold.data.game} of 3 is over`);
+    expect(panel.textContent).toContain(`Game ${r.game} of 3 is over`);
     const rows = $$(".cw-hold tbody tr");
-    expect(rows.map((r) => Number(r.dataset.seat))).toEqual(hold.data.ranking);
+    expect(rows.map((row) => Number(row.dataset.seat))).toEqual(r.ranking);
     expect(rows[0].textContent).toContain("1st");
     expect(rows[0].textContent).toContain("none (went out)");
-    for (const r of rows.slice(1)) {
-      const s = Number(r.dataset.seat);
-      expect(r.querySelector("[data-card]").dataset.card).toBe(String(hold.data.taken[s]));
-      expect(r.lastElementChild.textContent).toBe(`${hold.data.lost_points[s]} (+${hold.data.taken[s]})`);
+    for (const row of rows.slice(1)) {
+      const s = Number(row.dataset.seat);
+      expect(row.querySelector("[data-card]").dataset.card).toBe(String(r.taken[s]));
+      expect(row.lastElementChild.textContent).toBe(`${r.lost_points[s]} (+${r.taken[s]})`);
     }
     expect($(".cw-turn").textContent).toBe("Paused");
     expect($(".cw-legal").textContent).toContain("until you press Continue");

@@ -412,7 +412,7 @@ function outcome(f) {
  */
 function holdPanel(f, hold) {
   const results = Array.isArray(f.view.results) ? f.view.results : [];
-  const r = hold.data && Array.isArray(hold.data.ranking) ? hold.data : results[results.length - 1];
+  const r = results[results.length - 1];  // the game that just ended
   if (!r) return { title: "Paused", body: h("p", null, withRuleIds(hold.text)) };
   const before = results.length >= 2 ? results[results.length - 2].lost_points : null;
   const first = r.ranking[0];

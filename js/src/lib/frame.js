@@ -59,7 +59,7 @@ import { decorateRuleChips, renderRuleCard } from "./rules.js";
  * @property {Child} [extra]
  */
 
-/** @typedef {{kind: string, text: string, data: any}} Hold */
+/** @typedef {{kind: string, text: string}} Hold  the pause event's kind and narration; details come from the view */
 
 /**
  * Everything a layout reads, computed once per redraw.
@@ -365,7 +365,7 @@ function renderOutcome(f, o) {
       h("tbody", null, order.map((s) =>
         h("tr", { class: winners.includes(s) && "cw-winner-row", "data-seat": s }, [
           o.leadCell ? h("td", { class: "cw-place" }, o.leadCell(s)) : null,
-          h("td", { class: "cw-player-cell" }, [f.name(s), f.you(s) ? " (you)" : ""]),
+          h("td", { class: "cw-player-cell" }, [f.name(s), f.you(s) && f.name(s).toLowerCase() !== "you" ? " (you)" : ""]),
           ...o.cells(s).map((c) => h("td", null, c)),
         ]))),
     ]),
