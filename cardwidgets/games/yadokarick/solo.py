@@ -533,6 +533,13 @@ class SoloState(State):
             "last_action": None if self._last is None else {"seat": 0, "action": str(self._last)},
             "outcome": None if out is None else out.to_dict(),
         }
+        # The hint (from the public part of the view only, so it is the same for every viewer): what a
+        # table shows behind its "Hint" button. ``None`` once the game is over.
+        if out is None:
+            action, why = hint_from_view(v, self._legal())
+            v["hint"] = {"action": str(action), "reason": why}
+        else:
+            v["hint"] = None
         if seat is None:
             v["decks"] = {"green": names(self._decks[0][::-1]), "pink": names(self._decks[1][::-1])}
             v["out"] = names(self._out)
@@ -651,7 +658,8 @@ def hint(state: Any) -> tuple[Any, str]:
     """
     if state.is_terminal:
         return None, "the game is over"
-    return hint_from_view(state.view(0), state.legal_actions())
+    h = state.view(0)["hint"]  # the view carries it (hint_from_view of that view)
+    return parse_action(h["action"]), h["reason"]
 
 
 def hint_from_view(view: dict[str, Any], legal: Sequence[Any]) -> tuple[Any, str]:
