@@ -61,7 +61,7 @@ class YadokarickGreedyBot:
     def act(self, view: dict[str, Any], legal: Sequence[Any]) -> Any:
         mode = view.get("mode")
         if mode == "solo":
-            return hint_from_view(view, legal)[0]
+            return _solo_choice(view, legal)
         if len(legal) == 1:
             return legal[0]
         first = legal[0]
@@ -220,7 +220,17 @@ class SoloGreedyBot:
     def act(self, view: dict[str, Any], legal: Sequence[Any]) -> Any:
         if view.get("mode") != "solo":
             return YadokarickGreedyBot(self.rng.random()).act(view, legal)
-        return hint_from_view(view, legal)[0]
+        return _solo_choice(view, legal)
+
+
+def _solo_choice(view: dict[str, Any], legal: Sequence[Any]) -> Any:
+    """The hint's action: the solo view already carries it, so it is not worked out twice."""
+    hint = view.get("hint")
+    if hint is not None:
+        for a in legal:
+            if str(a) == hint["action"]:
+                return a
+    return hint_from_view(view, legal)[0]
 
 
 BOTS = {"greedy": YadokarickGreedyBot, "solo_greedy": SoloGreedyBot}
