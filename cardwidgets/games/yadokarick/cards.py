@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
 from ...core import InvalidActionError
-from ...core.deck import check_deck as _core_check_deck
+from ...core.deck import check_deck as _core_check_deck, read_cards
 from ...core.errors import quote, show
 
 # --------------------------------------------------------------------------- the card table (Y1)
@@ -734,15 +734,7 @@ def check_deck(deck: Any, need: Sequence[int], what: str) -> list[int]:
 
 def decode_cards(value: Any, what: str = "cards") -> list[int]:
     """Card ids from a list of names (``from_dict``); ``ValueError`` on anything else."""
-    if not isinstance(value, list):
-        raise ValueError(f"{what}: expected a list of card names")
-    out = []
-    for c in value:
-        k = card_id(c)
-        if k is None:
-            raise ValueError(f"{what}: {show(c, 20)} is not a card")
-        out.append(k)
-    return out
+    return read_cards(value, card_id, what, "G1-G36, P1-P36")
 
 
 def encode_lists(lists: Sequence[Sequence[int]]) -> list[list[str]]:
