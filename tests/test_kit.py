@@ -185,7 +185,7 @@ def test_timeline_notes_and_replay_round_trip():
     tl.step("play 8")
     tl.note("a bolder answer")
     text = tl.to_replay().to_json()
-    back = Replay.from_json(text).timeline()
+    back = Timeline.from_replay(Replay.from_json(text))
     assert back.branch == "main" and back.cursor == 3
     assert back.notes() == {1: "B could keep the 3"}
     back.switch("branch-1")

@@ -33,15 +33,12 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import Any, Iterator
 
 from . import registry
 from .errors import IllegalActionError, InvalidActionError, quote, show
 from .rng import Recorded
 from .state import State
-
-if TYPE_CHECKING:
-    from .timeline import Timeline
 
 FORMAT = "cardwidgets-replay"
 VERSION = 2
@@ -79,6 +76,19 @@ class Branch:
     actions: list[str] = field(default_factory=list)
     notes: dict[int, str] = field(default_factory=dict)
     _lines: dict[str, Any] | None = field(default=None, repr=False, compare=False)
+
+
+@dataclass
+class PlayedLine:
+    """One line of a replay, played: ``states[i]`` follows ``start + i + 1`` actions and
+    ``events[i]`` is what led to it."""
+
+    name: str
+    parent: str | None
+    start: int
+    states: list[State]
+    events: list[list[Any]]
+    notes: dict[int, str]
 
 
 @dataclass
@@ -162,35 +172,36 @@ class Replay:
             self._apply(st, text, i, None)
         return st
 
-    def timeline(self) -> "Timeline":
-        """Every line of the replay as a :class:`~cardwidgets.Timeline`."""
-        from .timeline import Timeline
+    def play(self) -> tuple[State, list[PlayedLine]]:
+        """The starting position and every line checked and played, the main line first:
+        ``ReplayError`` on the first bad action. ``Timeline.from_replay`` builds on it."""
+        root = self.new_state()
+        played: dict[str, PlayedLine] = {}
 
-        return Timeline.from_replay(self)
+        def position(name: str, n: int) -> State:
+            line = played[name]
+            while n <= line.start and line.parent is not None:
+                line = played[line.parent]
+            return root if n <= line.start else line.states[n - line.start - 1]
 
-    def fill(self, tl: "Timeline") -> None:
-        """Play every line into the (fresh) timeline ``tl``; ``ReplayError`` on the first bad action."""
-        from .timeline import MAIN
-
-        self._fill_line(tl, self.actions, None, self._lines)
+        entries = [("main", None, 0, self.actions, self.notes, self._lines)]
         for k, br in enumerate(self.branches):
-            lines = self._lines["branches"][k] if self._lines else None
-            try:
-                tl._add_line(br.name, br.parent, br.start)
-            except (KeyError, ValueError) as e:
-                raise ReplayError(f"branch {br.name!r}: {e.args[0]}",
-                                  line=lines["line"] if lines else None, branch=br.name) from None
-            self._fill_line(tl, br.actions, br.name, lines)
-        notes = {MAIN: self.notes, **{b.name: b.notes for b in self.branches}}
-        for name, ln in tl._lines.items():
-            ln.notes.update(notes.get(name, {}))
-
-    def _fill_line(self, tl: "Timeline", actions: list[str], branch: str | None, lines: Any) -> None:
-        st = tl.position(tl.length)
-        for i, text in enumerate(actions):
-            st = st.clone()
-            events = self._apply(st, text, i, branch, lines)
-            tl._append(st.last_move, events, st)
+            entries.append((br.name, br.parent, br.start, br.actions, br.notes,
+                            self._lines["branches"][k] if self._lines and k < len(self._lines["branches"]) else None))
+        for name, parent, start, actions, notes, lines in entries:
+            branch = None if parent is None else name
+            if parent is not None:
+                length = played[parent].start + len(played[parent].states)
+                if start > length:
+                    raise ReplayError(f"branch {name!r} starts after action {start}, but {parent!r} has {length}",
+                                      line=lines["line"] if lines else None, branch=name)
+            line = played[name] = PlayedLine(name, parent, start, [], [], dict(notes))
+            st = root if parent is None else position(parent, start)
+            for i, text in enumerate(actions):
+                st = st.clone()
+                line.events.append(self._apply(st, text, i, branch, lines))
+                line.states.append(st)
+        return root, list(played.values())
 
     def _apply(self, st: State, text: Any, i: int, branch: str | None, lines: Any = None) -> list:
         if lines is None and branch is None:
@@ -255,7 +266,7 @@ class Replay:
             raise ReplayError(f"not a usable number in the JSON ({quote(str(e), 60)})", line=line) from None
         rep = cls._from_data(data, text)
         if validate:
-            rep.timeline()
+            rep.play()
         return rep
 
     @classmethod

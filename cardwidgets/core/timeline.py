@@ -19,13 +19,11 @@ along. Lessons, HTML export, the command line and the table widgets all use it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 from .events import Event
+from .replay import Branch, Replay
 from .state import ANY, State
-
-if TYPE_CHECKING:
-    from .replay import Replay
 
 MAIN = "main"
 
@@ -232,10 +230,8 @@ class Timeline:
         return ev
 
     # ------------------------------------------------------------------ replays
-    def to_replay(self) -> "Replay":
+    def to_replay(self) -> Replay:
         """Every line and note, whatever the cursor."""
-        from .replay import Branch, Replay
-
         rep = Replay.from_state(self.position(self._main.length, MAIN), dict(self._main.notes), root=self._root)
         for ln in self._lines.values():
             if ln is self._main:
@@ -246,32 +242,20 @@ class Timeline:
         return rep
 
     @classmethod
-    def from_replay(cls, replay: "Replay") -> "Timeline":
+    def from_replay(cls, replay: Replay) -> "Timeline":
         """A timeline of every line of ``replay``, at the main line's last position.
 
         Raises :class:`~cardwidgets.core.replay.ReplayError` naming the first bad action.
         """
-        tl = cls(replay.new_state())
-        replay.fill(tl)
+        root, played = replay.play()
+        tl = cls(root)
+        for p in played:
+            line = tl._main if p.parent is None else _Line(p.name, tl._lines[p.parent], p.start)
+            line.states, line.events, line.notes = p.states, p.events, p.notes
+            tl._lines[p.name] = line
+        tl._made = len(played) - 1
         tl.switch(MAIN)
         return tl
-
-    def _add_line(self, name: str, parent: str, start: int) -> None:
-        """Start an empty line (replay loading): later steps append to it."""
-        if name in self._lines:
-            raise ValueError(f"there are two lines called {name!r}")
-        par = self._get(parent)
-        if not 0 <= start <= par.length:
-            raise ValueError(f"line {name!r} starts after action {start}, but {parent!r} has {par.length}")
-        ln = _Line(name, par, start)
-        self._lines[name] = ln
-        self._line, self._cursor = ln, start
-
-    def _append(self, action: Any, events: list[Event], state: State) -> None:
-        """Append a position to the current line's end (replay loading, validated there)."""
-        self._line.states.append(state)
-        self._line.events.append(events)
-        self._cursor = self._line.length
 
     # ------------------------------------------------------------------ helpers
     def _get(self, name: str) -> _Line:
