@@ -29,10 +29,14 @@ def make(game: str, **kwargs: Any) -> State:
 
 
 def _tables() -> dict[str, str]:
+    # Reading the specs imports every game module, so it is done on first use only:
+    # importing one engine stays cheap.
     return {game_spec(g).table: g for g in available_games()}
 
 
 def __getattr__(name: str) -> Any:
+    if name == "__all__":
+        return [*_NAMES, *_tables()]
     if name in _tables():
         from . import widgets
 
@@ -44,7 +48,7 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_tables()))
 
 
-__all__ = [
+_NAMES = [
     "Event",
     "Explanation",
     "IllegalActionError",
@@ -59,5 +63,4 @@ __all__ = [
     "game_module",
     "game_spec",
     "make",
-    *_tables(),
 ]
