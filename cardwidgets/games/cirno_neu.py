@@ -663,8 +663,8 @@ class CirnoNeuState(State):
     def _draw_cards(self, p: int, k: int, ev: list[Event] | None, rule: str = "N4.7") -> None:
         if not k:
             return
-        who = self.seat_label(p)
-        self._hidden(ev, f"{who} draws {plural(k, 'card')} (rule {rule})")
+        if self._previewing:  # the draw pile is hidden: a preview stops here
+            self._hidden(ev, f"{self.seat_label(p)} draws {plural(k, 'card')} (rule {rule})")
         hand, draw = self._hands[p], self._draw
         got = 0
         for _ in range(k):
@@ -672,7 +672,7 @@ class CirnoNeuState(State):
                 if len(self._stack) < 2:
                     if ev is not None:
                         ev.append(Event("draw_short", {"seat": p, "missing": k - got}, "N7.2",
-                                        f"Nothing is left to draw: {who} goes on with "
+                                        f"Nothing is left to draw: {self.seat_label(p)} goes on with "
                                         f"{plural(len(hand), 'card')} (rule N7.2)."))
                     break
                 rest = self._stack[:-1]
@@ -688,7 +688,7 @@ class CirnoNeuState(State):
             got += 1
         if ev is not None and got:
             ev.append(Event("draw", {"seat": p, "count": got}, rule,
-                            f"{who} draws {plural(got, 'card')} (rule {rule})."))
+                            f"{self.seat_label(p)} draws {plural(got, 'card')} (rule {rule})."))
 
     def _begin_turn(self, actor: int, anchor: int, required: int, shot: bool, ev: list[Event] | None) -> None:
         self._actor = self._cp = actor

@@ -738,7 +738,8 @@ class DepotState(State):
         """Draw from the deck into the Storage (``have`` cards now) up to ``goal`` (D6.5, D7.2, D9)."""
         storage = self._storage
         if have < goal:
-            self._hidden(ev, "the Storage is refilled from the deck")
+            if self._previewing:  # the deck is hidden: a preview stops here
+                self._hidden(ev, "the Storage is refilled from the deck")
             drawn: list[int] = []
             deck = self._deck
             n = len(deck)
