@@ -58,12 +58,14 @@ def test_readme_comments_tell_the_truth():
 
 def test_project_files_point_at_nothing_a_user_lacks():
     files = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
-    pattern = re.compile(r"shared/(rules|recipes|seeds)|DESIGN\.md|STYLE\.md|planning repo|browser-e2e recipe"
-                         r"|the team's|/work/|/root/|§\d")
+    # Written in pieces so that this file does not match its own search.
+    words = ["shared/(rules|recipes|seeds)", "DESIGN" + r"\.md", "STYLE" + r"\.md", "plan" + "ning repo",
+             "browser-e2e " + "recipe", "the team" + "'s", "/wo" + "rk/", "/ro" + "ot/", r"§\d"]
+    pattern = re.compile("|".join(words))
     bad = []
     for name in files:
         path = ROOT / name
-        if path.suffix in {".png", ".lock"} or name.endswith("package-lock.json") or name == "tests/test_docs.py":
+        if path.suffix in {".png", ".lock"} or name.endswith("package-lock.json"):
             continue
         try:
             text = path.read_text(encoding="utf-8")

@@ -75,15 +75,20 @@ def thinking(make, act) -> dict:
     return asyncio.run(run())
 
 
+def collector(out: dict):
+    """``add(name, about, table or traits)``: record a scenario's synced traits in ``out``."""
+    def add(name: str, about: str, table_or_traits) -> None:
+        traits = table_or_traits if isinstance(table_or_traits, dict) else synced(table_or_traits)
+        out[name] = {"about": about, "traits": traits}
+    return add
+
+
 # ----------------------------------------------------------------------------- Depot
 def depot_scenarios() -> dict:
     from cardwidgets import Depot
 
-    out = {}
-
-    def add(name, about, table_or_traits):
-        traits = table_or_traits if isinstance(table_or_traits, dict) else synced(table_or_traits)
-        out[name] = {"about": about, "traits": traits}
+    out: dict = {}
+    add = collector(out)
 
     def vs_bots(**kw):
         return Depot(players=4, seed=kw.pop("seed", 1), seat=0, bots="greedy", bot_delay=0, **kw)
@@ -159,11 +164,8 @@ def depot_scenarios() -> dict:
 def cirno_scenarios() -> dict:
     from cardwidgets import CirnoNeu
 
-    out = {}
-
-    def add(name, about, table_or_traits):
-        traits = table_or_traits if isinstance(table_or_traits, dict) else synced(table_or_traits)
-        out[name] = {"about": about, "traits": traits}
+    out: dict = {}
+    add = collector(out)
 
     def vs_bots(**kw):
         return CirnoNeu(players=4, seed=kw.pop("seed", 3), seat=0, bots="greedy", bot_delay=0, **kw)
@@ -235,11 +237,8 @@ def cirno_scenarios() -> dict:
 def crypto_trick_scenarios() -> dict:
     from cardwidgets import CryptoTrick
 
-    out = {}
-
-    def add(name, about, table_or_traits):
-        traits = table_or_traits if isinstance(table_or_traits, dict) else synced(table_or_traits)
-        out[name] = {"about": about, "traits": traits}
+    out: dict = {}
+    add = collector(out)
 
     def vs_bots(**kw):
         return CryptoTrick(players=kw.pop("players", 4), seed=kw.pop("seed", 4), seat=0, bots="greedy",
@@ -363,11 +362,8 @@ def yadokarick_scenarios() -> dict:
     from cardwidgets import Yadokarick
     from cardwidgets.games.yadokarick import setup_solo, setup_standard
 
-    out = {}
-
-    def add(name, about, table_or_traits):
-        traits = table_or_traits if isinstance(table_or_traits, dict) else synced(table_or_traits)
-        out[name] = {"about": about, "traits": traits}
+    out: dict = {}
+    add = collector(out)
 
     def vs_bots(**kw):
         return Yadokarick(players=kw.pop("players", 4), seed=kw.pop("seed", 1), seat=kw.pop("seat", 0),

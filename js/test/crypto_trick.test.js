@@ -4,19 +4,10 @@
 import { describe, it, expect, beforeEach, afterEach } from "vitest";
 import widget, { parseAction, cardAction, describeAction, ruleOf, cardWords, renderCryptoCard, layout } from "../src/crypto_trick/index.js";
 import { fakeModel } from "./fake-model.js";
-import fixtures from "./fixtures/crypto_trick.json";
+import { scenario as fixtureScenario, scenarioNames } from "./fixtures.js";
 
-/**
- * The synced traits of one scenario (a deep copy, with the rules), with overrides.
- * @param {string} name
- * @param {Record<string, any>} [over]
- */
-function scenario(name, over = {}) {
-  const s = fixtures.scenarios[name];
-  if (!s) throw new Error(`no scenario ${name} in fixtures/crypto_trick.json`);
-  return structuredClone({ ...s.traits, rules: fixtures.rules, ...over });
-}
-const NAMES = Object.keys(fixtures.scenarios);
+const scenario = (name, over = {}) => fixtureScenario("crypto_trick", name, over);
+const NAMES = scenarioNames("crypto_trick");
 
 /** @type {HTMLElement} */
 let el;

@@ -2,12 +2,14 @@
 // the tests draw real positions, never hand-written views.
 import depot from "./fixtures/depot.json";
 import cirnoNeu from "./fixtures/cirno_neu.json";
+import cryptoTrick from "./fixtures/crypto_trick.json";
+import yadokarick from "./fixtures/yadokarick.json";
 
-const FILES = { depot, cirno_neu: cirnoNeu };
+const FILES = { depot, cirno_neu: cirnoNeu, crypto_trick: cryptoTrick, yadokarick };
 
 /**
  * The synced traits of one scenario (a deep copy, with the game's rules), with overrides.
- * @param {"depot" | "cirno_neu"} game
+ * @param {keyof typeof FILES} game
  * @param {string} name a scenario of fixtures/<game>.json
  * @param {Record<string, any>} [over] trait overrides
  * @returns {Record<string, any>}
@@ -19,8 +21,8 @@ export function scenario(game, name, over = {}) {
   return structuredClone({ ...s.traits, rules: file.rules, ...over });
 }
 
-/** @param {"depot" | "cirno_neu"} game @returns {string[]} */
+/** @param {keyof typeof FILES} game @returns {string[]} */
 export const scenarioNames = (game) => Object.keys(FILES[game].scenarios);
 
-/** @param {"depot" | "cirno_neu"} game */
+/** @param {keyof typeof FILES} game */
 export const rulesOf = (game) => FILES[game].rules;

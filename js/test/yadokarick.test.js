@@ -4,19 +4,10 @@
 import { describe, it, expect, beforeEach, afterEach } from "vitest";
 import widget, { parseAction, playNotation, placeNotation, arrangeNotation, cardParts, describeAction, layout } from "../src/yadokarick/index.js";
 import { fakeModel } from "./fake-model.js";
-import fixtures from "./fixtures/yadokarick.json";
+import { scenario as fixtureScenario, scenarioNames } from "./fixtures.js";
 
-/**
- * The synced traits of one scenario (a deep copy, with the rules), with overrides.
- * @param {string} name
- * @param {Record<string, any>} [over]
- */
-function scenario(name, over = {}) {
-  const s = fixtures.scenarios[name];
-  if (!s) throw new Error(`no scenario ${name} in fixtures/yadokarick.json`);
-  return structuredClone({ ...s.traits, rules: fixtures.rules, ...over });
-}
-const NAMES = Object.keys(fixtures.scenarios);
+const scenario = (name, over = {}) => fixtureScenario("yadokarick", name, over);
+const NAMES = scenarioNames("yadokarick");
 
 /** @type {HTMLElement} */
 let el;
@@ -133,7 +124,7 @@ describe("notation", () => {
 
   it("parses every legal action of every position", () => {
     for (const name of NAMES) {
-      for (const a of fixtures.scenarios[name].traits.legal) expect(parseAction(a), `${name}: ${a}`).not.toBeNull();
+      for (const a of scenario(name).legal) expect(parseAction(a), `${name}: ${a}`).not.toBeNull();
     }
   });
 
