@@ -114,16 +114,22 @@ def _check_standard(st: StandardState) -> None:
                          f"track, {lo} to {hi} (rule Y1.5)")
 
 
+def _first_order(st: Any, deck: Any, what: str) -> list[int]:
+    """The first deal's card order: the checked ``deck=`` (kept in ``deck_order``), or a shuffle."""
+    if deck is not None:
+        order = check_deck(deck, st._cfg.cards, what)
+        st.deck_order = tuple(names(order))
+        return order
+    order = list(st._cfg.cards)
+    st._shuffle(order)
+    return order
+
+
 def _new_standard(players: Any, seed: Any, deck: Any, chance: Any, options: dict) -> StandardState:
     st = StandardState._create(players, seed, STANDARD, options, chance)
     _check_standard(st)
     cfg = st._cfg = config(STANDARD, st.players, st.options)
-    if deck is not None:
-        order = check_deck(deck, cfg.cards, f"a {st.players}-player {st.options['card_set']} game")
-        st.deck_order = tuple(names(order))
-    else:
-        order = list(cfg.cards)
-        st._shuffle(order)
+    order = _first_order(st, deck, f"a {st.players}-player {st.options['card_set']} game")
     n = st.players
     st._round = 1
     st._dealer = cfg.dealer
@@ -142,12 +148,7 @@ def _new_standard(players: Any, seed: Any, deck: Any, chance: Any, options: dict
 def _new_duo(players: Any, seed: Any, deck: Any, chance: Any, options: dict) -> DuoState:
     st = DuoState._create(players, seed, DUO, options, chance)
     cfg = st._cfg = config(DUO, st.players, st.options)
-    if deck is not None:
-        order = check_deck(deck, cfg.cards, f"a duo game in {st.options['duo_color']}")
-        st.deck_order = tuple(names(order))
-    else:
-        order = list(cfg.cards)
-        st._shuffle(order)
+    order = _first_order(st, deck, f"a duo game in {st.options['duo_color']}")
     st._cur = None
     st._last = None
     st._winners = None
