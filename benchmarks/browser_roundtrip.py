@@ -1,6 +1,6 @@
 """Click -> Python -> DOM round trip in a live JupyterLab, measured inside the page.
 
-    .venv/bin/python benchmarks/browser_roundtrip.py [--clicks 25] [--no-depot] [--no-crypto] [--headed]
+    .venv/bin/python benchmarks/browser_roundtrip.py [--clicks 25] [--skip depot] [--skip crypto_trick] [--headed]
 
 Starts the same private JupyterLab server and Debian chromium as the browser tests
 (``tests/browser/lab.py``), then for each widget clicks a button with ``button.click()`` inside the
@@ -112,11 +112,40 @@ def measure(page, spec: dict, clicks: int) -> list[dict]:
     return page.evaluate(lab.ROUNDTRIP_JS, {**spec, "n": clicks, "timeoutMs": 15_000})
 
 
+#: (results key, title, notebook code, click spec, click kinds {kind: label}, the kind compared)
+TABLES = [
+    ("depot", "Depot", DEPOT_CODE, DEPOT_SPEC, {"play": "legal move", "pass": "confirm pass"}, "play"),
+    ("crypto_trick", "Crypto Trick", CRYPTO_CODE, CRYPTO_SPEC, {"card": "card click", "declare": "want/pass"},
+     "card"),
+]
+
+
+def measure_table(page, server, key: str, title: str, code: str, spec: dict, kinds: dict, clicks: int) -> dict:
+    """Open a notebook with the table, click it ``clicks`` times, summarize per kind of click."""
+    server.write_notebook(f"bench_{key}.ipynb", [code])
+    nb = lab.Notebook(page, server, f"bench_{key}.ipynb").open()
+    nb.run_all()
+    errs = nb.errors()
+    if errs:
+        raise RuntimeError(f"{title} notebook failed: {errs}")
+    timed = measure(page, spec, clicks)
+    hist = nb.json("len(t.history)")
+    out = {kind: summary([t["ms"] for t in timed if t["kind"] == kind]) for kind in kinds}
+    out["all"] = summary([t["ms"] for t in timed])
+    out["history_len"] = hist
+    for kind, label in kinds.items():
+        print(line(f"    {key} {label}".ljust(28), out[kind]))
+    print(line(f"    {key} all actions".ljust(28), out["all"]) + f", kernel history {hist}")
+    if hist != len(timed):
+        print(f"warning: {len(timed)} clicks but {hist} actions in the history", file=sys.stderr)
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--clicks", type=int, default=20)
-    ap.add_argument("--no-depot", action="store_true", help="skip the Depot table")
-    ap.add_argument("--no-crypto", action="store_true", help="skip the Crypto Trick table")
+    ap.add_argument("--skip", action="append", default=[], choices=[t[0] for t in TABLES],
+                    help="skip a table (repeatable)")
     ap.add_argument("--headed", action="store_true", help="show the browser window")
     args = ap.parse_args()
 
@@ -147,60 +176,17 @@ def main() -> int:
                     print(line("(a) counter          ", results["counter"]) + f", kernel saw {seen}")
                     server.shutdown_sessions()
 
-                    if not args.no_depot:
+                    for key, title, code, spec, kinds, main_kind in TABLES:
+                        if key in args.skip:
+                            continue
                         page = ctx.new_page()
-                        server.write_notebook("bench_depot.ipynb", [DEPOT_CODE])
-                        nb = lab.Notebook(page, server, "bench_depot.ipynb").open()
-                        nb.run_all()
-                        errs = nb.errors()
-                        if errs:
-                            raise RuntimeError(f"Depot notebook failed: {errs}")
-                        timed = measure(page, DEPOT_SPEC, args.clicks)
-                        hist = nb.json("len(t.history)")
-                        d = results["depot"] = {
-                            "legal_move": summary([t["ms"] for t in timed if t["kind"] == "play"]),
-                            "confirm_pass": summary([t["ms"] for t in timed if t["kind"] == "pass"]),
-                            "all": summary([t["ms"] for t in timed]),
-                            "history_len": hist,
-                        }
-                        print(line("(b) depot legal move ", d["legal_move"]))
-                        print(line("    depot confirm pass", d["confirm_pass"]))
-                        print(line("    depot all actions ", d["all"]) + f", kernel history {hist}")
-                        if hist != len(timed):
-                            print(f"warning: {len(timed)} clicks but {hist} actions in the history",
-                                  file=sys.stderr)
-                        if d["legal_move"]["n"]:
-                            ratio = d["legal_move"]["median_ms"] / results["counter"]["median_ms"]
-                            results["ratio_depot_over_counter"] = round(ratio, 2)
-                            print(f"ratio of medians, depot legal move / counter: {ratio:.2f}")
+                        results[key] = measure_table(page, server, key, title, code, spec, kinds, args.clicks)
+                        timed = results[key][main_kind]
+                        if timed["n"]:
+                            ratio = timed["median_ms"] / results["counter"]["median_ms"]
+                            results[f"ratio_{key}_over_counter"] = round(ratio, 2)
+                            print(f"ratio of medians, {key} {kinds[main_kind]} / counter: {ratio:.2f}")
                         server.shutdown_sessions()
-
-                    if not args.no_crypto:
-                        page = ctx.new_page()
-                        server.write_notebook("bench_crypto.ipynb", [CRYPTO_CODE])
-                        nb = lab.Notebook(page, server, "bench_crypto.ipynb").open()
-                        nb.run_all()
-                        errs = nb.errors()
-                        if errs:
-                            raise RuntimeError(f"Crypto Trick notebook failed: {errs}")
-                        timed = measure(page, CRYPTO_SPEC, args.clicks)
-                        hist = nb.json("len(t.history)")
-                        c = results["crypto_trick"] = {
-                            "card": summary([t["ms"] for t in timed if t["kind"] == "card"]),
-                            "declare": summary([t["ms"] for t in timed if t["kind"] == "declare"]),
-                            "all": summary([t["ms"] for t in timed]),
-                            "history_len": hist,
-                        }
-                        print(line("(c) crypto card click ", c["card"]))
-                        print(line("    crypto want/pass  ", c["declare"]))
-                        print(line("    crypto all actions", c["all"]) + f", kernel history {hist}")
-                        if hist != len(timed):
-                            print(f"warning: {len(timed)} clicks but {hist} actions in the history",
-                                  file=sys.stderr)
-                        if c["card"]["n"]:
-                            ratio = c["card"]["median_ms"] / results["counter"]["median_ms"]
-                            results["ratio_crypto_over_counter"] = round(ratio, 2)
-                            print(f"ratio of medians, crypto card click / counter: {ratio:.2f}")
                     ctx.close()
                 finally:
                     browser.close()
