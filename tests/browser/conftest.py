@@ -199,3 +199,57 @@ def require_table(name: str):
             pytest.skip(msg)
 
     return _require_table
+
+
+# --------------------------------------------------------------------------- helpers the table tests share
+def open_table(lab_page, name: str, cell: str, selector: str, height: int = 1900):
+    """A notebook ``name`` holding ``cell``, run; returns it and the table matching ``selector``.
+
+    The page is tall enough that the whole table fits in the notebook panel (element screenshots).
+    """
+    lab_page.page.set_viewport_size({"width": 1280, "height": height})
+    nb = lab_page.open_notebook(name, [cell])  # returns after the cells ran
+    assert nb.errors() == []
+    table = lab_page.page.locator(selector)
+    table.wait_for(state="visible", timeout=60_000)
+    return nb, table
+
+
+def has_class(cls: str):
+    """A class-attribute pattern for ``to_have_class``: the element has class ``cls``."""
+    return re.compile(rf"(^|\s){re.escape(cls)}(\s|$)")
+
+
+def history_pos(n: int) -> str:
+    """The scrubber's text at the latest of ``n`` actions."""
+    return "start of the game" if n == 0 else f"move {n} of {n} (latest)"
+
+
+def expect_at_latest(table, n: int) -> None:
+    """Wait until the DOM shows the latest of ``n`` actions (every sync redraws the scrubber)."""
+    expect(table.locator(".cw-history-pos")).to_have_text(history_pos(n))
+
+
+def measure_layout(table) -> dict:
+    """The table's size and where its parts sit (the laptop / wide layout checks)."""
+    return table.evaluate("""root => {
+        const r = (s) => { const e = root.querySelector(s); return e ? e.getBoundingClientRect() : null; };
+        const t = root.getBoundingClientRect(), main = r('.cw-main'), side = r('.cw-side');
+        return { width: Math.round(t.width), height: Math.round(t.height),
+                 proper: Math.round(main.bottom - t.top + 12),
+                 sideBeside: side.left >= main.right - 1, sideBelow: side.top >= main.bottom - 1,
+                 player: r('.cw-player') ? Math.round(r('.cw-player').top - t.top) : null };
+    }""")
+
+
+def set_output_width(lab_page, table, width: int) -> dict:
+    """Resize the page so the table is ``width`` px wide (the notebook's margins stay the same)."""
+    page = lab_page.page
+    for _ in range(3):
+        now = table.evaluate("el => el.getBoundingClientRect().width")
+        vp = page.viewport_size
+        page.set_viewport_size({"width": int(vp["width"] + width - now), "height": vp["height"]})
+        page.wait_for_timeout(250)
+        if abs(table.evaluate("el => el.getBoundingClientRect().width") - width) <= 2:
+            break
+    return measure_layout(table)

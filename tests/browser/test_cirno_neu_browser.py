@@ -16,7 +16,6 @@ clicked; ``.cw-sum``; ``.cw-direction[data-direction]``; ``.cw-turn`` (header),
 
 from __future__ import annotations
 
-import re
 
 import pytest
 
@@ -25,7 +24,8 @@ try:
 except ImportError:  # the browser fixture reports it: a skip locally, a failure when CI is set
     expect = None
 
-from .conftest import require_table
+from .conftest import expect_at_latest, has_class, history_pos, require_table
+from .conftest import open_table as _open_table
 
 pytestmark = pytest.mark.e2e
 
@@ -102,23 +102,17 @@ SNAPSHOT = """{
 }"""
 
 
+
+def open_table(lab_page, name: str, cell: str, height: int = 1900):
+    return _open_table(lab_page, name, cell, TABLE, height)
+
+
 _require_table = require_table("CirnoNeu")
 
 
 # --------------------------------------------------------------------------- helpers
-def open_table(lab_page, name: str, cell: str):
-    # tall enough that the whole table fits in the notebook panel (element screenshots)
-    lab_page.page.set_viewport_size({"width": 1280, "height": 1900})
-    nb = lab_page.open_notebook(name, [cell])  # returns after the cells ran
-    assert nb.errors() == []
-    table = lab_page.page.locator(TABLE)
-    table.wait_for(state="visible", timeout=60_000)
-    return nb, table
 
 
-def _has(cls: str):
-    """A class-attribute pattern for ``to_have_class``: the element has class ``cls``."""
-    return re.compile(rf"(^|\s){re.escape(cls)}(\s|$)")
 
 
 def signed(v: int) -> str:
@@ -126,17 +120,12 @@ def signed(v: int) -> str:
     return f"\u2212{-v}" if v < 0 else str(v)
 
 
-def history_pos(n: int) -> str:
-    return "start of the game" if n == 0 else f"move {n} of {n} (latest)"
 
 
 def log_lines(table):
     return table.locator(".cw-log .cw-log-line:not(.cw-muted)")
 
 
-def expect_at_latest(table, n: int) -> None:
-    """Wait until the DOM shows the latest of ``n`` actions (every sync redraws the scrubber)."""
-    expect(table.locator(".cw-history-pos")).to_have_text(history_pos(n))
 
 
 def expected_script() -> list[dict]:
@@ -189,12 +178,12 @@ def expect_turn_shown(table, turn: dict, direction: int) -> None:
     shot_badge = table.locator(".cw-turn-info .cw-badge-shot")
     double_badge = table.locator(".cw-turn-info .cw-badge-double")
     seat = table.locator(f'.cw-seat[data-seat="{actor}"]')
-    expect(seat).to_have_class(_has("cw-current"))
+    expect(seat).to_have_class(has_class("cw-current"))
     expect(table.locator(".cw-seat.cw-current")).to_have_count(1)
     if kind == "shot":
         expect(shot_badge).to_have_count(1)
         expect(shot_badge).to_contain_text(f"shot turn, then after {NAMES[turn['anchor']]}")
-        expect(seat).to_have_class(_has("cw-shot-turn"))
+        expect(seat).to_have_class(has_class("cw-shot-turn"))
     else:
         expect(shot_badge).to_have_count(0)
         expect(table.locator(".cw-seat.cw-shot-turn")).to_have_count(0)
@@ -230,8 +219,8 @@ def test_every_special_card_by_clicking(lab_page):
             el = hand.locator(f'[data-card="{card}"][data-control="target"]')
             expect(el).to_have_count(1)
             el.click()  # targeting step: legal target seats glow and carry the action
-            expect(el).to_have_class(_has("cw-selected"))
-            expect(table.locator(".cw-ring")).to_have_class(_has("cw-aiming"))
+            expect(el).to_have_class(has_class("cw-selected"))
+            expect(table.locator(".cw-ring")).to_have_class(has_class("cw-aiming"))
             targets = table.locator(".cw-seat.cw-targetable")
             actor = exp["actor"]
             others = [s for s in range(3) if s != actor]
@@ -288,7 +277,7 @@ def test_unsafe_card_is_refused(lab_page):
     ten = table.locator('.cw-hand [data-card="10"]')
     expect(ten).to_have_count(1)
     expect(ten).not_to_have_attribute("data-action", "play 10")  # not offered: unsafe
-    expect(ten).to_have_class(_has("cw-dimmed"))
+    expect(ten).to_have_class(has_class("cw-dimmed"))
     expect(table.locator('.cw-hand [data-card="-1"]')).to_have_attribute("data-action", "play -1")
 
     ten.click()  # sent anyway: Python explains why not
@@ -389,15 +378,15 @@ def test_life_system_match_against_bots(lab_page):
     for s, alive in enumerate(out["active"]):
         seat = table.locator(f'.cw-seat[data-seat="{s}"]')
         if alive:
-            expect(seat).not_to_have_class(_has("cw-out"))
+            expect(seat).not_to_have_class(has_class("cw-out"))
             expect(seat.locator(".cw-lives")).to_have_attribute("data-chips", str(out["chips"][s]))
             expect(seat.locator(".cw-life")).to_have_count(out["chips"][s])
         else:
-            expect(seat).to_have_class(_has("cw-out"))
+            expect(seat).to_have_class(has_class("cw-out"))
             expect(seat.locator(".cw-life")).to_have_count(0)
         expect(panel.locator(f'tr[data-seat="{s}"] td').last).to_have_text(str(out["chips"][s]))
     expect(table.locator(".cw-seat.cw-out")).to_have_count(out["active"].count(False))
-    expect(table.locator(f'.cw-seat[data-seat="{w}"]')).to_have_class(_has("cw-winner"))
+    expect(table.locator(f'.cw-seat[data-seat="{w}"]')).to_have_class(has_class("cw-winner"))
     expect(panel.locator("tr.cw-winner-row")).to_have_attribute("data-seat", str(w))
     expect(table.locator(".cw-hand [data-action]")).to_have_count(0)
     lab_page.screenshot(table, "cirno-match-end.png")

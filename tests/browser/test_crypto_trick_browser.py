@@ -17,7 +17,6 @@ DOM hooks used (the front end's contract, ``js/src/crypto_trick/index.js``):
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 
@@ -26,7 +25,8 @@ try:
 except ImportError:  # the browser fixture reports it: a skip locally, a failure when CI is set
     expect = None
 
-from .conftest import require_table
+from .conftest import expect_at_latest, has_class, history_pos, measure_layout, require_table, set_output_width
+from .conftest import open_table as _open_table
 
 pytestmark = pytest.mark.e2e
 
@@ -79,30 +79,21 @@ SNAPSHOT = """{
     "view": t.view,
 }"""
 
+
+def open_table(lab_page, name: str, cell: str, height: int = 1500):
+    return _open_table(lab_page, name, cell, TABLE, height)
+
+
 _require_table = require_table("CryptoTrick")
 
 
 # --------------------------------------------------------------------------- helpers
-def open_table(lab_page, name: str, cell: str, height: int = 1500):
-    lab_page.page.set_viewport_size({"width": 1280, "height": height})
-    nb = lab_page.open_notebook(name, [cell])  # returns after the cells ran
-    assert nb.errors() == []
-    table = lab_page.page.locator(TABLE)
-    table.wait_for(state="visible", timeout=60_000)
-    return nb, table
 
 
-def _has(cls: str):
-    return re.compile(rf"(^|\s){re.escape(cls)}(\s|$)")
 
 
-def history_pos(n: int) -> str:
-    return "start of the game" if n == 0 else f"move {n} of {n} (latest)"
 
 
-def expect_at_latest(table, n: int) -> None:
-    """Wait until the DOM shows the latest of ``n`` actions (every sync redraws the scrubber)."""
-    expect(table.locator(".cw-history-pos")).to_have_text(history_pos(n))
 
 
 def log_lines(table):
@@ -187,7 +178,7 @@ def test_reveal_declare_give_and_a_trick_by_clicking(lab_page):
         if kind == "card":
             card = table.locator(f'.cw-hand [data-card="{action.split()[1]}"]')
             expect(card).to_have_attribute("data-action", action)
-            expect(card).to_have_class(_has("cw-playable"))
+            expect(card).to_have_class(has_class("cw-playable"))
             if action == "give R1":
                 expect(table.locator(".cw-controls [data-hint]")).to_contain_text("click a card to give A face down")
                 lab_page.screenshot(table, "crypto-exchange-step.png")
@@ -259,7 +250,7 @@ def test_refused_card_shows_its_rule(lab_page):
     why = before["refusals"]["play R4"]
     assert why.startswith("Illegal: rule C6.3 — ")
     r4 = table.locator('.cw-hand [data-card="R4"]')
-    expect(r4).to_have_class(_has("cw-dimmed"))
+    expect(r4).to_have_class(has_class("cw-dimmed"))
     expect(r4).not_to_have_attribute("data-action", "play R4")
     expect(r4).to_have_attribute("title", why)
     expect(r4).to_have_attribute("data-refusal", "C6.3")
@@ -390,27 +381,8 @@ t
 LAYOUT_STEP = "t.step(t.legal[-1])"
 
 
-def measure(table) -> dict:
-    return table.evaluate("""root => {
-        const r = (s) => { const e = root.querySelector(s); return e ? e.getBoundingClientRect() : null; };
-        const t = root.getBoundingClientRect(), main = r('.cw-main'), side = r('.cw-side');
-        return { width: Math.round(t.width), height: Math.round(t.height),
-                 proper: Math.round(main.bottom - t.top + 12),
-                 sideBeside: side.left >= main.right - 1, sideBelow: side.top >= main.bottom - 1,
-                 player: Math.round(r('.cw-player').top - t.top) };
-    }""")
 
 
-def set_output_width(lab_page, table, width: int) -> dict:
-    page = lab_page.page
-    for _ in range(3):
-        now = table.evaluate("el => el.getBoundingClientRect().width")
-        vp = page.viewport_size
-        page.set_viewport_size({"width": int(vp["width"] + width - now), "height": vp["height"]})
-        page.wait_for_timeout(250)
-        if abs(table.evaluate("el => el.getBoundingClientRect().width") - width) <= 2:
-            break
-    return measure(table)
 
 
 def test_layout_fits_a_laptop_and_uses_a_wide_screen(lab_page):
@@ -430,7 +402,7 @@ def test_layout_fits_a_laptop_and_uses_a_wide_screen(lab_page):
     if bad:
         table.locator(f'.cw-hand [data-card="{bad.split()[1]}"]').click()
         expect(table.locator(".cw-error")).to_be_visible()
-        assert measure(table)["player"] == laptop["player"]
+        assert measure_layout(table)["player"] == laptop["player"]
         table.locator('[data-control="clear-error"]').click()
 
     sizes["wide"] = wide = set_output_width(lab_page, table, WIDE_WIDTH)
@@ -447,7 +419,7 @@ t.hold = {"kind": "round_end", "data": {"round": 1},
           "text": next(line for line in t.narration if line.startswith("Round 1 is over"))}
 """)
     expect(table.locator(".cw-hold")).to_be_visible()
-    sizes["laptop_hold"] = held = measure(table)
+    sizes["laptop_hold"] = held = measure_layout(table)
     assert held["proper"] <= MAX_TABLE_HEIGHT, held
     lab_page.screenshot(table, "crypto-laptop-hold.png")
     (lab_page.artifacts / "sizes.json").write_text(json.dumps(sizes, indent=1))

@@ -24,7 +24,7 @@ try:
 except ImportError:  # the browser fixture reports it: a skip locally, a failure when CI is set
     expect = None
 
-from .conftest import require_table
+from .conftest import history_pos, require_table
 
 pytestmark = pytest.mark.e2e
 
@@ -56,8 +56,6 @@ SNAPSHOT = """{
 _require_table = require_table("Depot")
 
 
-def history_pos(n: int) -> str:
-    return "start of the game" if n == 0 else f"move {n} of {n} (latest)"
 
 
 def open_game(lab_page, name: str, seed: int, games: int):

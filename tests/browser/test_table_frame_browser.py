@@ -19,7 +19,8 @@ try:
 except ImportError:  # the browser fixture reports it: a skip locally, a failure when CI is set
     expect = None
 
-from .conftest import require_table
+from .conftest import measure_layout, require_table, set_output_width
+from .conftest import open_table as _open_table
 from .lab import _PANEL_JS
 
 pytestmark = pytest.mark.e2e
@@ -71,12 +72,7 @@ MODEL_JS = f"""async ([path, modelId]) => {{
 
 
 def open_table(lab_page, name: str, cell: str, selector: str = DEPOT):
-    lab_page.page.set_viewport_size({"width": 1280, "height": 1400})
-    nb = lab_page.open_notebook(name, [cell])
-    assert nb.errors() == []
-    table = lab_page.page.locator(selector)
-    table.wait_for(state="visible", timeout=60_000)
-    return nb, table
+    return _open_table(lab_page, name, cell, selector, 1400)
 
 
 def at(table, cursor: int, length: int) -> None:
@@ -227,28 +223,8 @@ def test_bot_turn_disables_controls_and_says_who_thinks(lab_page):
     assert lab_page.page_errors == []
 
 
-def measure(table) -> dict:
-    return table.evaluate("""root => {
-        const r = (s) => { const e = root.querySelector(s); return e ? e.getBoundingClientRect() : null; };
-        const t = root.getBoundingClientRect(), head = r('.cw-header'), main = r('.cw-main'), side = r('.cw-side');
-        return { width: Math.round(t.width), height: Math.round(t.height),
-                 proper: Math.round(main.bottom - t.top + 12),
-                 sideBeside: side.left >= main.right - 1, sideBelow: side.top >= main.bottom - 1,
-                 player: r('.cw-player') ? Math.round(r('.cw-player').top - t.top) : null };
-    }""")
 
 
-def set_output_width(lab_page, table, width: int) -> dict:
-    """Resize the page so the table is ``width`` px wide (the notebook's margins stay the same)."""
-    page = lab_page.page
-    for _ in range(3):
-        now = table.evaluate("el => el.getBoundingClientRect().width")
-        vp = page.viewport_size
-        page.set_viewport_size({"width": int(vp["width"] + width - now), "height": vp["height"]})
-        page.wait_for_timeout(250)
-        if abs(table.evaluate("el => el.getBoundingClientRect().width") - width) <= 2:
-            break
-    return measure(table)
 
 
 @pytest.mark.parametrize("game,cell", [
@@ -291,7 +267,7 @@ def _cw_illegal():
         if game == "depot":
             table.locator('[data-control="play"]').click()
         expect(table.locator(".cw-error")).to_be_visible()
-        assert measure(table)["player"] == top
+        assert measure_layout(table)["player"] == top
         lab_page.screenshot(table, f"{game}-laptop-refused.png")
         table.locator('[data-control="clear-error"]').click()
 

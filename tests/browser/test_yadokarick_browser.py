@@ -29,13 +29,19 @@ try:
 except ImportError:  # the browser fixture reports it: a skip locally, a failure when CI is set
     expect = None
 
-from .conftest import require_table
+from .conftest import expect_at_latest, measure_layout, require_table
+from .conftest import open_table as _open_table
 
 pytestmark = pytest.mark.e2e
 
 TABLE = '.cw-table[data-game="yadokarick"]'
 LAPTOP_WIDTH = 850
 MAX_TABLE_HEIGHT = 640
+
+
+def open_table(lab_page, name: str, cell: str, height: int = 1900):
+    return _open_table(lab_page, name, cell, TABLE, height)
+
 
 _require_table = require_table("Yadokarick")
 
@@ -82,22 +88,10 @@ SNAPSHOT = """{
 
 
 # --------------------------------------------------------------------------- helpers
-def open_table(lab_page, name: str, cell: str, height: int = 1900):
-    lab_page.page.set_viewport_size({"width": 1280, "height": height})
-    nb = lab_page.open_notebook(name, [cell])  # returns after the cells ran
-    assert nb.errors() == []
-    table = lab_page.page.locator(TABLE)
-    table.wait_for(state="visible", timeout=60_000)
-    return nb, table
 
 
-def history_pos(n: int) -> str:
-    return "start of the game" if n == 0 else f"move {n} of {n} (latest)"
 
 
-def expect_at_latest(table, n: int) -> None:
-    """Wait until the DOM shows the latest of ``n`` actions (every sync redraws the scrubber)."""
-    expect(table.locator(".cw-history-pos")).to_have_text(history_pos(n))
 
 
 def cards(locator) -> list[str]:
@@ -339,13 +333,6 @@ while solo.view["phase"] != "turn":
 """
 
 
-def measure(table) -> dict:
-    return table.evaluate("""root => {
-        const t = root.getBoundingClientRect(), main = root.querySelector('.cw-main').getBoundingClientRect();
-        const side = root.querySelector('.cw-side').getBoundingClientRect();
-        return { width: Math.round(t.width), proper: Math.round(main.bottom - t.top + 12),
-                 sideBelow: side.top >= main.bottom - 1 };
-    }""")
 
 
 def test_layouts_fit_a_laptop(lab_page):
@@ -367,7 +354,7 @@ def test_layouts_fit_a_laptop(lab_page):
     for i, name in enumerate(("standard", "seven", "duo", "solo")):
         table = tables.nth(i)
         table.scroll_into_view_if_needed()
-        sizes[name] = m = measure(table)
+        sizes[name] = m = measure_layout(table)
         assert m["width"] == pytest.approx(LAPTOP_WIDTH, abs=3), (name, m)
         assert m["sideBelow"], (name, m)
         lab_page.screenshot(table, f"yadokarick-laptop-{name}.png")

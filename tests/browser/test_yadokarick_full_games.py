@@ -13,7 +13,8 @@ try:
 except ImportError:  # the browser fixture reports it: a skip locally, a failure when CI is set
     expect = None
 
-from .test_yadokarick_browser import SNAPSHOT, TABLE, expect_at_latest
+from .conftest import expect_at_latest
+from .test_yadokarick_browser import SNAPSHOT, TABLE
 
 pytestmark = pytest.mark.e2e
 
