@@ -17,6 +17,7 @@ from typing import Any
 
 from .core import (Event, Explanation, IllegalActionError, InvalidActionError, Outcome, State, Termination,
                    Timeline)
+from .core.position import PositionError, from_position
 from .core.replay import Replay, ReplayError
 from .games import available_games, game_module, game_spec
 
@@ -54,12 +55,14 @@ _NAMES = [
     "IllegalActionError",
     "InvalidActionError",
     "Outcome",
+    "PositionError",
     "Replay",
     "ReplayError",
     "State",
     "Termination",
     "Timeline",
     "available_games",
+    "from_position",
     "game_module",
     "game_spec",
     "make",

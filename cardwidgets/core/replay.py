@@ -15,8 +15,10 @@ The format is JSON with one action per line, so diffs and error lines read well:
 
 ``options`` holds ``players`` (and ``mode`` for games that have several) and the
 options that differ from their defaults. ``deck`` (the first deal's card order)
-or ``position`` (a hand-built start, as ``State.to_dict`` writes it) replaces the
-shuffle. ``notes`` comment on actions by index. ``branches`` are other lines of
+or ``position`` (a hand-built start: position text as ``State.to_position`` writes
+it, or an object as ``State.to_dict`` does) replaces the shuffle; the seed then
+deals the position's unknown parts and every later shuffle. ``notes`` comment
+on actions by index. ``branches`` are other lines of
 play: each shares its first ``from`` actions with its ``parent`` line.
 ``engine_version`` is the rules version the game was recorded under; version 1
 files (no branches, no position) still load.
@@ -101,7 +103,7 @@ class Replay:
     actions: list[str] = field(default_factory=list)
     deck: list[Any] | None = None
     notes: dict[int, str] = field(default_factory=dict)
-    position: dict[str, Any] | None = None
+    position: dict[str, Any] | str | None = None
     branches: list[Branch] = field(default_factory=list)
     engine_version: int | None = None
     _lines: dict[str, Any] | None = field(default=None, repr=False, compare=False)
@@ -138,6 +140,12 @@ class Replay:
     def new_state(self) -> State:
         """The starting position."""
         mod = registry.game_module(self.game)
+        if isinstance(self.position, str):
+            try:
+                return mod.from_position(self.position, self.seed)
+            except (TypeError, ValueError, AttributeError) as e:
+                raise ReplayError(f"the position text cannot be set up: {e}",
+                                  line=self._key_line("position")) from None
         if self.position is not None:
             data = dict(self.position)
             data["history"] = []
@@ -309,8 +317,9 @@ class Replay:
         if deck is not None and not isinstance(deck, list):
             raise bad('"deck" must be a list of cards or null', "deck")
         position = data.get("position")
-        if position is not None and (version == 1 or not isinstance(position, dict)):
-            raise bad('"position" must be an object (a hand-built start, replay version 2) or null', "position")
+        if position is not None and (version == 1 or not isinstance(position, (dict, str))):
+            raise bad('"position" must be position text or an object (a hand-built start, replay version 2) '
+                      'or null', "position")
         if position is not None and deck is not None:
             raise bad('give "deck" or "position", not both', "position")
         actions = data.get("actions", [])

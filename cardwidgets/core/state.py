@@ -25,6 +25,7 @@ declared fields.
 
 from __future__ import annotations
 
+import random
 import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
@@ -33,6 +34,7 @@ from typing import Any, Callable, ClassVar, Iterable
 from .errors import MAX_ACTION_TEXT, IllegalActionError, InvalidActionError, quote, show
 from .events import Event, Explanation
 from .outcome import Outcome
+from .position import write_position
 from .rng import Recorded, Recorder, fresh_seed, randrange, shuffle
 from .spec import GameSpec
 
@@ -170,8 +172,27 @@ class State(ABC):
 
     def _twin(self, seat: int, rng: Any) -> "State":
         """A position ``seat`` cannot tell from this one: the cards it cannot see dealt
-        differently (used by the noninterference checks)."""
-        raise NotImplementedError
+        differently (used by the noninterference checks). Defaults to :meth:`sample_world`."""
+        return self.sample_world(seat, rng)
+
+    def _sample(self, seat: int, rng: random.Random) -> "State":
+        """The game's part of :meth:`sample_world`: a clone with every card ``seat`` has not
+        seen dealt again at random (``rng``), keeping what it saw and what the rules let it
+        infer. The base then gives the world a fresh seed and drops the deal's record."""
+        raise NotImplementedError(f"{self.game} does not sample worlds yet")
+
+    def _position_fields(self) -> list[tuple[str, str]]:
+        """The game's fields of :meth:`to_position`, in order: ``(key, value)`` pairs."""
+        raise NotImplementedError(f"{self.game} has no position text yet")
+
+    def _load_position(self, parsed: Any) -> None:
+        """Fill a blank state (options resolved, seed set) from a parsed position.
+
+        ``parsed.take(key)`` gives each field as a :class:`~cardwidgets.core.position.Value`
+        (typed reads raise ``PositionError`` at the right column). Unknown parts (``?``)
+        are dealt with :func:`~cardwidgets.core.position.deal_unknown`. The base then
+        refuses unread fields and runs ``_derive`` and ``_check_loaded``."""
+        raise NotImplementedError(f"{self.game} has no position text yet")
 
     def _expand(self, text: str) -> list[Any] | None:
         """The actions a text stands for when it stands for several, else ``None``."""
@@ -242,6 +263,38 @@ class State(ABC):
 
     def __str__(self) -> str:
         return self.describe(None)
+
+    def to_position(self) -> str:
+        """The whole position as one line of text (FEN for this game), starting with the
+        game's name and engine version; ``cardwidgets.from_position`` reads it back with
+        the same ``view(None)`` and legal actions. The grammar is in the game's rules
+        reference."""
+        return write_position(self, self._position_fields())
+
+    def sample_world(self, seat: int, rng: Any = None) -> "State":
+        """A position ``seat`` cannot tell from this one (determinization).
+
+        ``view(seat)`` is identical; every card ``seat`` has seen stays where it saw it
+        and what the rules let it infer holds (a player who did not follow a colour
+        holds none of it); every other card is dealt again at random with ``rng`` (a
+        ``random.Random``, an int seed, or ``None`` for a fresh one). The world has a
+        new seed and no record of the real deal, so nothing in it tells the real
+        hidden cards; its history holds only actions ``seat`` saw as they were.
+        """
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise ValueError(f"sample_world needs a seat (an int), got {show(seat)}")
+        self.check_seat(seat)
+        if not isinstance(rng, random.Random):
+            if rng is not None and (isinstance(rng, bool) or not isinstance(rng, int)):
+                raise TypeError(f"rng must be a random.Random, an int seed or None, got {show(rng)}")
+            rng = random.Random(fresh_seed() if rng is None else rng)
+        world = self._sample(seat, rng)
+        world.seed = rng.getrandbits(63)
+        world.deck_order = None
+        world._origin = None
+        world._chance = None
+        world._previewing = False
+        return world
 
     # ----------------------------------------------------------------- parsing
     def parse(self, text: str) -> Any:
