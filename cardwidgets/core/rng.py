@@ -75,14 +75,28 @@ class Recorded:
 
     ``decisions[k]`` answers decision ``k``: a permutation for a shuffle (the new
     order as indexes into the items as they were: ``new[i] = old[p[i]]``), an int
-    for a random choice. Build a state with ``new_game(..., chance=Recorded(...))``.
+    for a random choice. A state draws the decisions after the record from its seed. Build a state with ``new_game(..., chance=Recorded(...))``.
     :class:`Recorder` captures the decisions of a seeded game in this form.
     """
 
     __slots__ = ("decisions",)
 
     def __init__(self, decisions: Sequence[Sequence[int] | int]) -> None:
-        self.decisions = tuple(d if isinstance(d, int) else tuple(d) for d in decisions)
+        if isinstance(decisions, (str, bytes)) or not isinstance(decisions, Sequence):
+            raise ValueError("recorded chance decisions are a list")
+        out: list[Any] = []
+        for d in decisions:
+            if _is_int(d):
+                out.append(d)
+            elif isinstance(d, Sequence) and not isinstance(d, (str, bytes)) and all(_is_int(i) for i in d):
+                out.append(tuple(d))
+            else:
+                raise ValueError(f"chance decision {len(out)} is neither an int nor a list of ints")
+        self.decisions = tuple(out)
+
+    def has(self, k: int) -> bool:
+        """Whether decision ``k`` was recorded (a state draws the ones after the record from its seed)."""
+        return k < len(self.decisions)
 
     def _get(self, k: int, what: str) -> Any:
         if k >= len(self.decisions):
@@ -105,6 +119,10 @@ class Recorded:
         return [d if isinstance(d, int) else list(d) for d in self.decisions]
 
 
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
 class Recorder:
     """The seeded decisions of ``seed``, recorded as they are made (for :class:`Recorded`)."""
 
@@ -123,6 +141,9 @@ class Recorder:
     def randrange(self, k: int, n: int) -> int:
         v = self.decisions[k] = randrange(self.seed, k, n)
         return v
+
+    def has(self, k: int) -> bool:
+        return True
 
     def recorded(self) -> Recorded:
         """What was drawn so far, in decision order (a missing number is a skipped decision)."""

@@ -494,10 +494,10 @@ class State(ABC):
 
     # ----------------------------------------------------------------- randomness
     def _shuffle(self, items: list[Any]) -> None:
-        """Shuffle with the state's next chance decision."""
+        """Shuffle with the state's next chance decision (recorded ones first, then the seed's)."""
         k = self._rng_count
         self._rng_count = k + 1
-        if self._chance is None:
+        if self._chance is None or not self._chance.has(k):
             shuffle(self.seed, k, items)
         else:
             self._chance.shuffle(k, items)
@@ -505,7 +505,7 @@ class State(ABC):
     def _randrange(self, n: int) -> int:
         k = self._rng_count
         self._rng_count = k + 1
-        if self._chance is None:
+        if self._chance is None or not self._chance.has(k):
             return randrange(self.seed, k, n)
         return self._chance.randrange(k, n)
 
