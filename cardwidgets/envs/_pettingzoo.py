@@ -98,6 +98,11 @@ class CardGameEnv(AECEnv):
 
     # ------------------------------------------------------------------ the game
     @property
+    def pending(self) -> tuple[str, ...]:
+        """The items chosen so far of a combinatorial action (``()`` when none is pending)."""
+        return self._live().prefix
+
+    @property
     def game_state(self) -> State:
         """The engine state (read it, do not change it: step the env instead)."""
         return self._live().state

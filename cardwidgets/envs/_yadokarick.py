@@ -231,7 +231,7 @@ class DuoEncoder(Encoder):
             x[self.o_sizes + p] = v["house_sizes"][i]
             x[self.o_roofed + p] = float(v["roofed"][i])
             x[self.o_ccounts + p] = v["collapsed_counts"][i]
-            x[self.o_csizes + p] = v["collapsed_sizes"][i]
+            x[self.o_csizes + p] = v["collapsed_sizes"][i] or 0.0  # None: not shown (Y15.3)
         count(x, self.o_discard, v["discard"], ix)
         x[self.o_target] = v["target"]
         x[self.o_npc_deck] = v["npc_deck_count"]
