@@ -124,9 +124,13 @@ def _game_type(game: str) -> pyspiel.GameType:
 
 
 class CardGame(pyspiel.Game):
-    """One configuration of a cardwidgets game for OpenSpiel."""
+    """One configuration of a cardwidgets game for OpenSpiel (a subclass per game sets
+    ``GAME``)."""
 
-    def __init__(self, game: str, params: dict[str, Any] | None = None) -> None:
+    GAME: str = ""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        game = self.GAME
         game_type = _TYPES[game]
         full = dict(game_type.parameter_specification)
         full.update(params or {})
@@ -171,46 +175,54 @@ class _Play:
     """The playthrough behind an OpenSpiel state, set up on first use.
 
     OpenSpiel clones a Python state by making a new initial state and deep-copying the
-    old one's attributes; setting the game up lazily keeps that from dealing (and
-    drawing a seed for) a game that is thrown away at once.
+    old one's attributes, and sizes an observation tensor by observing a new initial
+    state; setting the game up lazily keeps clones from dealing a game that is thrown
+    away at once. The recall digests are brought up to date before each action and
+    when an information state is asked for, so a position nobody acts from or asks
+    about costs no digest.
     """
 
-    __slots__ = ("game", "table", "recall")
+    __slots__ = ("game", "table", "recall", "upto")
 
     def __init__(self, game: CardGame | None) -> None:
         self.game = game
         self.table: Table | None = None
         #: Per seat: a digest of every observation the seat has had (perfect recall).
         self.recall: list[bytes] = []
+        #: The position (move count, pending items) the digests were last brought to.
+        self.upto: Any = None
 
     def get(self) -> Table:
         if self.table is None:
             assert self.game is not None
             self.table = self.game.env_spec.new_table(seed=self.game.next_seed())
             self.game = None
-            self.remember()
         return self.table
 
-    def remember(self) -> None:
-        t = self.table
-        assert t is not None
-        old = self.recall or [b""] * t.spec.players
-        actor = t.current_player
-        self.recall = [_digest(old[s], t.state.view(s), t.prefix if s == actor else ())
-                       for s in range(t.spec.players)]
+    def remember(self) -> list[bytes]:
+        """The recall digests, brought up to this position."""
+        t = self.get()
+        here = (t.state.move_count, t.prefix)
+        if here != self.upto:
+            old = self.recall or [b""] * t.spec.players
+            actor = t.current_player
+            self.recall = [_digest(old[s], t.state.view(s), t.prefix if s == actor else ())
+                           for s in range(t.spec.players)]
+            self.upto = here
+        return self.recall
 
     def __deepcopy__(self, memo: dict) -> "_Play":
         new = _Play(None)
         new.table = self.get().clone()
-        new.recall = list(self.recall)
+        new.recall, new.upto = self.recall, self.upto
         return new
 
     def __getstate__(self) -> tuple:
-        return (self.get(), self.recall)
+        return (self.get(), self.recall, self.upto)
 
     def __setstate__(self, data: tuple) -> None:
         self.game = None
-        self.table, self.recall = data
+        self.table, self.recall, self.upto = data
 
 
 class CardState(pyspiel.State):
@@ -233,8 +245,8 @@ class CardState(pyspiel.State):
         return self.table.legal()
 
     def _apply_action(self, action: int) -> None:
+        self._play.remember()  # this position's observations, before it changes
         self.table.step(action)
-        self._play.remember()
 
     def _action_to_string(self, player: int, action: int) -> str:
         return self.table.spec.names[action]
@@ -246,7 +258,7 @@ class CardState(pyspiel.State):
         return self.table.rewards()
 
     def info_string(self, player: int) -> str:
-        return f"{self.table.describe(player)}\nrecall {self._play.recall[player].hex()}"
+        return f"{self.table.describe(player)}\nrecall {self._play.remember()[player].hex()}"
 
     def __str__(self) -> str:
         return self.table.state.describe(None)
@@ -275,18 +287,17 @@ class Observer:
 
 # --------------------------------------------------------------------------- registration
 _TYPES: dict[str, pyspiel.GameType] = {}
-#: The registered constructors. OpenSpiel's registry holds them until after the
-#: interpreter has shut down; referenced from here too, they are never freed without
-#: the GIL at exit (which aborts the process).
-_FACTORIES: dict[str, Any] = {}
+_CLASSES: dict[str, type] = {}
 
 
-def _factory(game: str) -> Any:
-    def make(params: dict[str, Any] | None = None) -> CardGame:
-        return CardGame(game, params)
-
-    _FACTORIES[game] = make
-    return make
+def _game_class(game: str) -> type:
+    # OpenSpiel's registry keeps the constructor until after the interpreter has shut
+    # down and then lets go of it without the GIL. A class, like OpenSpiel's own Python
+    # games register, is never freed by that (its method resolution order refers to it);
+    # a function would be, and that aborts the process at exit.
+    cls = type(f"CardGame_{game}", (CardGame,), {"GAME": game, "__module__": __name__})
+    _CLASSES[game] = cls
+    return cls
 
 
 def register() -> list[str]:
@@ -301,7 +312,7 @@ def register() -> list[str]:
         name = PREFIX + game
         if name not in known:
             _TYPES[game] = _game_type(game)
-            pyspiel.register_game(_TYPES[game], _factory(game))
+            pyspiel.register_game(_TYPES[game], _game_class(game))
         names.append(name)
     return names
 
