@@ -86,6 +86,7 @@ def test_the_mask_is_the_legal_list_and_the_space_holds_every_legal_action(game,
         assert want <= space, f"legal actions outside the space: {sorted(want - space)}"
         got = {env.action_names[i] for i in np.flatnonzero(obs["action_mask"])}
         assert got == want
+        assert env.legal_actions() == list(np.flatnonzero(obs["action_mask"]))
         assert env.observation_space(agent).contains(obs), "an observation outside its space"
         seat = env.possible_agents.index(agent)
         for other in env.agents:

@@ -18,9 +18,11 @@ ALLOWED = {
     "bots": {"core", "games"},
     "sim": {"core", "games", "bots"},
     "widgets": {"core", "games", "bots", "rules"},
+    "envs": {"core", "games"},
 }
 # sim.plot imports matplotlib lazily; the widgets are the only layer with the widget stack.
-THIRD_PARTY_OK = {"bots": set(), "sim": {"matplotlib"}, "widgets": {"anywidget", "traitlets", "IPython"}}
+THIRD_PARTY_OK = {"bots": set(), "sim": {"matplotlib"}, "widgets": {"anywidget", "traitlets", "IPython"},
+                  "envs": {"numpy", "gymnasium", "pettingzoo", "pyspiel"}}
 
 
 def imports(path: Path) -> list[tuple[str, int]]:

@@ -11,6 +11,7 @@ once per target seat besides (a forced bust plays them without a target, N4.4).
 
 from __future__ import annotations
 
+from array import array
 from typing import Any
 
 from ..core.errors import quote
@@ -102,9 +103,9 @@ class CirnoNeuEncoder(Encoder):
         self.o_last_card = lay.add("last_card", T)
         self.o_last_target = lay.add("last_target", n)
 
-    def encode(self, v: dict[str, Any], prefix: tuple[str, ...] = ()) -> list[float]:
+    def encode(self, v: dict[str, Any], prefix: tuple[str, ...] = ()) -> array:
         n, me = self.n, v["seat"]
-        x = [0.0] * self.layout.size
+        x = self.layout.zeros()
         x[self.o_phase] = float(v["phase"] == "finished")
         hot(x, self.o_seat, me)
         hot(x, self.o_current, rel(v["current"], me, n))

@@ -11,6 +11,7 @@ Actions (C5, C6): ``reveal``, ``give`` and ``play`` of every card of the deck in
 
 from __future__ import annotations
 
+from array import array
 from typing import Any
 
 from .adapter import Config, Encoder, GameAdapter, Layout, count, hot, per_seat, rel
@@ -75,9 +76,9 @@ class CryptoTrickEncoder(Encoder):
         self.o_last_winner = lay.add("last_trick_winner", n)
         self.o_last = lay.add("last_trick", n * C)
 
-    def encode(self, v: dict[str, Any], prefix: tuple[str, ...] = ()) -> list[float]:
+    def encode(self, v: dict[str, Any], prefix: tuple[str, ...] = ()) -> array:
         n, me, C, ix = self.n, v["seat"], self.C, self.index
-        x = [0.0] * self.layout.size
+        x = self.layout.zeros()
         hot(x, self.o_phase, PHASES.index(v["phase"]))
         hot(x, self.o_seat, me)
         for key, off in (("current", self.o_current), ("first", self.o_first), ("declarer", self.o_declarer),

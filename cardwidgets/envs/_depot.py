@@ -13,6 +13,7 @@ order (plays by count, total, values; passes by take, give).
 
 from __future__ import annotations
 
+from array import array
 from typing import Any
 
 from .adapter import Config, Encoder, GameAdapter, Layout, count, hot, per_seat, rel
@@ -81,9 +82,9 @@ class DepotEncoder(Encoder):
         self.o_last_take = lay.add("last_take", 8)
         self.o_last_give = lay.add("last_give", 8)
 
-    def encode(self, v: dict[str, Any], prefix: tuple[str, ...] = ()) -> list[float]:
+    def encode(self, v: dict[str, Any], prefix: tuple[str, ...] = ()) -> array:
         n, me = self.n, v["seat"]
-        x = [0.0] * self.layout.size
+        x = self.layout.zeros()
         ix = _VALUE_INDEX
         hot(x, self.o_phase, PHASES.index(v["phase"]))
         hot(x, self.o_seat, me)

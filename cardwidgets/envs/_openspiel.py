@@ -279,7 +279,7 @@ class Observer:
 
     def set_from(self, state: CardState, player: int) -> None:
         if self.tensor is not None:
-            self.tensor[:] = state.table.observe(player)
+            self.tensor[:] = np.frombuffer(state.table.observe(player), dtype=np.float32)
 
     def string_from(self, state: CardState, player: int) -> str:
         return state.info_string(player) if self.recall else state.table.describe(player)

@@ -139,7 +139,12 @@ class CardGameEnv(AECEnv):
         mask = np.zeros(self.env_spec.num_actions, dtype=np.int8)
         if table.current_player == seat:
             mask[table.legal()] = 1
-        return {"observation": np.asarray(table.observe(seat), dtype=np.float32), "action_mask": mask}
+        return {"observation": np.frombuffer(table.observe(seat), dtype=np.float32), "action_mask": mask}
+
+    def legal_actions(self) -> list[int]:
+        """The legal indices of the agent to act (the mask's ones), without an observation."""
+        table = self._live()
+        return [] if table.is_terminal else table.legal()
 
     def step(self, action: Any) -> None:
         table = self._live()

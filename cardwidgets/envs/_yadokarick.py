@@ -17,6 +17,7 @@ every card on every crab, ``giveup`` of every crab, ``draw`` (and ``row`` with
 
 from __future__ import annotations
 
+from array import array
 from typing import Any
 
 from .adapter import Config, Encoder, GameAdapter, Layout, count, hot, per_seat, rel
@@ -82,7 +83,7 @@ class YadokarickAdapter(GameAdapter):
         return -s, s
 
 
-def _positions(x: list[float], off: int, cards: list[str], index: dict[str, int]) -> None:
+def _positions(x: array, off: int, cards: list[str], index: dict[str, int]) -> None:
     """Each card's place in a stack, 1 for the bottom (where the order matters: houses, tricks)."""
     for k, c in enumerate(cards):
         x[off + index[c]] = k + 1.0
@@ -130,9 +131,9 @@ class StandardEncoder(Encoder):
         self.o_last = lay.add("last_trick", n * C, 0, n)
         self.o_totals = lay.add("totals", n, -per_round * rounds, per_round * rounds)
 
-    def encode(self, v: dict[str, Any], prefix: tuple[str, ...] = ()) -> list[float]:
+    def encode(self, v: dict[str, Any], prefix: tuple[str, ...] = ()) -> array:
         n, me, C, ix = self.n, v["seat"], self.C, self.index
-        x = [0.0] * self.layout.size
+        x = self.layout.zeros()
         hot(x, self.o_phase, STANDARD_PHASES.index(v["phase"]))
         hot(x, self.o_seat, me)
         hot(x, self.o_current, rel(v["current"], me, n))
@@ -207,13 +208,13 @@ class DuoEncoder(Encoder):
         self.o_last_leader = lay.add("last_trick_leader", 3)
         self.o_last = lay.add("last_trick", 3 * C, 0, 3)
 
-    def encode(self, v: dict[str, Any], prefix: tuple[str, ...] = ()) -> list[float]:
+    def encode(self, v: dict[str, Any], prefix: tuple[str, ...] = ()) -> array:
         me, C, ix = v["seat"], self.C, self.index
         # Participants by name -> 0 the seat, 1 the other player, 2 the NPC.
         who = {name: (s - me) % 2 for s, name in enumerate(v["names"])}
         who["NPC"] = 2
         part = [who[p] for p in v["participants"]]
-        x = [0.0] * self.layout.size
+        x = self.layout.zeros()
         x[self.o_phase] = float(v["phase"] == "finished")
         hot(x, self.o_seat, me)
         hot(x, self.o_current, rel(v["current"], me, 2))
@@ -272,9 +273,9 @@ class SoloEncoder(Encoder):
         self.o_out = lay.add("out_count", 1, 0, C)
         self.o_turns = lay.add("turns", 1, 0, cfg.max_actions)
 
-    def encode(self, v: dict[str, Any], prefix: tuple[str, ...] = ()) -> list[float]:
+    def encode(self, v: dict[str, Any], prefix: tuple[str, ...] = ()) -> array:
         C, ix, size = self.C, self.index, self.size
-        x = [0.0] * self.layout.size
+        x = self.layout.zeros()
         hot(x, self.o_phase, SOLO_PHASES.index(v["phase"]))
         count(x, self.o_row, v["row"], ix)
         for k, crab in enumerate(v["crabs"]):

@@ -28,6 +28,7 @@ cannot tell apart give it the same observation.
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
@@ -52,6 +53,7 @@ class Layout:
         self.high: list[float] = []
         #: ``(name, offset, size)`` of every part, in order.
         self.parts: list[tuple[str, int, int]] = []
+        self._zeros = array("f")
 
     def add(self, name: str, size: int = 1, low: float = 0.0, high: float = 1.0) -> int:
         """Append a part of ``size`` numbers in ``[low, high]``; returns its offset."""
@@ -64,6 +66,12 @@ class Layout:
         self.size += size
         return off
 
+    def zeros(self) -> array:
+        """A new observation of zeros (float32, so a framework takes it without copying)."""
+        if len(self._zeros) != self.size:
+            self._zeros = array("f", bytes(4 * self.size))
+        return self._zeros[:]
+
     def part(self, name: str) -> tuple[int, int]:
         """``(offset, size)`` of a named part."""
         for n, off, size in self.parts:
@@ -74,12 +82,12 @@ class Layout:
 
 class Encoder:
     """The observation of one configuration: :meth:`encode` turns ``view(seat)`` into a
-    list of ``layout.size`` numbers. Per-seat quantities are rotated so that index 0 is
+    float32 array of ``layout.size`` numbers. Per-seat quantities are rotated so that index 0 is
     the observing seat, index 1 the next seat clockwise, and so on."""
 
     layout: Layout
 
-    def encode(self, view: dict[str, Any], prefix: tuple[str, ...] = ()) -> list[float]:
+    def encode(self, view: dict[str, Any], prefix: tuple[str, ...] = ()) -> array:
         """The numbers of ``view`` (and of ``prefix``, the items the seat has chosen of a
         pending combinatorial action)."""
         raise NotImplementedError
@@ -90,19 +98,19 @@ def rel(seat: int | None, me: int, n: int) -> int | None:
     return None if seat is None else (seat - me) % n
 
 
-def hot(x: list[float], off: int, i: int | None) -> None:
+def hot(x: array, off: int, i: int | None) -> None:
     """Set the one-hot position ``i`` of the part at ``off`` (nothing for ``None``)."""
     if i is not None:
         x[off + i] = 1.0
 
 
-def count(x: list[float], off: int, items: Sequence[Any], index: dict[Any, int], value: float = 1.0) -> None:
+def count(x: array, off: int, items: Sequence[Any], index: dict[Any, int], value: float = 1.0) -> None:
     """Add ``value`` at each item's index (a card count vector, or card bits)."""
     for it in items:
         x[off + index[it]] += value
 
 
-def per_seat(x: list[float], off: int, values: Sequence[Any], me: int, scale: Callable[[Any], float] = float) -> None:
+def per_seat(x: array, off: int, values: Sequence[Any], me: int, scale: Callable[[Any], float] = float) -> None:
     """Per-seat numbers, rotated to the observer."""
     n = len(values)
     for s, v in enumerate(values):
@@ -427,7 +435,7 @@ class Table:
     def rewards(self) -> list[float]:
         return self.spec.rewards(self.state)
 
-    def observe(self, seat: int) -> list[float]:
+    def observe(self, seat: int) -> array:
         """The observation numbers of ``seat``: its view, and its own pending items."""
         prefix = self.prefix if seat == self.state.current_player else ()
         return self.spec.encoder.encode(self.state.view(seat), prefix)
