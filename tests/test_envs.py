@@ -311,6 +311,12 @@ def test_reset_from_a_position_and_render_the_seat_to_act(capsys):
     assert human.render() is None and capsys.readouterr().out.strip() == human.game_state.describe(0)
     with pytest.raises(TypeError):
         other.reset(options={"state": 5})
+    from cardwidgets import make
+
+    for wrong in (make("cirno_neu", players=4, seed=1), make("cirno_neu", players=3, seed=1, life_system=True),
+                  make("depot", players=3, seed=1)):
+        with pytest.raises(ValueError, match="not a state of this configuration"):
+            other.reset(options={"state": wrong})
 
 
 @pytest.mark.parametrize("game, cfg", MODES[::3], ids=MODE_IDS[::3])

@@ -21,7 +21,6 @@ cannot tell apart give it the same observation.
 >>> [spec.names[i] for i in table.legal()][:3]
 ['play 2', 'play 4', 'play 5']
 >>> table.step(spec.index("play 2"))
-[]
 >>> table.current_player, table.state.history
 (1, (Play(cards=(2,)),))
 """
@@ -286,8 +285,8 @@ class EnvSpec:
         if state is None:
             state = self.new_state(seed)
         elif not isinstance(state, State) or state.game != self.game or state.players != self.players \
-                or state.mode != self.mode:
-            raise ValueError(f"not a {self.players}-player {self.game} ({self.mode}) state: {show(state)}")
+                or state.mode != self.mode or state.options != self.options:
+            raise ValueError(f"not a state of this configuration ({self!r}): {show(state)}")
         return Table(self, state)
 
     def rewards(self, state: State) -> list[float]:
@@ -378,8 +377,8 @@ class Table:
             m[i] = 1
         return m
 
-    def step(self, index: Any, *, narrate: bool = False) -> list[Any]:
-        """Play the action at ``index``; returns the engine's events when ``narrate``.
+    def step(self, index: Any) -> None:
+        """Play the action at ``index``.
 
         An index outside the space is an ``InvalidActionError``; an action that is not
         legal now raises the engine's ``IllegalActionError`` (with its rule ID) and
@@ -395,33 +394,29 @@ class Table:
             raise IllegalActionError("G1", "the game is over")
         self._refresh()
         if i not in self._actions:
-            return self._refuse(i, narrate)
+            self._refuse(i)
         action = self._actions[i]
         if action is None:  # the next item of a combinatorial action
-            return self._item(i, narrate)
-        if narrate:
-            return self.state.apply(action)
-        self.state.apply_unchecked(action)  # taken from this state's own legal list
-        return []
+            self._item(i)
+        else:
+            # Taken from this very state's legal list: the engine's fast path applies it.
+            self.state.apply_unchecked(action)
 
-    def _item(self, i: int, narrate: bool) -> list[Any]:
+    def _item(self, i: int) -> None:
         spec = self.spec
         chosen = self.prefix + (self._item_of(i),)
         k = len(chosen)
         done = [a for a in self.state.legal_actions() if (spec.adapter.items(str(a)) or ())[:k] == chosen]
         if len(done) == 1:  # nothing left to choose: the action is complete
             self.prefix = ()
-            if narrate:
-                return self.state.apply(done[0])
             self.state.apply_unchecked(done[0])
-            return []
-        self.prefix = chosen
-        return []
+        else:
+            self.prefix = chosen
 
     def _item_of(self, i: int) -> str:
         return self.spec.adapter.item_of(self.spec.names[i])  # type: ignore[return-value]
 
-    def _refuse(self, i: int, narrate: bool) -> list[Any]:
+    def _refuse(self, i: int) -> None:
         """Raise the engine's own refusal of an index that is not legal now."""
         spec = self.spec
         text = spec.names[i]
