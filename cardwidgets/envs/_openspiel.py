@@ -9,8 +9,9 @@ whose default is ``None`` and that takes ints is an int parameter with -1 for ``
 Chance: the engines shuffle inside ``apply`` with their own seeded RNG, and a deck
 order would be a chance outcome among up to 80! orders (each later deal, refill and NPC
 deck as well), so the games are ``SAMPLED_STOCHASTIC``: each new initial state draws
-its seed from the game's RNG (``rng_seed``), and a state replays exactly from its
-history. Observation tensors and strings are the seat's ``view(seat)`` (the encoding
+its seed from the game's RNG (``rng_seed``) when it is first used, so a program that
+makes the same calls gets the same games (OpenSpiel sizes an observation tensor by
+observing a new game of its own, which draws a seed too). Observation tensors and strings are the seat's ``view(seat)`` (the encoding
 of the PettingZoo environment and the text table); the information state string adds
 a digest of every observation the seat has had, so it has perfect recall without
 growing with the game. Returns: the share of the win (the sum is 1), or the score
@@ -28,6 +29,7 @@ True
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 import random
 from typing import Any
@@ -36,7 +38,7 @@ import numpy as np
 import pyspiel
 
 from ..core.spec import GameSpec, Option
-from ..games import available_games, game_spec
+from ..games import available_games, game_module, game_spec
 from .adapter import EnvSpec, Table, adapter
 
 PREFIX = "python_cardwidgets_"
@@ -65,10 +67,7 @@ def _params(spec: GameSpec, default_players: int) -> dict[str, Any]:
 
 
 def _default_players(game: str) -> int:
-    import inspect
-
-    from ..games import game_module
-
+    """``new_game``'s default player count, or 0 where it depends on the mode."""
     d = inspect.signature(game_module(game).new_game).parameters["players"].default
     return d if isinstance(d, int) and not isinstance(d, bool) else 0
 
