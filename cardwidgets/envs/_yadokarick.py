@@ -57,10 +57,12 @@ class YadokarickAdapter(GameAdapter):
     def encoder(self, cfg: Config) -> Encoder:
         return {"standard": StandardEncoder, "duo": DuoEncoder, "solo": SoloEncoder}[cfg.mode](cfg)
 
-    def items(self, action_text: str) -> tuple[str, ...] | None:
-        if action_text.startswith("arrange "):
-            return tuple(action_text[len("arrange "):].split(","))
-        return None
+    combinatorial = True
+
+    def items(self, action: Any) -> tuple[str, ...] | None:
+        if action.kind != "arrange":
+            return None
+        return tuple(str(action)[len("arrange "):].split(","))
 
     def item_name(self, item: str) -> str:
         return ITEM + item

@@ -143,8 +143,11 @@ class GameAdapter:
     def encoder(self, cfg: Config) -> Encoder:
         raise NotImplementedError
 
-    def items(self, action_text: str) -> tuple[str, ...] | None:
-        """The items of a combinatorial action (offered one at a time), else ``None``."""
+    #: Whether some action of the game is offered item by item (then :meth:`items` is asked).
+    combinatorial = False
+
+    def items(self, action: Any) -> tuple[str, ...] | None:
+        """The items of a combinatorial action object (offered one at a time), else ``None``."""
         return None
 
     def item_name(self, item: str) -> str:
@@ -350,14 +353,18 @@ class Table:
         spec = self.spec
         legal = self.state.legal_actions()
         actions: dict[int, Any] = {}
-        if legal and spec.adapter.items(str(legal[0])) is not None:
+        index_of = spec._index_of
+        if spec.adapter.combinatorial:
             k = len(self.prefix)
             for a in legal:
-                items = spec.adapter.items(str(a))
-                if items is not None and items[:k] == self.prefix and len(items) > k:
+                items = spec.adapter.items(a)
+                if items is None:
+                    if not k:
+                        actions[index_of(a)] = a
+                elif items[:k] == self.prefix and len(items) > k:
+                    # None marks an item: the action it belongs to is not complete yet.
                     actions.setdefault(spec._index[spec.adapter.item_name(items[k])], None)
         else:
-            index_of = spec._index_of
             for a in legal:
                 actions[index_of(a)] = a
         self._legal = sorted(actions)
@@ -406,7 +413,7 @@ class Table:
         spec = self.spec
         chosen = self.prefix + (self._item_of(i),)
         k = len(chosen)
-        done = [a for a in self.state.legal_actions() if (spec.adapter.items(str(a)) or ())[:k] == chosen]
+        done = [a for a in self.state.legal_actions() if (spec.adapter.items(a) or ())[:k] == chosen]
         if len(done) == 1:  # nothing left to choose: the action is complete
             self.prefix = ()
             self.state.apply_unchecked(done[0])
