@@ -41,11 +41,13 @@ from ..core import (ANY, Event, Field, GameSpec, IllegalActionError, InvalidActi
                     Phase, State, Termination, plural, tuple_field)
 from ..core.deck import check_deck, counts_to_cards, read_cards
 from ..core.errors import quote, show
+from ..core.position import load_position
 from ..core.spec import int_range, seat_or_random
 
 PLAYERS = tuple(range(2, 9))  # N1.1
-#: The engine's bound on the card plays of one match (the rules set none): a match
-#: that reaches it ends as aborted, so no deck or strategy keeps a kernel busy.
+#: The engine's bound on the actions (card plays) of one match, counted in its history
+#: (the rules set none): a match that reaches it ends as aborted (rule G4), so no deck,
+#: option or strategy keeps a kernel busy. ``SPEC.max_actions`` declares it.
 ACTION_BOUND = 20_000
 
 # --------------------------------------------------------------------------- cards (N1.2, N1.3)
@@ -312,6 +314,62 @@ def _tokens(ids: Iterable[int]) -> list[str]:
     return [TOKENS[c] for c in ids]
 
 
+def _list(value: Any, what: str) -> list:
+    if not isinstance(value, list):
+        raise ValueError(f"{what}: expected a list, got {show(value, 30)}")
+    return value
+
+
+def _dec_flags(value: Any) -> tuple[bool, ...]:
+    flags = tuple(_list(value, "active"))
+    if not all(type(a) is bool for a in flags):
+        raise ValueError("active: expected a list of true/false flags")
+    return flags
+
+
+def _dec_last(x: Any) -> tuple[int, Play] | None:
+    if x is None:
+        return None
+    if not isinstance(x, list) or len(x) != 2 or not isinstance(x[1], str):
+        raise ValueError(f"last: expected [seat, action] or null, got {show(x, 40)}")
+    return (x[0], parse_action(x[1]))
+
+
+_BUST_KEYS = {"seat", "sum", "hand", "card", "forced", "round"}
+
+
+def _dec_bust(b: Any) -> dict[str, Any] | None:
+    if b is None:
+        return None
+    if not isinstance(b, dict) or set(b) != _BUST_KEYS:
+        raise ValueError(f"bust: expected null or an object with {', '.join(sorted(_BUST_KEYS))}")
+    out = dict(b)
+    if out["hand"] is not None:
+        out["hand"] = _tokens(sorted(_ids(out["hand"], "bust hand")))
+    if out["card"] is not None:
+        c = card_id(out["card"]) if isinstance(out["card"], str) else None
+        if c is None:
+            raise ValueError(f"bust card: {show(out['card'], 20)} is not a card")
+        out["card"] = TOKENS[c]
+    return out
+
+
+def _enc_counts(counts: Sequence[int] | None) -> dict[str, int] | None:
+    return None if counts is None else {TOKENS[k]: n for k, n in enumerate(counts) if n}
+
+
+def _dec_counts(value: Any) -> tuple[int, ...] | None:
+    if value is None:
+        return None
+    problem = _deck_check(value) if isinstance(value, dict) else "expected an object {card: count} or null"
+    if problem:
+        raise ValueError(f"built: {problem}")
+    counts = [0] * len(TOKENS)
+    for k, n in value.items():
+        counts[card_id(k)] = n
+    return tuple(counts)
+
+
 class CirnoNeuState(State):
     """A cirno+neu match in progress. Build it with :func:`new_game` or :func:`setup_position`."""
 
@@ -322,30 +380,33 @@ class CirnoNeuState(State):
     # _hands: one sorted list of card ids per seat; _draw: top card LAST; _stack: top card
     # last. _cp: seat to act, None when the match is over. _active/_chips/_out are tuples
     # replaced (never mutated) on change, so clones share them. _tgt[seat] = (SHOT plays,
-    # DOUBLE SHOT plays) that seat may make. _bust: the last bust (public: N8.2).
+    # DOUBLE SHOT plays) that seat may make. _bust: the last bust (public: N8.2). _built:
+    # None for a match dealt by the rules; for one that starts from a hand-built position,
+    # the count per card id of the cards it plays with (hand sizes are then free).
     __slots__ = (
         "_cfg", "_hands", "_draw", "_stack", "_sum", "_dir", "_dealer", "_round", "_cp",
         "_actor", "_anchor", "_shot_turn", "_required", "_played", "_shot_target", "_double_next",
         "_turns", "_active", "_chips", "_out", "_tgt", "_last", "_bust", "_reason", "_termination",
+        "_built", "_know",
     )
     FIELDS = (
         Field("_cfg", save=False),
         Field("_hands", "lists", lambda hs: [_tokens(h) for h in hs],
-              lambda hs: [sorted(_ids(h, "hands")) for h in hs]),
+              lambda hs: [sorted(_ids(h, "hands")) for h in _list(hs, "hands")]),
         Field("_draw", "list", lambda d: _tokens(reversed(d)), lambda d: _ids(d, "draw")[::-1]),
         Field("_stack", "list", _tokens, lambda s: _ids(s, "stack")),
         Field("_sum"), Field("_dir"), Field("_dealer"), Field("_round"), Field("_cp"), Field("_actor"),
         Field("_anchor"), Field("_shot_turn"), Field("_required"), Field("_played"), Field("_shot_target"),
         Field("_double_next"), Field("_turns"),
-        Field("_active", encode=list, decode=lambda a: tuple(map(bool, a))),
-        tuple_field("_chips"), tuple_field("_out"),
+        Field("_active", encode=list, decode=_dec_flags),
+        Field("_chips", encode=list, decode=lambda a: tuple(_list(a, "chips"))),
+        Field("_out", encode=list, decode=lambda a: tuple(_list(a, "out"))),
         Field("_tgt", save=False),
-        Field("_last", encode=lambda x: None if x is None else [x[0], str(x[1])],
-              decode=lambda x: None if x is None else (x[0], parse_action(x[1]))),
-        Field("_bust", encode=lambda b: None if b is None else dict(b),
-              decode=lambda b: None if b is None else dict(b)),
-        Field("_reason"),
+        Field("_last", encode=lambda x: None if x is None else [x[0], str(x[1])], decode=_dec_last),
+        Field("_bust", encode=lambda b: None if b is None else dict(b), decode=_dec_bust),
+        Field("_reason", save=False),
         Field("_termination", encode=lambda t: t.value, decode=Termination),
+        Field("_built", encode=_enc_counts, decode=_dec_counts),
     )
 
     # ------------------------------------------------------------- properties
@@ -550,6 +611,8 @@ class CirnoNeuState(State):
                 forced = all(k <= PLUS_MAX and VALUE[k] > room for k in hand) and VALUE[c] > room
                 self._do_bust(p, c, forced, ev)
                 self._settle(ev)
+                if self._moves + 1 >= ACTION_BOUND and self._cp is not None:
+                    self._abort(ev)
                 return
         elif c == MINUS_1 or c == MINUS_10:
             s = before - VALUE[c]
@@ -588,6 +651,8 @@ class CirnoNeuState(State):
                     self._draw_cards(p, played, ev)
             self._next_turn(p, ev)
         self._settle(ev)
+        if self._moves + 1 >= ACTION_BOUND and self._cp is not None:
+            self._abort(ev)  # this action is the match's ACTION_BOUND-th (rule G4)
 
     def _next_turn(self, p: int, ev: list[Event] | None) -> None:
         """N5: the next actor, anchor and number of cards."""
@@ -645,6 +710,8 @@ class CirnoNeuState(State):
             hand = self._hands[p]
             if not hand:
                 if not any(self._hands[s] for s in range(self.players) if self._active[s]):
+                    # Unreachable: with 2 cards or more and none held by eliminated players
+                    # (both checked on loading) someone always holds a card.
                     raise RuntimeError("no active player holds a card: the match cannot go on (N7.2)")
                 if ev is not None:
                     ev.append(Event("empty_hand", {"seat": p}, "N4.5",
@@ -699,8 +766,6 @@ class CirnoNeuState(State):
         self._shot_target = None
         self._double_next = False
         self._turns += 1
-        if self._turns >= ACTION_BOUND:
-            self._abort(ev)
         if ev is not None:
             who = self.seat_label(actor)
             if shot:
@@ -716,13 +781,23 @@ class CirnoNeuState(State):
                                 "N5.3", f"{who}'s turn: 1 card (rule N5.3)."))
 
     def _abort(self, ev: list[Event] | None) -> None:
+        """End the match with no winner: it reached the engine's safety cap (G4)."""
         self._cp = None
         self._termination = Termination.ABORTED
-        self._reason = f"stopped after {self._turns} turns by the engine's safety cap"
+        self._reason = self._end_reason()
         if ev is not None:
-            ev.append(Event("abort", {"turns": self._turns}, "G4",
-                            f"The match is stopped after {self._turns} turns by the engine's safety cap "
-                            f"(rule G4)."))
+            ev.append(Event("abort", {"actions": ACTION_BOUND}, "G4", f"The match is {self._reason}."))
+
+    def _end_reason(self) -> str:
+        """``outcome().reason``, from the fields (so loading needs no saved text)."""
+        if self._cp is not None:
+            return ""
+        if self._termination is Termination.ABORTED:
+            return f"stopped by the engine's safety cap of {ACTION_BOUND:,} actions (rule G4)"
+        b = self._bust
+        w = self._active.index(True)
+        return (f"{self.seat_label(b['seat'])} busted last (round {b['round']}, sum {b['sum']}); "
+                f"{self.seat_label(w)} is the last player left (rule N6.5)")
 
     def _step(self, s: int, d: int) -> int:
         n, active = self.players, self._active
@@ -779,8 +854,7 @@ class CirnoNeuState(State):
         if len(alive) == 1:
             w = alive[0]
             self._cp = None
-            self._reason = (f"{who} busted last (round {self._round}, sum {self._sum}); "
-                            f"{self.seat_label(w)} is the last player left (rule N6.5)")
+            self._reason = self._end_reason()
             if ev is not None:
                 ev.append(Event("match_end", {"winner": w}, "N6.5",
                                 f"Only {self.seat_label(w)} is left: {self.seat_label(w)} wins the match "
@@ -951,33 +1025,260 @@ class CirnoNeuState(State):
     def _derive(self) -> None:
         self._cfg = _config(self.options)
         self._tgt = _targets(self.players, self._active, self._cfg.self_target)
+        self._reason = ""  # set by _check once the fields are known to be sound
 
     def _check_loaded(self) -> None:
-        n = self.players
-        if len(self._hands) != n or len(self._active) != n or len(self._chips) != n:
-            raise ValueError(f"a {n}-player state needs {n} hands, active flags and chip counts")
-        for name in ("_dealer", "_actor", "_anchor"):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < n:
-                raise ValueError(f"{name[1:]} must be a seat 0..{n - 1}")
-        if self._cp is not None and self._cp != self._actor:
-            raise ValueError("current must be the actor (or None when the match is over)")
-        if self._required not in (1, 2) or not 0 <= self._played < self._required:
-            raise ValueError("required is 1 or 2 and played is less")
-        if self._dir not in (1, -1):
-            raise ValueError("direction is 1 or -1")
-        for name in ("_sum", "_round", "_turns"):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or abs(v) > 10**6:
-                raise ValueError(f"{name[1:]} must be a small int")
-        if self._shot_target is not None and not (isinstance(self._shot_target, int)
-                                                  and 0 <= self._shot_target < n):
-            raise ValueError("shot_target must be a seat or None")
-        if self.active.count(True) < 1:
-            raise ValueError("at least one player must be in the match")
-        if sum(self.all_cards().values()) > 10_000:
-            raise ValueError("more than 10,000 cards")
+        self._check(settled=True)
 
+    def _check(self, settled: bool) -> None:
+        """``ValueError`` unless this is a position the rules can reach (``_built``: a
+        hand-built one, where hand sizes and the turn record are free). ``settled``: no
+        automatic step is due (a forced bust or an empty hand would be carried out at once)."""
+        n, cfg = self.players, self._cfg
+        _check_options(self.options, n, cfg)
+        self._check_origin()
+        if self.deck_order is not None:
+            if self._built is not None:
+                raise ValueError("deck: a hand-built match has no deck order")
+            _deck_list(self.deck_order, cfg.deck)
+        hands = self._hands
+        if len(hands) != n:
+            raise ValueError(f"hands: expected {n} hands, got {len(hands)}")
+        zones = Counter(self._draw)
+        zones.update(self._stack)
+        for h in hands:
+            zones.update(h)
+        universe = cfg.deck if self._built is None else self._built
+        if zones != Counter({k: c for k, c in enumerate(universe) if c}):
+            raise ValueError("the hands, draw pile and main stack do not hold exactly the cards of this match: "
+                             "cards were created or lost")
+        if sum(universe) < 2:
+            raise ValueError("a match needs at least 2 cards")
+        active, chips, out = self._active, self._chips, self._out
+        if len(active) != n or not all(type(a) is bool for a in active):
+            raise ValueError(f"active: expected {n} true/false flags")
+        if len(chips) != n or not all(_is_int(c) for c in chips):
+            raise ValueError(f"chips: expected {n} counts")
+        if cfg.life_system:
+            if any(not 0 <= c <= cfg.lives or (c > 0) != a for c, a in zip(chips, active)):
+                raise ValueError(f"chips: each 0 to {cfg.lives}, and a player is in the match while they have one")
+        elif any(chips):
+            raise ValueError("chips: all 0 without the life system")
+        if not all(_is_int(s) and 0 <= s < n for s in out) or len(set(out)) != len(out) or \
+                set(out) != {s for s in range(n) if not active[s]}:
+            raise ValueError("out: the eliminated seats, each once, and exactly the players not active")
+        for name in ("_dealer", "_actor", "_anchor"):
+            _seat(getattr(self, name), n, name[1:])
+        for name, lo, hi in (("_round", 1, 10**6), ("_turns", 1, 10**8), ("_sum", -10**9, 10**9)):
+            _int(getattr(self, name), lo, hi, name[1:])
+        if not (_is_int(self._dir) and self._dir in (1, -1)):
+            raise ValueError("dir: 1 (clockwise) or -1")
+        for name in ("_shot_turn", "_double_next"):
+            if type(getattr(self, name)) is not bool:
+                raise ValueError(f"{name[1:]}: true or false")
+        _int(self._required, 1, 2, "required")
+        _int(self._played, 0, self._required - 1, "played")
+        if self._shot_target is not None:
+            _seat(self._shot_target, n, "shot_target")
+        if type(self._termination) is not Termination:
+            raise ValueError("termination: 'normal' or 'aborted'")
+        self._check_bust(n)
+        last = self._last
+        if last is not None:
+            _seat(last[0], n, "last action's seat")
+            if last[1].target is not None and last[1].target >= n:
+                raise ValueError("last action: its target is not a seat")
+            if not self._stack or self._stack[-1] != last[1].cid:
+                raise ValueError("last action: its card must be the top of the main stack")
+        if self._cp is not None and not _is_int(self._cp):
+            raise ValueError("current: a seat, or null when the match is over")
+        running = self._cp is not None
+        if running:
+            self._check_turn(n, settled)
+        elif self._termination is Termination.NORMAL:
+            if active.count(True) != 1 or self._bust is None or not out or self._bust["seat"] != out[-1]:
+                raise ValueError("a finished match has one player left, and the last bust eliminated the last one out")
+        elif active.count(True) < 2:
+            raise ValueError("an aborted match was stopped with two or more players in it")
+        if self._built is None:
+            self._check_dealt(n, running)
+        self._reason = self._end_reason()
+
+    def _check_origin(self) -> None:
+        """A game that starts from a hand-built position saves it: it must set up (replays start there)."""
+        origin = self._origin
+        if origin is None:
+            return
+        try:
+            if isinstance(origin, str):
+                start = from_position(origin, self.seed)
+            elif isinstance(origin, dict) and origin.get("position") is None:
+                start = type(self).from_dict({**origin, "history": []})
+            else:
+                raise ValueError("expected position text or an object")
+        except ValueError as e:
+            raise ValueError(f"position: the hand-built start does not set up: {e}") from None
+        if start.players != self.players or start.options != self.options:
+            raise ValueError("position: the hand-built start is another game (players, options)")
+
+    def _check_turn(self, n: int, settled: bool) -> None:
+        """A running match: whose turn it is and what the turn has recorded (N4.1, N5)."""
+        cfg, active = self._cfg, self._active
+        if self._cp != self._actor or self._termination is not Termination.NORMAL:
+            raise ValueError("current: the actor while the match runs")
+        if active.count(True) < 2:
+            raise ValueError("a running match has two or more players in it")
+        if self._moves >= ACTION_BOUND:
+            raise ValueError(f"a running match has fewer than {ACTION_BOUND:,} actions")
+        for name in ("_actor", "_anchor", "_dealer"):
+            if not active[getattr(self, name)]:
+                raise ValueError(f"{name[1:]}: a player in the match")
+        if self._anchor != self._actor and not (self._shot_turn and cfg.after_shooter):
+            raise ValueError("anchor: the actor, except in a shot turn that resumes after its shooter (N5.2)")
+        if self._shot_turn and self._anchor == self._actor and cfg.after_shooter and not cfg.self_target:
+            raise ValueError("anchor: a shot turn resumes after its shooter, who cannot be its target (N3.6)")
+        t = self._shot_target
+        if t is not None and (not active[t] or (t == self._actor and not cfg.self_target)):
+            raise ValueError("shot_target: a player in the match, not the actor (N3.6)")
+        if not self._played and (t is not None or self._double_next):
+            raise ValueError("a turn records SHOT and DOUBLE only once a card is played (N5.1)")
+        if self._sum > cfg.limit:
+            raise ValueError(f"sum: at most {cfg.limit} while the round goes on (N6.2)")
+        if cfg.floor and self._sum < min(0, cfg.set_value):
+            raise ValueError("sum: not below 0 with floor_at_zero (N3.2)")
+        last = self._last
+        if last is not None:
+            if not active[last[0]]:
+                raise ValueError("last action: played by a player in the match")
+            if self._played and last[0] != self._actor:
+                raise ValueError("last action: the actor's, once the actor has played a card")
+            c = last[1].cid
+            if self._played == 1:
+                if self._shot_target != (last[1].target if c in (SHOT, DSHOT) else None) or \
+                        self._double_next != (c in (DOUBLE, DSHOT)):
+                    raise ValueError("the turn's record (shot_target, double_next) must follow its first card (N5.1)")
+            else:  # the last card ended the turn before this one
+                if c in (DOUBLE, DSHOT) and self._required != 2:
+                    raise ValueError("required: a DOUBLE ended the last turn, so this one plays 2 cards (N5.4)")
+                if c in (SHOT, DSHOT):
+                    shooter, target = last
+                    anchor = shooter if cfg.after_shooter else target.target
+                    if not self._shot_turn or self._actor != target.target or self._anchor != anchor:
+                        raise ValueError("a SHOT ended the last turn, so its target plays a shot turn (N5.2)")
+        if any(self._hands[s] for s in range(n) if not active[s]):
+            raise ValueError("an eliminated player holds no cards (N6.7)")
+        if settled:
+            hand = self._hands[self._actor]
+            if not hand:
+                raise ValueError("the actor holds no card: the turn would be skipped at once (N4.5)")
+            if cfg.auto_bust and hand[0] <= PLUS_MAX and hand[-1] <= PLUS_MAX \
+                    and VALUE[hand[0]] > cfg.limit - self._sum:
+                raise ValueError("the actor holds no safe card: the forced bust would be settled at once (N4.4)")
+
+    def _check_bust(self, n: int) -> None:
+        b = self._bust
+        if b is None:
+            return
+        _seat(b["seat"], n, "bust seat")
+        _int(b["sum"], -10**9, 10**9, "bust sum")
+        _int(b["round"], 1, self._round, "bust round")
+        if type(b["forced"]) is not bool or b["forced"] != (b["hand"] is not None):
+            raise ValueError("bust: forced is true exactly when the hand is shown (N8.2)")
+        if b["card"] is None and not b["forced"]:
+            raise ValueError("bust: a bust without a card played is a forced one (N4.4)")
+        if b["hand"] is not None and (not b["hand"] or (b["card"] is not None and b["card"] not in b["hand"])):
+            raise ValueError("bust: the shown hand holds the card played")
+
+    def _check_dealt(self, n: int, running: bool) -> None:
+        """A match dealt by the rules: hand sizes, rounds and busts agree (N2.3, N4.7, N6)."""
+        cfg, active, b = self._cfg, self._active, self._bust
+        h = cfg.hand_size
+        busts = sum(cfg.lives - c for c in self._chips) if cfg.life_system else len(self._out)
+        won = not running and self._termination is Termination.NORMAL
+        if self._round != busts + (0 if won else 1):
+            raise ValueError(f"round: {busts} busts so far make this round {busts + (0 if won else 1)}")
+        if (b is None) != (busts == 0) or (b is not None and b["round"] != busts):
+            raise ValueError("bust: the record of the last bust, in the round it ended")
+        if b is not None and not cfg.life_system and b["seat"] != self._out[-1]:
+            raise ValueError("bust: the last player busted is the last one out")
+        if self._turns < self._round:
+            raise ValueError("turn_no: every round has begun a turn")
+        actor_hand = h if cfg.after_each and self._required == 2 else h - self._played
+        if won:
+            p = b["seat"]
+            if self._actor != p:
+                raise ValueError("the last turn is the last buster's")
+            want = [h if active[s] else 0 for s in range(n)]
+            want[p] = actor_hand - (b["card"] is not None)
+            if [len(x) for x in self._hands] != want:
+                raise ValueError(f"hands: the finished match's hands hold {want} cards")
+            return
+        want = [h if active[s] else 0 for s in range(n)]
+        want[self._actor] = actor_hand
+        if [len(x) for x in self._hands] != want:
+            raise ValueError(f"hands: {want} cards at this point of the turn (N2.3, N4.7)")
+        if not self._stack:  # no card played yet this round: its first turn (N2.3, N5.5)
+            if self._sum or self._last is not None or self._played or self._shot_turn or self._required != 1 \
+                    or self._actor != self._dealer or (self._dir != 1 and (cfg.reset_direction or self._round == 1)):
+                raise ValueError("a round with no card played yet is at its first turn: the dealer's, "
+                                 "sum 0, clockwise (N2.3, N5.5)")
+        elif self._last is None:
+            raise ValueError("last action: the card on top of the main stack")
+        fd = self.options["first_dealer"]
+        if self._round == 1 and fd != "random" and self._dealer != fd:
+            raise ValueError(f"dealer: round 1 is dealt by first_dealer={fd} (N2.2)")
+        if b is not None and cfg.starter != "rotate":
+            p = b["seat"]
+            want_dealer = p if cfg.starter == "loser" and active[p] else self._step(p, 1)
+            if self._dealer != want_dealer:
+                raise ValueError(f"dealer: after {self.seat_label(p)} busted, {self.seat_label(want_dealer)} "
+                                 f"deals (N6.6)")
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _int(v: Any, lo: int, hi: int, what: str) -> int:
+    if not _is_int(v) or not lo <= v <= hi:
+        raise ValueError(f"{what}: an int from {lo} to {hi}, got {show(v, 20)}")
+    return v
+
+
+def _seat(v: Any, n: int, what: str) -> int:
+    if not _is_int(v) or not 0 <= v < n:
+        raise ValueError(f"{what}: a seat 0..{n - 1}, got {show(v, 20)}")
+    return v
+
+
+def _check_options(opts: dict[str, Any], n: int, cfg: Config) -> None:
+    """What the options table cannot check alone (N1.7, N2.2)."""
+    fd = opts["first_dealer"]
+    if fd != "random" and fd >= n:
+        raise ValueError(f"first_dealer={fd!r} is not allowed; allowed values: 0..{n - 1} or 'random'")
+    total = sum(cfg.deck)
+    if total < cfg.hand_size * n + 1:
+        raise ValueError(f"deck_counts has {total} cards; {n} players with hand_size={cfg.hand_size} need "
+                         f"at least {cfg.hand_size * n + 1} (rule N1.7)")
+    if not any(cfg.deck[: PLUS_MAX + 1]):
+        raise ValueError("deck_counts has no plus number card, so no card could ever be unsafe and no round "
+                         "could end (rules N3.9, N4.4)")
+
+
+_load_fields = CirnoNeuState._load_state  # generated from FIELDS
+
+
+def _load_state(self: CirnoNeuState, data: dict[str, Any]) -> None:
+    legacy = isinstance(data, dict) and "built" not in data
+    _load_fields(self, {**data, "built": None} if legacy else data)
+    if legacy:  # saved before states recorded how they were set up: checked as hand-built
+        zones = Counter(self._draw) + Counter(self._stack)
+        for h in self._hands:
+            zones.update(h)
+        self._built = tuple(zones[k] for k in range(len(TOKENS)))
+
+
+CirnoNeuState._load_state = _load_state  # type: ignore[method-assign]
 
 _TARGETS: dict[tuple, tuple] = {}
 
@@ -1007,16 +1308,7 @@ def _blank(players: int, seed: int | None, options: dict[str, Any], chance: Any)
     if opts["deck_counts"] is not DEFAULT_DECK:
         opts["deck_counts"] = {TOKENS[card_id(k)]: v for k, v in opts["deck_counts"].items()}
     cfg = _config(opts)
-    fd = opts["first_dealer"]
-    if fd != "random" and fd >= n:
-        raise ValueError(f"first_dealer={fd!r} is not allowed; allowed values: 0..{n - 1} or 'random'")
-    total = sum(cfg.deck)
-    if total < cfg.hand_size * n + 1:
-        raise ValueError(f"deck_counts has {total} cards; {n} players with hand_size={cfg.hand_size} need "
-                         f"at least {cfg.hand_size * n + 1} (rule N1.7)")
-    if not any(cfg.deck[: PLUS_MAX + 1]):
-        raise ValueError("deck_counts has no plus number card, so no card could ever be unsafe and no round "
-                         "could end (rules N3.9, N4.4)")
+    _check_options(opts, n, cfg)
     st._cfg = cfg
     st._hands = [[] for _ in range(n)]
     st._draw, st._stack = [], []
@@ -1033,6 +1325,7 @@ def _blank(players: int, seed: int | None, options: dict[str, Any], chance: Any)
     st._bust = None
     st._reason = ""
     st._termination = Termination.NORMAL
+    st._built = None
     return st
 
 
@@ -1084,6 +1377,14 @@ def new_game(players: int = 4, seed: int | None = None, deck: Sequence[Any] | No
 def from_dict(data: dict[str, Any]) -> CirnoNeuState:
     """A state saved with ``to_dict``."""
     return CirnoNeuState.from_dict(data)  # type: ignore[return-value]
+
+
+def from_position(text: str, seed: int | None = None) -> CirnoNeuState:
+    """A state from position text (``state.to_position()``; the grammar is in the rules
+    reference, "Position text"). ``seed`` deals the unknown parts (``?``) and every later
+    shuffle. Raises ``PositionError`` naming the column of what is wrong.
+    """
+    return load_position(text, seed, lambda mode: CirnoNeuState)  # type: ignore[return-value]
 
 
 def setup_position(
@@ -1153,18 +1454,23 @@ def setup_position(
         st._chips = tuple(chips)
         if len(st._chips) != n:
             raise ValueError("chips: one count per seat")
-    elif not st._cfg.life_system:
-        st._chips = (0,) * n
+    elif st._cfg.life_system:
+        st._chips = tuple(st._cfg.lives if a else 0 for a in st._active)
     st._out = tuple(s for s in range(n) if not st._active[s])
     if not any(st._hands[s] for s in range(n) if st._active[s]):
         raise ValueError("at least one active player must hold a card")
+    # The match plays with exactly the cards placed here (N2.3 gathers them for later rounds).
+    placed = Counter(st._draw) + Counter(st._stack)
+    for h in st._hands:
+        placed.update(h)
+    st._built = tuple(placed[k] for k in range(len(TOKENS)))
     st._tgt = _targets(n, st._active, st._cfg.self_target)
     st._sum, st._dir, st._round = sum, direction, round
     st._dealer = actor if dealer is None else dealer
     st._begin_turn(actor, actor if anchor is None else anchor, required, kind == "shot", None)
     st._played, st._shot_target, st._double_next = played, shot_target, double_next
     events: list[Event] = []
-    st._check_loaded()
+    st._check(settled=False)
     st._settle(events)
     st.setup_events = events
     st._mark_origin()
