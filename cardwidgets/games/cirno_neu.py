@@ -32,6 +32,7 @@ Illegal: rule N4.2 — you hold no 50 (your hand: [1, 5, SHOT])
 
 from __future__ import annotations
 
+import random
 from bisect import insort
 from collections import Counter
 from dataclasses import dataclass, field
@@ -42,6 +43,7 @@ from ..core import (ANY, Event, Field, GameSpec, IllegalActionError, InvalidActi
 from ..core.deck import check_deck, counts_to_cards, read_cards
 from ..core.errors import quote, show
 from ..core.position import load_position
+from ..core.rng import Recorder
 from ..core.spec import int_range, seat_or_random
 
 PLAYERS = tuple(range(2, 9))  # N1.1
@@ -1004,18 +1006,40 @@ class CirnoNeuState(State):
             lines.append(f"Finished: {v['outcome']['reason']}")
         return "\n".join(lines)
 
-    def _twin(self, seat: int, rng: Any) -> "CirnoNeuState":
-        twin = self.clone()
-        hidden = [c for s in range(self.players) if s != seat for c in self._hands[s]] + list(self._draw)
-        rng.shuffle(hidden)
-        k = 0
-        for s in range(self.players):
-            if s != seat:
-                size = len(self._hands[s])
-                twin._hands[s] = sorted(hidden[k:k + size])
-                k += size
-        twin._draw = hidden[k:]
-        return twin
+    # ------------------------------------------------------------- determinization (N8.3)
+    def _sample(self, seat: int, rng: random.Random) -> "CirnoNeuState":
+        """Deal every card ``seat`` has not seen again (the other hands and the draw pile's
+        cards and order), keeping what the seat saw and what the rules let it infer (N8.3)."""
+        world = self.clone()
+        know = self._record().seat(seat, self)
+        world._hands, world._draw = know.sample(self, rng)
+        return world
+
+    def _record(self) -> "_Record":
+        """The public record of the current round (cached per position: a search samples
+        many worlds of one position)."""
+        cached = getattr(self, "_know", None)
+        if cached is not None and cached[0] is self._history and cached[1] == self._moves:
+            return cached[2]
+        record = _Record.rebuild(self)
+        self._know = (self._history, self._moves, record)
+        return record
+
+    def _start(self) -> "CirnoNeuState | None":
+        """This match's first position, set up again (``None`` if it cannot be)."""
+        try:
+            origin = self._origin
+            if isinstance(origin, str):
+                return from_position(origin, self.seed)
+            if isinstance(origin, dict):
+                return type(self).from_dict({**origin, "history": []})  # type: ignore[return-value]
+            chance = self._chance
+            if isinstance(chance, Recorder):
+                chance = chance.recorded()
+            deck = None if self.deck_order is None else list(self.deck_order)
+            return new_game(self.players, self.seed, deck, chance=chance, **self.options)
+        except ValueError:
+            return None
 
     def __repr__(self) -> str:
         return (f"<CirnoNeuState players={self.players} seed={self.seed} moves={self._moves} "
@@ -1263,6 +1287,231 @@ def _check_options(opts: dict[str, Any], n: int, cfg: Config) -> None:
     if not any(cfg.deck[: PLUS_MAX + 1]):
         raise ValueError("deck_counts has no plus number card, so no card could ever be unsafe and no round "
                          "could end (rules N3.9, N4.4)")
+
+
+class _Record:
+    """What every seat saw of the current round: the position it started from (a deal,
+    or the position the match was set up or loaded from) and, in order, each card
+    played, each draw (how many, and from which draw pile) and each reshuffle (which
+    cards, N7.1). Draws also keep their cards, but a seat only ever reads its own."""
+
+    __slots__ = ("hands", "stack", "events", "epochs", "_seats")
+
+    def __init__(self, st: CirnoNeuState) -> None:
+        self.hands = [list(h) for h in st._hands]
+        self.stack = Counter(st._stack)
+        self.events: list[tuple] = []
+        self.epochs = 0  # reshuffles so far: the draw pile's "epoch"
+        self._seats: dict[int, _Seat] = {}
+
+    @classmethod
+    def rebuild(cls, st: CirnoNeuState) -> "_Record":
+        """Replay the match from its start and note what was public. A match that cannot
+        be replayed (a sampled world, an edited save) is known from this position on."""
+        game = st._start()
+        if game is not None:
+            record = cls(game)
+            node = st._history
+            actions = []
+            while node is not None:
+                node, a = node
+                actions.append(a)
+            for a in reversed(actions):
+                if game.is_terminal or game.refusal(a) is not None:
+                    break
+                record._step(game, a)
+            else:
+                if game._state_dict() == st._state_dict() and game._rng_count == st._rng_count:
+                    return record
+        return cls(st)
+
+    def _step(self, st: CirnoNeuState, a: Play) -> None:
+        p, c = st._actor, a.cid
+        before = Counter(st._hands[p])
+        before[c] -= 1
+        top = st._draw[-2:]  # at most 2 cards are drawn in one action, from the end
+        d0, rnd, rng0 = len(st._draw), st._round, st._rng_count
+        st._apply(a, None)
+        st._history = (st._history, a)
+        st._moves += 1
+        if st._round != rnd:  # a bust: a new round was dealt
+            self.__init__(st)
+            return
+        self.events.append(("play", p, c))
+        drawn = Counter(st._hands[p]) - before
+        k = sum(drawn.values())
+        if not k:
+            return
+        old = top[::-1][:min(k, d0)]
+        if old:
+            self.events.append(("draw", p, self.epochs, old))
+        new = drawn - Counter(old)
+        if st._rng_count != rng0:  # the stack was reshuffled into a new draw pile (N7.1)
+            self.epochs += 1
+            self.events.append(("epoch", Counter(st._draw) + new))
+        if new:
+            self.events.append(("draw", p, self.epochs, list(new.elements())))
+
+    def seat(self, seat: int, st: CirnoNeuState) -> "_Seat":
+        hit = self._seats.get(seat)
+        if hit is None:
+            hit = self._seats[seat] = _Seat(self, seat, st)
+        return hit
+
+
+class _Seat:
+    """One seat's knowledge of the round, ready for sampling: each draw pile's unseen
+    cards, what each other player received from each pile, and the cards they played."""
+
+    __slots__ = ("seat", "content", "received", "steps", "others", "draw_size", "needs", "safe_actor")
+
+    def __init__(self, record: _Record, seat: int, st: CirnoNeuState) -> None:
+        n = st.players
+        self.seat = seat
+        self.others = [s for s in range(n) if s != seat]
+        universe = st._cfg.deck if st._built is None else st._built
+        first = Counter({k: c for k, c in enumerate(universe) if c})
+        first.subtract(record.hands[seat])
+        first.subtract(record.stack)
+        content = [first]
+        received = {s: [len(record.hands[s])] for s in self.others}
+        steps = []
+        for ev in record.events:
+            if ev[0] == "play":
+                if ev[1] != seat:
+                    steps.append((ev[1], (ev[2],), tuple(received[ev[1]])))
+            elif ev[0] == "draw":
+                _, p, e, cards = ev
+                if p == seat:
+                    content[e].subtract(cards)
+                else:
+                    received[p][e] += len(cards)
+            else:
+                content.append(Counter(ev[1]))
+                for s in self.others:
+                    received[s].append(0)
+        self.content = [[c[k] for k in range(len(TOKENS))] for c in content]
+        self.received = received
+        self.steps = steps
+        self.draw_size = len(st._draw)
+        # What the seat sees now and must hold in every world (N8.3).
+        self.needs: list[tuple] = []
+        b = st._bust
+        if st._cp is None and b is not None and b["hand"] is not None and b["round"] == st._round \
+                and b["seat"] != seat:
+            shown = Counter(card_id(t) for t in b["hand"])
+            if b["card"] is not None:
+                shown[card_id(b["card"])] -= 1
+            for c in shown.elements():
+                self.needs.append((b["seat"], (c,), tuple(received[b["seat"]])))
+        p = st._actor
+        self.safe_actor = None
+        if st._cfg.auto_bust and p != seat and st._hands[p] and \
+                (st._cp is not None or st._termination is Termination.ABORTED):
+            room = st._cfg.limit - st._sum
+            safe = tuple(k for k in range(len(TOKENS)) if k > PLUS_MAX or VALUE[k] <= room)
+            self.safe_actor = (p, safe, tuple(received[p]))
+
+    def sample(self, st: CirnoNeuState, rng: random.Random) -> tuple[list[list[int]], list[int]]:
+        """The hands (the seat's own as it is) and the draw pile (top last) of a world."""
+        steps = self.steps + self.needs
+        if self.safe_actor is not None:
+            # The actor holds a safe card, or the forced bust would have been settled: a few
+            # plain tries keep each world's odds, then a safe card is asked for outright.
+            p, safe, _ = self.safe_actor
+            for _ in range(8):
+                world = self._deal(st, steps, rng)
+                if world is not None and any(c in safe for c in world[0][p]):
+                    return world
+            steps = steps + [self.safe_actor]
+        world = self._deal(st, steps, rng)
+        if world is None:  # the real position always fits its own record
+            raise RuntimeError("no world fits this position's record")
+        return world
+
+    def _deal(self, st: CirnoNeuState, steps: list[tuple],
+              rng: random.Random) -> tuple[list[list[int]], list[int]] | None:
+        remain = [row[:] for row in self.content]
+        used = {s: [0] * len(remain) for s in self.others}
+        chosen = _search(steps, remain, used, rng)
+        if chosen is None:
+            return None
+        hands = [list(h) for h in st._hands]
+        for s in self.others:
+            hands[s] = []
+        for (p, _, _), (_, v), i in zip(steps, chosen, range(len(steps))):
+            if i >= len(self.steps):  # a card the player still holds (N8.2, N8.3)
+                hands[p].append(v)
+        draw: list[int] = []
+        last = len(remain) - 1
+        for e, row in enumerate(remain):
+            pool = [k for k, c in enumerate(row) for _ in range(c)]
+            rng.shuffle(pool)
+            k = 0
+            for s in self.others:
+                m = self.received[s][e] - used[s][e]
+                hands[s] += pool[k:k + m]
+                k += m
+            if e == last:
+                draw = pool[k:]
+            elif k != len(pool):
+                return None
+        if len(draw) != self.draw_size or any(len(hands[s]) != len(st._hands[s]) for s in self.others):
+            return None
+        for s in self.others:
+            hands[s].sort()
+        return hands, draw
+
+
+def _search(steps: list[tuple], remain: list[list[int]], used: dict[int, list[int]],
+            rng: random.Random) -> list[tuple[int, int]] | None:
+    """For each step ``(player, cards it may be, draw piles received from by then)`` in
+    order, choose which draw pile the card came from and which card it is: a pile the
+    player had an unused card from, with such a card left in it. Depth first in random
+    order, so every consistent choice can come out; dead ends are remembered.
+    ``remain``/``used`` end as the chosen ones leave them. ``None``: no choice fits."""
+    frames: list[list] = []
+    dead: set = set()
+    i, n = 0, len(steps)
+    while i < n:
+        p, values, recv = steps[i]
+        u = used[p]
+        opts = [(e, v) for e in range(len(recv)) if recv[e] > u[e] for v in values if remain[e][v] > 0]
+        if opts and dead and _key(i, used, remain) in dead:
+            opts = []
+        if opts:
+            if len(opts) > 1:
+                rng.shuffle(opts)
+            frames.append([opts, 0])
+            e, v = opts[0]
+            u[e] += 1
+            remain[e][v] -= 1
+            i += 1
+            continue
+        dead.add(_key(i, used, remain))
+        while True:  # back up to the last step with another choice
+            if not frames:
+                return None
+            opts, k = frames[-1]
+            i = len(frames) - 1
+            u = used[steps[i][0]]
+            e, v = opts[k]
+            u[e] -= 1
+            remain[e][v] += 1
+            if k + 1 < len(opts):
+                frames[-1][1] = k + 1
+                e, v = opts[k + 1]
+                u[e] += 1
+                remain[e][v] -= 1
+                i += 1
+                break
+            frames.pop()
+            dead.add(_key(i, used, remain))
+    return [opts[k] for opts, k in frames]
+
+
+def _key(i: int, used: dict[int, list[int]], remain: list[list[int]]) -> tuple:
+    return (i, *(x for s in used for x in used[s]), *(x for row in remain for x in row))
 
 
 _load_fields = CirnoNeuState._load_state  # generated from FIELDS
