@@ -32,6 +32,7 @@ Illegal: rule N4.2 — you hold no 50 (your hand: [1, 5, SHOT])
 
 from __future__ import annotations
 
+import json
 import random
 from bisect import insort
 from collections import Counter
@@ -42,7 +43,7 @@ from ..core import (ANY, Event, Field, GameSpec, IllegalActionError, InvalidActi
                     Phase, State, Termination, plural, tuple_field)
 from ..core.deck import check_deck, counts_to_cards, read_cards
 from ..core.errors import quote, show
-from ..core.position import load_position
+from ..core.position import PositionError, Value, cards_text, deal_unknown, load_position, seat_text
 from ..core.rng import Recorder
 from ..core.spec import int_range, seat_or_random
 
@@ -1006,6 +1007,156 @@ class CirnoNeuState(State):
             lines.append(f"Finished: {v['outcome']['reason']}")
         return "\n".join(lines)
 
+    # ------------------------------------------------------------- position text
+    def _position_fields(self) -> list[tuple[str, str]]:
+        n, cfg = self.players, self._cfg
+        actor = self._actor
+        out: list[tuple[str, str]] = []
+
+        def opt(key: str, value: str, default: str) -> None:
+            if value != default:
+                out.append((key, value))
+
+        opt("round", str(self._round), "1")
+        opt("dealer", seat_text(self._dealer), seat_text(actor))
+        out.append(("turn", seat_text(actor)))
+        opt("anchor", seat_text(self._anchor), seat_text(actor))
+        opt("kind", "shot" if self._shot_turn else "normal", "normal")
+        opt("need", str(self._required), "1")
+        opt("played", str(self._played), "0")
+        opt("shot", seat_text(self._shot_target), "-")
+        opt("double", "1" if self._double_next else "0", "0")
+        opt("dir", "cw" if self._dir == 1 else "ccw", "cw")
+        opt("sum", str(self._sum), "0")
+        out.append(("hands", "/".join(_cards_text(h) for h in self._hands)))
+        opt("stack", _cards_text(self._stack), "-")
+        out.append(("draw", _cards_text(reversed(self._draw))))
+        opt("out", ",".join(seat_text(s) for s in self._out) or "-", "-")
+        if cfg.life_system:
+            opt("chips", ",".join(map(str, self._chips)),
+                ",".join(str(cfg.lives if a else 0) for a in self._active))
+        if self._last is not None:
+            p, a = self._last
+            out.append(("last", f"{seat_text(p)}:{TOKENS[a.cid]}" + ("" if a.target is None else
+                                                                      f"@{seat_text(a.target)}")))
+        b = self._bust
+        if b is not None:
+            hand = "-" if b["hand"] is None else ",".join(b["hand"])
+            out.append(("bust", f"{seat_text(b['seat'])}/{b['round']}/{b['sum']}/{hand}/{b['card'] or '-'}"))
+        if self._cp is None:
+            out.append(("end", "won" if self._termination is Termination.NORMAL else "aborted"))
+        opt("turn_no", str(self._turns), "1")
+        if self._built is not None and self._built != cfg.deck:
+            out.append(("built", json.dumps(_enc_counts(self._built), separators=(",", ":"))))
+        return out
+
+    def _load_position(self, parsed: Any) -> None:
+        _init(self)
+        n, cfg = self.players, self._cfg
+        taken: dict[str, Value] = {}
+
+        def take(key: str, default: str | None = None) -> Value:
+            v = taken[key] = parsed.take(key, default)
+            return v
+
+        universe = cfg.deck
+        if parsed.fields.has("built"):
+            v = take("built")
+            try:
+                universe = _dec_counts(json.loads(v.text))  # type: ignore[assignment]
+            except ValueError as e:
+                raise v.error(f"not a card count object such as {{\"1\":3,\"PASS\":4}}: {e}") from None
+        left = Counter({k: c for k, c in enumerate(universe) if c})
+        slots: list[tuple[int, int | None]] = []  # the unknown parts: (slot number, how many)
+        unknown: list[Value] = []  # where they are written
+
+        def cards(v: Value, where: str) -> list[Any]:
+            """Cards and ``?N`` parts of a list (``-``: none); counts each known card off.
+            An unknown part stands in the list as its slot number (a str)."""
+            if v.text == "-":
+                return []
+            items: list[Any] = []
+            for part in v.split(","):
+                if part.unknown:
+                    count = part.unknown_count()
+                    if count is None and where != "draw":
+                        raise part.error("a bare '?' (all the cards left) is for the draw pile; write '?N' here")
+                    items.append(str(len(slots)))
+                    slots.append((len(slots), count))
+                    unknown.append(part)
+                    continue
+                c = card_id(part.text)
+                if c is None:
+                    raise part.error(f"{show(part.text)} is not a card ({', '.join(TOKENS)})")
+                if left[c] <= 0:
+                    raise part.error(f"one {TOKENS[c]} too many: this match has {universe[c]}")
+                left[c] -= 1
+                items.append(c)
+            return items
+
+        self._round = take("round", "1").int(1, 10**6)
+        turn = take("turn")
+        actor = turn.seat(n)
+        self._actor = actor
+        self._dealer = take("dealer", seat_text(actor)).seat(n)
+        self._anchor = take("anchor", seat_text(actor)).seat(n)
+        self._shot_turn = take("kind", "normal").choice(("normal", "shot")) == "shot"
+        self._required = take("need", "1").int(1, 2)
+        self._played = take("played", "0").int(0, 1)
+        self._shot_target = take("shot", "-").seat(n, none=True)
+        self._double_next = take("double", "0").flag()
+        self._dir = 1 if take("dir", "cw").choice(("cw", "ccw")) == "cw" else -1
+        self._sum = take("sum", "0").int(-10**6, 10**6)
+        hv = take("hands")
+        hands = [cards(v, f"hand {i}") for i, v in enumerate(hv.split("/", n))]
+        stack = cards(take("stack", "-"), "stack")
+        dv = take("draw", "?")
+        draw = cards(dv, "draw")
+        out = take("out", "-")
+        self._out = tuple(p.seat(n) for p in out.split(",")) if out.text != "-" else ()
+        self._active = tuple(s not in self._out for s in range(n))
+        default_chips = ",".join(str(cfg.lives if a and cfg.life_system else 0) for a in self._active)
+        if cfg.life_system:
+            self._chips = tuple(take("chips", default_chips).ints(0, cfg.lives))
+        else:
+            self._chips = (0,) * n
+        self._last = _read_last(take("last", "-"), n)
+        self._bust = _read_bust(take("bust", "-"), n)
+        end = take("end", "-").choice(("-", "won", "aborted"))
+        self._cp = actor if end == "-" else None
+        self._termination = Termination.ABORTED if end == "aborted" else Termination.NORMAL
+        self._turns = take("turn_no", "1").int(1, 10**8)
+        # Deal the unknown parts from the cards not placed (card conservation).
+        pool = list(left.elements())
+        dealt: dict[str, list[int]] = {}
+        if slots:
+            for k, got in deal_unknown(self, slots, pool, unknown[-1]):
+                dealt[str(k)] = got
+        elif pool:
+            missing = ", ".join(f"{k}×{TOKENS[c]}" for c, k in sorted(left.items()) if k)
+            raise dv.error(f"cards missing from the position: {missing} (write '?' in the draw pile to deal them)")
+
+        def fill(items: list[Any]) -> list[int]:
+            return [c for x in items for c in (dealt[x] if isinstance(x, str) else (x,))]
+
+        self._hands = [sorted(fill(h)) for h in hands]
+        self._stack = fill(stack)
+        self._draw = fill(draw)[::-1]
+        self._tgt = _targets(n, self._active, cfg.self_target)
+        # A position is checked as dealt by the rules if it can be, else as hand-built.
+        self._built = universe
+        self._reason = ""
+        try:
+            self._check(settled=True)
+        except ValueError as e:
+            raise _blame(taken, str(e)) from None
+        if universe == cfg.deck:
+            self._built = None
+            try:
+                self._check(settled=True)
+            except ValueError:
+                self._built = universe
+
     # ------------------------------------------------------------- determinization (N8.3)
     def _sample(self, seat: int, rng: random.Random) -> "CirnoNeuState":
         """Deal every card ``seat`` has not seen again (the other hands and the draw pile's
@@ -1257,6 +1408,60 @@ class CirnoNeuState(State):
             if self._dealer != want_dealer:
                 raise ValueError(f"dealer: after {self.seat_label(p)} busted, {self.seat_label(want_dealer)} "
                                  f"deals (N6.6)")
+
+
+def _cards_text(ids: Iterable[int]) -> str:
+    return cards_text(ids, TOKENS.__getitem__)
+
+
+def _read_last(v: Value, n: int) -> tuple[int, Play] | None:
+    """``last=C:SHOT@A``: who played the last card, the card and its target."""
+    if v.text == "-":
+        return None
+    who, sep, rest = v.text.partition(":")
+    if not sep:
+        raise v.error(f"{show(v.text)} is not '<seat>:<card>' such as 'C:7' or 'C:SHOT@A'")
+    seat = Value(who, v.column, v.key).seat(n)
+    tok, at, tgt = rest.partition("@")
+    c = card_id(tok)
+    if c is None:
+        raise v.error(f"{show(tok)} is not a card ({', '.join(TOKENS)})", len(who) + 1)
+    target = Value(tgt, v.column + len(who) + len(tok) + 2, v.key).seat(n) if at else None
+    if (target is None) != (c not in (SHOT, DSHOT)):
+        raise v.error("SHOT and DOUBLE SHOT, and only they, have a target (N4.2)", len(who) + 1)
+    return (seat, _intern(c, target))
+
+
+def _read_bust(v: Value, n: int) -> dict[str, Any] | None:
+    """``bust=B/2/95/8,10,50/-``: seat, round, sum, the hand shown (``-``: not shown), the card played."""
+    if v.text == "-":
+        return None
+    seat, rnd, total, hand, card = v.split("/", 5)
+    shown = None if hand.text == "-" else _tokens(sorted(c for c in hand.cards(card_id, ", ".join(TOKENS))))
+    played = None
+    if card.text != "-":
+        c = card_id(card.text)
+        if c is None:
+            raise card.error(f"{show(card.text)} is not a card ({', '.join(TOKENS)})")
+        played = TOKENS[c]
+    return {"seat": seat.seat(n), "sum": total.int(-10**6, 10**6), "hand": shown, "card": played,
+            "forced": shown is not None, "round": rnd.int(1, 10**6)}
+
+
+#: Where the loading checks' messages point in the position text (their first word).
+_POSITION_KEYS = {"hands": "hands", "sum": "sum", "dealer": "dealer", "actor": "turn", "current": "turn",
+                  "anchor": "anchor", "shot_target": "shot", "chips": "chips", "out": "out", "bust": "bust",
+                  "last action": "last", "round": "round", "turn_no": "turn_no", "dir": "dir", "required": "need",
+                  "played": "played", "a turn records": "played", "the actor holds": "hands",
+                  "an eliminated player": "hands", "the actor holds no": "hands"}
+
+
+def _blame(taken: dict[str, Value], message: str) -> PositionError:
+    """A consistency error of a loaded position, at the field it is about."""
+    for words, key in _POSITION_KEYS.items():
+        if message.startswith(words) and key in taken:
+            return taken[key].error(f"not a consistent position: {message}")
+    return PositionError(f"not a consistent position: {message}")
 
 
 def _is_int(v: Any) -> bool:
@@ -1552,6 +1757,12 @@ def _make_targets(n: int, active: Sequence[bool], self_target: bool) -> tuple:
 # --------------------------------------------------------------------------- construction
 def _blank(players: int, seed: int | None, options: dict[str, Any], chance: Any) -> CirnoNeuState:
     st = CirnoNeuState._create(players, seed, None, options, chance)
+    _init(st)
+    return st
+
+
+def _init(st: CirnoNeuState) -> None:
+    """The empty table of a new state (options resolved): no cards dealt, round 0."""
     opts = st.options
     n = st.players
     if opts["deck_counts"] is not DEFAULT_DECK:
@@ -1575,7 +1786,6 @@ def _blank(players: int, seed: int | None, options: dict[str, Any], chance: Any)
     st._reason = ""
     st._termination = Termination.NORMAL
     st._built = None
-    return st
 
 
 def _deck_list(deck: Sequence[Any], need: Sequence[int]) -> list[int]:
