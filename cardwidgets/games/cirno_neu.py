@@ -255,6 +255,12 @@ _PLAY1 = tuple(Play(t) for t in TOKENS)  # no target
 _PLAYT = {(c, s): Play(TOKENS[c], s) for c in (SHOT, DSHOT) for s in range(8)}
 
 
+#: Per card: the room under the limit it needs (plus cards), and its play (None: it takes a target).
+_NEED = tuple(VALUE[c] if c <= PLUS_MAX else -10**9 for c in range(len(TOKENS)))
+_NO_LIMIT = 10**12
+_PLAY1_SIMPLE = tuple(None if c in (SHOT, DSHOT) else _PLAY1[c] for c in range(len(TOKENS)))
+
+
 def _intern(c: int, t: int | None) -> Play:
     if t is None:
         return _PLAY1[c]
@@ -483,35 +489,29 @@ class CirnoNeuState(State):
     # ------------------------------------------------------------- legality
     def legal_actions(self) -> list[Play]:
         """Legal actions of the player to act: the hand's cards in N1.3 table order, SHOT and
-        DOUBLE SHOT once per legal target in seat order."""
+        DOUBLE SHOT once per legal target in seat order (a fresh list every call)."""
         if self._cp is None:
             return []
-        return self._legal()  # a fresh list every call
-
-    def _legal(self) -> list[Play]:
-        hand = self._hands[self._actor]
+        p = self._actor
+        hand = self._hands[p]
         cfg = self._cfg
-        room = cfg.limit - self._sum
-        voluntary = cfg.voluntary
+        room = _NO_LIMIT if cfg.voluntary else cfg.limit - self._sum
         out: list[Play] = []
         prev = -1
-        for c in hand:
-            if c == prev:
-                continue
+        for c in hand:  # sorted: equal cards are neighbours
+            if c != prev and _NEED[c] <= room:  # safe, or busting allowed (N4.3)
+                a = _PLAY1_SIMPLE[c]
+                if a is None:  # SHOT / DOUBLE SHOT: one play per target (N3.6)
+                    out += (self._tgt.shots if c == SHOT else self._tgt.dshots)[p]
+                else:
+                    out.append(a)
             prev = c
-            if c <= PLUS_MAX:
-                if VALUE[c] <= room or voluntary:
-                    out.append(_PLAY1[c])
-            elif c == SHOT:
-                out.extend(self._tgt[self._actor][0])
-            elif c == DSHOT:
-                out.extend(self._tgt[self._actor][1])
-            else:
-                out.append(_PLAY1[c])
         if not out:
             # Forced with auto_forced_bust=False: every card is legal and busts (N4.4).
             out = [_PLAY1[c] for c in sorted(set(hand))]
         return out
+
+    _legal = legal_actions  # the base's hook; the match is running whenever it is asked
 
     def ui_candidates(self, seat: int | None) -> list[str]:
         """Each card in the seat's hand (SHOT cards with their first target): the table says why
@@ -521,7 +521,7 @@ class CirnoNeuState(State):
         out = []
         for c in sorted(set(self._hands[seat])):
             if c == SHOT or c == DSHOT:
-                targets = self._tgt[seat][0 if c == SHOT else 1]
+                targets = (self._tgt.shots if c == SHOT else self._tgt.dshots)[seat]
                 out += [str(a) for a in targets[:1]]
             else:
                 out.append(str(_PLAY1[c]))
@@ -590,6 +590,57 @@ class CirnoNeuState(State):
         if trial is None or trial.current_player != actor:
             return "N4.4", f"after {done} no card in hand is safe: the player is forced and the round ends"
         return None
+
+    # ------------------------------------------------------------- the simulation fast path
+    def apply_unchecked(self, action: Play) -> None:
+        """Simulation fast path: apply an action taken from ``legal_actions()``, unnarrated.
+
+        A single-card turn of a number, minus, 99, PASS or TURN card that busts nobody and
+        finds cards to draw (most turns) is done here in a few steps; everything else goes
+        through ``_apply``, the path narrated play takes. The tests play every option both
+        ways and compare the states."""
+        c = action.cid
+        draw = self._draw
+        if c < SHOT and self._required == 1 and draw:
+            cfg = self._cfg
+            total = self._sum
+            if c <= PLUS_MAX:
+                total += VALUE[c]
+                if total > cfg.limit:  # a bust (N6.1, N4.4)
+                    self._apply(action, None)
+                    self._history = (self._history, action)
+                    self._moves += 1
+                    return
+            elif c == MINUS_1 or c == MINUS_10:
+                total -= VALUE[c]
+                if total < 0 and cfg.floor:
+                    total = 0
+            elif c == SET99:
+                total = cfg.set_value
+            elif c == TURN:
+                self._dir = -self._dir
+            p = self._actor
+            hand = self._hands[p]
+            hand.remove(c)
+            self._stack.append(c)
+            self._sum = total
+            self._last = (p, action)
+            insort(hand, draw.pop())  # N4.7
+            # N5.3: normal order from the anchor; the new turn has recorded nothing yet.
+            nxt = self._tgt.next[self._dir][self._anchor]
+            self._actor = self._cp = self._anchor = nxt
+            if self._shot_turn:
+                self._shot_turn = False
+            self._turns += 1
+            hand = self._hands[nxt]
+            if not hand or (cfg.auto_bust and hand[-1] <= PLUS_MAX and VALUE[hand[0]] > cfg.limit - total):
+                self._settle(None)  # an empty hand (N4.5) or a forced bust (N4.4)
+            if self._moves + 1 >= ACTION_BOUND and self._cp is not None:
+                self._abort(None)
+        else:
+            self._apply(action, None)
+        self._history = (self._history, action)
+        self._moves += 1
 
     # ------------------------------------------------------------- the one transition path
     def _apply(self, action: Play, ev: list[Event] | None) -> None:
@@ -664,12 +715,7 @@ class CirnoNeuState(State):
         if t is not None:
             self._begin_turn(t, p if self._cfg.after_shooter else t, req, True, ev)
         else:
-            d, n, active = self._dir, self.players, self._active
-            s = self._anchor
-            while True:
-                s = (s + d) % n
-                if active[s]:
-                    break
+            s = self._tgt.next[self._dir][self._anchor]
             self._begin_turn(s, s, req, False, ev)
         if self._previewing:  # what comes next depends on the new actor's hidden hand
             self._hidden(ev, f"{self.seat_label(self._actor)}'s turn begins")
@@ -803,11 +849,7 @@ class CirnoNeuState(State):
                 f"{self.seat_label(w)} is the last player left (rule N6.5)")
 
     def _step(self, s: int, d: int) -> int:
-        n, active = self.players, self._active
-        while True:
-            s = (s + d) % n
-            if active[s]:
-                return s
+        return self._tgt.next[d][s]
 
     def _do_bust(self, p: int, card: int | None, forced: bool, ev: list[Event] | None) -> None:
         """N6: the round ends at once; chips, elimination, match end or the next round."""
@@ -817,8 +859,8 @@ class CirnoNeuState(State):
         # N8.2: a forced bust shows the hand as proof; a voluntary bust keeps it private.
         self._bust = {"seat": p, "sum": self._sum, "hand": _tokens(hand) if forced else None,
                       "card": None if card is None else TOKENS[card], "forced": forced, "round": self._round}
-        who = self.seat_label(p)
         if ev is not None:
+            who = self.seat_label(p)
             if card is None:
                 ev.append(Event("bust", dict(self._bust), "N4.4",
                                 f"{who} holds {_fmt(hand)} at {self._sum} — every card would take the sum over "
@@ -846,6 +888,7 @@ class CirnoNeuState(State):
             self._out = self._out + (p,)
         self._active = tuple(active)
         if ev is not None:
+            who = self.seat_label(p)
             if cfg.life_system:
                 left = self._chips[p]
                 text = (f"{who} loses a chip, {left} left (rule N6.4)" if left else
@@ -853,9 +896,8 @@ class CirnoNeuState(State):
                 ev.append(Event("chip", {"seat": p, "chips": left, "eliminated": out_now}, "N6.4", text + "."))
             else:
                 ev.append(Event("eliminated", {"seat": p}, "N6.3", f"{who} is out of the match (rule N6.3)."))
-        alive = [s for s in range(self.players) if active[s]]
-        if len(alive) == 1:
-            w = alive[0]
+        if active.count(True) == 1:
+            w = active.index(True)
             self._cp = None
             self._reason = self._end_reason()
             if ev is not None:
@@ -863,7 +905,7 @@ class CirnoNeuState(State):
                                 f"Only {self.seat_label(w)} is left: {self.seat_label(w)} wins the match "
                                 f"(rule N6.5)."))
             return
-        self._tgt = _targets(self.players, self._active, cfg.self_target)
+        self._tgt = _targets(self.players, self._active, cfg)
         rule = cfg.starter
         if rule == "loser" and active[p]:
             dealer = p
@@ -883,20 +925,21 @@ class CirnoNeuState(State):
                 gathered += h
             self._shuffle(gathered)
             order = gathered
-        draw = order[::-1]  # internal: top of the pile is the end of the list
         hands: list[list[int]] = [[] for _ in range(n)]
-        seats = [dealer]
-        s = dealer
-        for _ in range(n - 1):
-            s = (s + 1) % n
-            if self._active[s]:
-                seats.append(s)
-        for _ in range(self._cfg.hand_size):
-            for s in seats:
-                if draw:
-                    hands[s].append(draw.pop())
-        for h in hands:
-            h.sort()
+        seats = self._tgt.deal[dealer]
+        m = len(seats)
+        dealt = m * self._cfg.hand_size
+        if len(order) >= dealt:  # one card at a time, clockwise: seat i gets cards i, i+m, i+2m ...
+            for i, s in enumerate(seats):
+                hands[s] = sorted(order[i:dealt:m])
+            draw = order[dealt:]
+        else:  # a hand-built match with too few cards: the last seats get fewer (N7.2)
+            for i in range(len(order)):
+                hands[seats[i % m]].append(order[i])
+            for h in hands:
+                h.sort()
+            draw = []
+        draw.reverse()  # internal: top of the pile is the end of the list
         self._hands, self._draw, self._stack = hands, draw, []
         self._sum = 0
         if self._cfg.reset_direction or self._round == 0:
@@ -905,11 +948,14 @@ class CirnoNeuState(State):
         self._round += 1
         self._last = None  # a new round starts with no last move on the table
         if ev is not None:
-            ev.append(Event("round", {"round": self._round, "dealer": dealer}, "N2.3",
-                            f"Round {self._round}: all cards are shuffled and {self._cfg.hand_size} dealt to each "
-                            f"of {len(seats)} players; sum 0; {self.seat_label(dealer)} deals and plays first "
-                            f"(rules N2.3, {'N2.2' if self._round == 1 else 'N6.6'})."))
+            ev.append(self._round_event(dealer, m))
         self._begin_turn(dealer, dealer, 1, False, ev)
+
+    def _round_event(self, dealer: int, m: int) -> Event:
+        return Event("round", {"round": self._round, "dealer": dealer}, "N2.3",
+                     f"Round {self._round}: all cards are shuffled and {self._cfg.hand_size} dealt to each "
+                     f"of {m} players; sum 0; {self.seat_label(dealer)} deals and plays first "
+                     f"(rules N2.3, {'N2.2' if self._round == 1 else 'N6.6'}).")
 
     # ------------------------------------------------------------- cards, outcome, views
     def all_cards(self) -> Counter:
@@ -1142,7 +1188,7 @@ class CirnoNeuState(State):
         self._hands = [sorted(fill(h)) for h in hands]
         self._stack = fill(stack)
         self._draw = fill(draw)[::-1]
-        self._tgt = _targets(n, self._active, cfg.self_target)
+        self._tgt = _targets(n, self._active, cfg)
         # A position is checked as dealt by the rules if it can be, else as hand-built.
         self._built = universe
         self._reason = ""
@@ -1199,7 +1245,7 @@ class CirnoNeuState(State):
     # ------------------------------------------------------------- loading
     def _derive(self) -> None:
         self._cfg = _config(self.options)
-        self._tgt = _targets(self.players, self._active, self._cfg.self_target)
+        self._tgt = _targets(self.players, self._active, self._cfg)
         self._reason = ""  # set by _check once the fields are known to be sound
 
     def _check_loaded(self) -> None:
@@ -1734,24 +1780,42 @@ def _load_state(self: CirnoNeuState, data: dict[str, Any]) -> None:
 
 CirnoNeuState._load_state = _load_state  # type: ignore[method-assign]
 
-_TARGETS: dict[tuple, tuple] = {}
+class _Table:
+    """What a set of players still in the match fixes, shared by every state with it:
+    per seat, the SHOT and DOUBLE SHOT plays it may make (targets in seat order, N3.6,
+    N6.7); the next seat in each direction (``step``, N5.3: ``next[1]`` clockwise,
+    ``next[-1]`` counter-clockwise); and, per dealer, the seats dealt to (N2.3)."""
+
+    __slots__ = ("shots", "dshots", "next", "deal")
+
+    def __init__(self, n: int, active: Sequence[bool], self_target: bool) -> None:
+        seats = [[s for s in range(n) if active[s] and (s != p or self_target)] for p in range(n)]
+        self.shots = tuple(tuple(_PLAYT[SHOT, s] for s in row) for row in seats)
+        self.dshots = tuple(tuple(_PLAYT[DSHOT, s] for s in row) for row in seats)
+        self.next = (None, tuple(_step_from(n, active, s, 1) for s in range(n)),
+                     tuple(_step_from(n, active, s, -1) for s in range(n)))
+        # per dealer: the seats dealt to, the dealer first then clockwise (N2.3)
+        self.deal = tuple((d, *(s for s in (*range(d + 1, n), *range(d)) if active[s])) for d in range(n))
 
 
-def _targets(n: int, active: Sequence[bool], self_target: bool) -> tuple:
-    """Per seat: the SHOT plays and DOUBLE SHOT plays it may make, targets in seat order."""
-    key = (n, tuple(active), self_target)
-    hit = _TARGETS.get(key)
+def _step_from(n: int, active: Sequence[bool], s: int, d: int) -> int:
+    """The first seat in the match from ``s`` in direction ``d`` (``s`` itself if alone)."""
+    for _ in range(n):
+        s = (s + d) % n
+        if active[s]:
+            return s
+    return s
+
+
+_TABLES: dict[tuple, _Table] = {}
+
+
+def _targets(n: int, active: Sequence[bool], cfg: Config) -> _Table:
+    key = (n, tuple(active), cfg.self_target, cfg.voluntary)
+    hit = _TABLES.get(key)
     if hit is None:
-        hit = _TARGETS[key] = _make_targets(n, active, self_target)
+        hit = _TABLES[key] = _Table(n, active, cfg.self_target)
     return hit
-
-
-def _make_targets(n: int, active: Sequence[bool], self_target: bool) -> tuple:
-    out = []
-    for p in range(n):
-        seats = [s for s in range(n) if active[s] and (s != p or self_target)]
-        out.append((tuple(_PLAYT[SHOT, s] for s in seats), tuple(_PLAYT[DSHOT, s] for s in seats)))
-    return tuple(out)
 
 
 # --------------------------------------------------------------------------- construction
@@ -1769,6 +1833,11 @@ def _init(st: CirnoNeuState) -> None:
         opts["deck_counts"] = {TOKENS[card_id(k)]: v for k, v in opts["deck_counts"].items()}
     cfg = _config(opts)
     _check_options(opts, n, cfg)
+    _fill(st, cfg)
+
+
+def _fill(st: CirnoNeuState, cfg: Config) -> None:
+    n = st.players
     st._cfg = cfg
     st._hands = [[] for _ in range(n)]
     st._draw, st._stack = [], []
@@ -1780,7 +1849,7 @@ def _init(st: CirnoNeuState) -> None:
     st._active = (True,) * n
     st._chips = (cfg.lives if cfg.life_system else 0,) * n
     st._out = ()
-    st._tgt = _targets(n, st._active, cfg.self_target)
+    st._tgt = _targets(n, st._active, cfg)
     st._last = None
     st._bust = None
     st._reason = ""
@@ -1791,6 +1860,10 @@ def _init(st: CirnoNeuState) -> None:
 def _deck_list(deck: Sequence[Any], need: Sequence[int]) -> list[int]:
     return check_deck(deck, counts_to_cards(need), card_id, TOKENS.__getitem__,
                       what=f"cirno+neu card ({', '.join(TOKENS)})")
+
+
+_NEW_GAMES: dict[tuple, tuple[dict[str, Any], Config]] = {}
+_SETUP_EVENTS: dict[tuple, list[Event]] = {}
 
 
 def new_game(players: int = 4, seed: int | None = None, deck: Sequence[Any] | None = None, *,
@@ -1816,7 +1889,20 @@ def new_game(players: int = 4, seed: int | None = None, deck: Sequence[Any] | No
     >>> [len(st.hand(s)) for s in range(4)], len(st.draw_pile), st.sum, st.current_player
     ([3, 3, 3, 3], 47, 0, 0)
     """
-    st = _blank(players, seed, options, chance)
+    # Simulations build many games alike: options validated once are remembered.
+    try:
+        key = (players, *[(k, type(v), v) for k, v in options.items()]) if type(players) is int else None
+        known = _NEW_GAMES.get(key)
+    except TypeError:  # an unhashable option value (deck_counts): validated every time
+        key = known = None
+    if known is None:
+        st = _blank(players, seed, options, chance)
+        if key is not None and len(_NEW_GAMES) < 512:
+            _NEW_GAMES[key] = (st.options, st._cfg)
+    else:
+        st = CirnoNeuState._create(players, seed, None, {}, chance)  # checks the seed and chance
+        st.options = dict(known[0])
+        _fill(st, known[1])
     order = None
     if deck is not None:
         order = _deck_list(deck, st._cfg.deck)
@@ -1826,8 +1912,17 @@ def new_game(players: int = 4, seed: int | None = None, deck: Sequence[Any] | No
     if order is None:
         order = list(st._cfg.cards)
         st._shuffle(order)
-    events: list[Event] = []
-    st._new_round(dealer, order, events)
+    st._new_round(dealer, order, None)
+    # The first round's narration depends on a few numbers only: made once, then copied.
+    key = (len(st._tgt.deal[dealer]), dealer, st._cfg.hand_size)
+    told = _SETUP_EVENTS.get(key)
+    if told is None:
+        told = [st._round_event(dealer, key[0])]
+        st._turns -= 1
+        st._begin_turn(dealer, dealer, 1, False, told)
+        if len(_SETUP_EVENTS) < 1024:
+            _SETUP_EVENTS[key] = told
+    events = list(told)
     st._settle(events)
     st.setup_events = events
     return st
@@ -1923,7 +2018,7 @@ def setup_position(
     for h in st._hands:
         placed.update(h)
     st._built = tuple(placed[k] for k in range(len(TOKENS)))
-    st._tgt = _targets(n, st._active, st._cfg.self_target)
+    st._tgt = _targets(n, st._active, st._cfg)
     st._sum, st._dir, st._round = sum, direction, round
     st._dealer = actor if dealer is None else dealer
     st._begin_turn(actor, actor if anchor is None else anchor, required, kind == "shot", None)
