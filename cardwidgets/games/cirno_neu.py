@@ -595,13 +595,13 @@ class CirnoNeuState(State):
     def apply_unchecked(self, action: Play) -> None:
         """Simulation fast path: apply an action taken from ``legal_actions()``, unnarrated.
 
-        A single-card turn of a number, minus, 99, PASS or TURN card that busts nobody and
-        finds cards to draw (most turns) is done here in a few steps; everything else goes
-        through ``_apply``, the path narrated play takes. The tests play every option both
-        ways and compare the states."""
+        A one-card turn that busts nobody and finds a card to draw (most turns) is done
+        here in a few steps; everything else (double turns, busts, reshuffles) goes
+        through ``_apply``, the path narrated play takes. The tests play every option
+        both ways and compare the states."""
         c = action.cid
         draw = self._draw
-        if c < SHOT and self._required == 1 and draw:
+        if self._required == 1 and draw:
             cfg = self._cfg
             total = self._sum
             if c <= PLUS_MAX:
@@ -626,11 +626,21 @@ class CirnoNeuState(State):
             self._sum = total
             self._last = (p, action)
             insort(hand, draw.pop())  # N4.7
-            # N5.3: normal order from the anchor; the new turn has recorded nothing yet.
-            nxt = self._tgt.next[self._dir][self._anchor]
-            self._actor = self._cp = self._anchor = nxt
-            if self._shot_turn:
-                self._shot_turn = False
+            # N5: the next turn (this one recorded nothing before its only card).
+            if c < SHOT or c == DOUBLE:
+                nxt = self._tgt.next[self._dir][self._anchor]
+                self._actor = self._cp = self._anchor = nxt
+                if self._shot_turn:
+                    self._shot_turn = False
+                if c == DOUBLE:
+                    self._required = 2
+            else:  # SHOT or DOUBLE SHOT: its target plays now (N5.2)
+                nxt = action.target
+                self._actor = self._cp = nxt
+                self._anchor = p if cfg.after_shooter else nxt
+                self._shot_turn = True
+                if c == DSHOT:
+                    self._required = 2
             self._turns += 1
             hand = self._hands[nxt]
             if not hand or (cfg.auto_bust and hand[-1] <= PLUS_MAX and VALUE[hand[0]] > cfg.limit - total):
