@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
 from ..core import (ANY, Event, Field, GameSpec, IllegalActionError, InvalidActionError, Mode, Option, Outcome,
-                    Phase, State, Termination, plural, tuple_field)
+                    Phase, State, Termination, plural)
 from ..core.deck import check_deck, counts_to_cards, read_cards
 from ..core.errors import quote, show
 from ..core.position import PositionError, Value, cards_text, deal_unknown, load_position, seat_text
@@ -388,8 +388,9 @@ class CirnoNeuState(State):
 
     # _hands: one sorted list of card ids per seat; _draw: top card LAST; _stack: top card
     # last. _cp: seat to act, None when the match is over. _active/_chips/_out are tuples
-    # replaced (never mutated) on change, so clones share them. _tgt[seat] = (SHOT plays,
-    # DOUBLE SHOT plays) that seat may make. _bust: the last bust (public: N8.2). _built:
+    # replaced (never mutated) on change, so clones share them. _tgt: the _Table of the
+    # players still in (targets, turn order, deal order). _bust: the last bust (public:
+    # N8.2). _know: the round's public record, cached for sampling (not a field). _built:
     # None for a match dealt by the rules; for one that starts from a hand-built position,
     # the count per card id of the cards it plays with (hand sizes are then free).
     __slots__ = (
@@ -2047,5 +2048,6 @@ DEMO_DECK += list((Counter(DEFAULT_DECK) - Counter(DEMO_DECK)).elements())
 
 __all__ = [
     "ANY", "CirnoNeuState", "Config", "DEFAULT_DECK", "IllegalActionError", "InvalidActionError",
-    "Play", "SPEC", "TOKENS", "card_id", "card_token", "from_dict", "new_game", "parse_action", "setup_position",
+    "Play", "SPEC", "TOKENS", "card_id", "card_token", "from_dict", "from_position", "new_game", "parse_action",
+    "setup_position",
 ]
