@@ -176,3 +176,15 @@ def test_positions_of_every_configuration_read_back():
             again = from_position(text, seed=1)
             assert again.view(None) == st.view(None) and again.to_position() == text
             st.apply_unchecked(rng.choice(st.legal_actions()))
+
+
+def test_the_rules_reference_examples_load():
+    from importlib import resources
+
+    text = resources.files("cardwidgets.rules").joinpath("cirno_neu.md").read_text(encoding="utf-8")
+    section = text.split("\n## Position text\n", 1)[1].split("\n## ", 1)[0]
+    examples = [line for line in section.split("```")[1].splitlines() if line.startswith("cirno_neu/")]
+    assert len(examples) == 2
+    for line in examples:
+        st = from_position(line, seed=1)
+        assert from_position(st.to_position()).view(None) == st.view(None)
