@@ -575,6 +575,8 @@ class State(ABC):
             if isinstance(count, bool) or not isinstance(count, int) or count < 0:
                 raise ValueError(f"bad rng position {count!r}")
             st._rng_count = count
+            if not isinstance(data["history"], list):
+                raise ValueError("history: expected a list of actions")
             for a in data["history"]:
                 st._history = (st._history, cls._parse(a))
                 st._moves += 1
