@@ -133,7 +133,8 @@ def ct02_game():
 def test_CT_01_nobody_wants_the_offered_card():
     st = ct02_game()
     events = ok(st, "S0: r Y1", "S1: n", "S2: n", "S3: n")
-    assert "Nobody wants Y1, so A leads it (rule C5.3)." in texts(events)
+    # Said once: nobody wants it, then A leads it.
+    assert texts(events)[-2:] == ["Nobody wants Y1 (rule C5.3).", "A leads Y1 (rule C5.3). B follows first (rule C6.2)."]
     assert st.leader == S0 and st.table == [(S0, "Y1")] and st.declarer is None
     assert st.view(None)["table"][0]["position"] == 1
     assert len(st.hand(S0)) == 5  # of its 6 cards

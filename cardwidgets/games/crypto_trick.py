@@ -1,6 +1,6 @@
 """Crypto Trick: trick-taking where each lead is offered first, and blocks score.
 
-Rule IDs ``C0``–``C11`` (resolutions ``CA-*``, assumptions ``ASM-*``) are cited in
+Rule IDs ``C0``–``C11`` (and the settled questions ``CA-*``) are cited in
 every refusal and narration line; ``cardwidgets.rules.lookup("C5.4",
 game="crypto_trick")`` explains each. A trick runs in four phases:
 
@@ -66,6 +66,7 @@ from ..core import (ANY, Event, Field, GameSpec, IllegalActionError, InvalidActi
 from ..core.deck import check_deck, read_cards
 from ..core.errors import quote, show
 from ..core.spec import int_range, seat_or_random
+from ..core.state import seat_name
 
 PLAYERS = (2, 3, 4, 5)  # C2.1
 HAND_SIZE = 6  # C4.2
@@ -533,6 +534,12 @@ def _opt_name(c: int | None) -> str | None:
     return None if c is None else NAMES[c]
 
 
+def _four(v: Any) -> list:
+    if type(v) is not list or len(v) != 4:
+        raise ValueError(f"expected a list of 4 entries, got {show(v)}")
+    return v
+
+
 def _seat_or_none(v: Any) -> int | None:
     if v is None:
         return None
@@ -545,12 +552,21 @@ def _ordinal(n: int) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
+def _num(v: int) -> str:
+    """A number as narration writes it: negative with the minus sign (U+2212), not a hyphen."""
+    return f"\u2212{-v}" if v < 0 else str(v)
+
+
+def _points(v: int) -> str:
+    return f"{_num(v)} {'point' if v == 1 else 'points'}"
+
+
 def _score_words(b: int, k: int, score: int) -> str:
     if b == 0:
         return "no blocks = 5"
     if b <= 3:
         return f"{plural(b, 'block')} in {plural(k, 'colour')} = {score}"
-    return f"{b} blocks = {score} (no multiplier)"
+    return f"{b} blocks = {_num(score)} (no multiplier)"
 
 
 def _record_dict(raw: tuple, cfg: Config) -> dict[str, Any]:
@@ -609,13 +625,16 @@ class CryptoTrickState(State):
     # round. _table: the cards of the trick in play order (the lead first; position i is
     # seat (leader + i) % N). _wants: bit s is set if seat s declared want this trick.
     # _gives: (trick, giver, receiver, card) of this round's exchanges. _out: cards of
-    # the deck that are in no zone this round (hand-built positions only).
+    # the deck that are in no zone this round (hand-built positions only). _lseat and
+    # _lmove: who made the last move and what it was (the views show it; a position
+    # keeps it without a history). Between tricks the table is empty and nobody leads
+    # or declares, so a saved state holds nothing stale.
     # Derived (not saved): _cfg, _str (strength keys of this trick), _fol (must-follow
-    # ranges), _best/_win (the strongest key so far and who played it).
+    # ranges), _best/_win (the strongest key so far and who played it), _know.
     __slots__ = (
         "_cfg", "_hands", "_won", "_table", "_out", "_indicator", "_hidden_card", "_ph", "_cur", "_first",
         "_leader", "_declarer", "_offered", "_wants", "_round", "_trick", "_totals", "_results", "_gives",
-        "_lseat", "_last_trick", "_str", "_fol", "_best", "_win", "is_terminal",
+        "_lseat", "_lmove", "_last_trick", "_str", "_fol", "_best", "_win", "_know", "is_terminal",
     )
     FIELDS = (
         Field("_cfg", save=False),
@@ -635,11 +654,15 @@ class CryptoTrickState(State):
         Field("_results", encode=lambda rs: [_record_json(r) for r in rs],
               decode=lambda rs: tuple(_record_load(r) for r in rs)),
         Field("_gives", encode=lambda gs: [[t, a, b, NAMES[c]] for t, a, b, c in gs],
-              decode=lambda gs: tuple((g[0], g[1], g[2], _cid(g[3])) for g in gs)),
+              decode=lambda gs: tuple((g[0], g[1], g[2], _cid(g[3])) for g in map(_four, gs))),
         Field("_lseat", decode=_seat_or_none),
+        Field("_lmove", encode=lambda a: None if a is None else str(a),
+              decode=lambda a: None if a is None else parse_action(a)),
         Field("_last_trick", encode=lambda x: None if x is None else [x[0], x[1], _names(x[2]), x[3]],
-              decode=lambda x: None if x is None else (x[0], x[1], _cid_list(x[2], "last_trick"), x[3])),
+              decode=lambda x: None if x is None else (x[0], x[1], _cid_list(_four(x)[2], "last_trick"), x[3])),
         Field("_str", save=False), Field("_fol", save=False), Field("_best", save=False), Field("_win", save=False),
+        # What a seat knows of the round in play, for sample_world (a cache keyed by the history).
+        Field("_know", save=False),
         # A plain slot, not a property: simulations read it once per action.
         Field("is_terminal", save=False),
     )
@@ -808,6 +831,7 @@ class CryptoTrickState(State):
         # The phase says which kind of action this is: the base refuses any other (G2).
         p = self._cur
         self._lseat = p
+        self._lmove = a
         ph = self._ph
         if ph == FOLLOW:  # C6.2: a follower plays
             c = a.cid
@@ -847,7 +871,7 @@ class CryptoTrickState(State):
                 if ev is not None:
                     f = self.seat_label(self._first)
                     ev.append(Event("no_taker", {"seat": self._first, "card": NAMES[self._offered]}, "C5.3",
-                                    f"Nobody wants {NAMES[self._offered]}, so {f} leads it (rule C5.3)."))
+                                    f"Nobody wants {NAMES[self._offered]} (rule C5.3)."))
                 self._lead(self._first, ev)
             else:
                 self._to_give(ev)
@@ -855,7 +879,6 @@ class CryptoTrickState(State):
             c = a.cid
             self._hands[p].remove(c)
             self._offered = c
-            self._wants = 0
             self._ph = DECLARE
             if ev is not None:
                 ev.append(Event("reveal", {"seat": p, "card": NAMES[c]}, "C5.1",
@@ -948,9 +971,11 @@ class CryptoTrickState(State):
         table = self._table
         self._won[w] += table
         self._last_trick = (self._trick, self._leader, table, w)
-        self._declarer = None
         if ev is not None:
             self._say_trick(w, table, ev)
+        self._table = []
+        self._declarer = self._leader = None
+        self._wants = 0
         t = self._trick + 1
         if t > TRICKS:
             self._end_round(w, ev)
@@ -1003,7 +1028,7 @@ class CryptoTrickState(State):
             if self.options["won_pile_visibility"] == "block_count_only":
                 del record["won"]  # a public event carries only what every seat may see (C11.5)
             parts = "; ".join(f"{self.seat_label(s)} {_score_words(*scored[s])}" for s in range(n))
-            tot = ", ".join(f"{self.seat_label(s)} {totals[s]}" for s in range(n))
+            tot = ", ".join(f"{self.seat_label(s)} {_num(totals[s])}" for s in range(n))
             ev.append(Event("round_end", record, "C9.2",
                             f"Round {self._round} is over after {TRICKS} tricks (rule C8.3). Scores (rule C9.2): "
                             f"{parts}. Totals (rule C9.4): {tot}."))
@@ -1076,7 +1101,7 @@ class CryptoTrickState(State):
         best = max(self._totals)
         winners = tuple(s for s, t in enumerate(self._totals) if t == best)
         rounds = plural(self._cfg.rounds, "round")
-        points = plural(best, "point")
+        points = _points(best)
         if len(winners) == 1:
             reason = f"{self.seat_label(winners[0])} wins with {points}, the highest total after {rounds} (rule C10.1)"
         else:
@@ -1115,7 +1140,7 @@ class CryptoTrickState(State):
     def _declarations(self) -> list[dict[str, Any]]:
         """This trick's declarations so far, in order (C5.2)."""
         n, f = self.players, self._first
-        if self._ph == OFFER:
+        if self._ph == OFFER or self._ph == FINISHED:
             return []
         if self._ph == DECLARE:
             made = (self._cur - f - 1) % n
@@ -1284,7 +1309,9 @@ class CryptoTrickState(State):
     def _derive(self) -> None:
         self._cfg = _config(self.players, self.options)
         self.is_terminal = self._ph == FINISHED
-        self._derive_trick()
+        self._know = None
+        # The trick's strength table comes once the fields are checked (_check_loaded).
+        self._str, self._fol, self._best, self._win = None, (0, 0), -1, None
 
     def _derive_trick(self) -> None:
         """The strength table, must-follow ranges and the standing winner of the trick in play."""
@@ -1324,53 +1351,425 @@ class CryptoTrickState(State):
         return None
 
     def _check_loaded(self) -> None:
+        """Refuse a state that no game, and no hand-built position, can be in.
+
+        Every field's type and range first; then how they fit together: who acts in
+        each phase (C5.1 to C6.2), the declarer (C5.4), hand sizes (C5.7), every card
+        of the deck exactly once, the follow rule on what was played (C6.3), the last
+        trick and its winner (C7, C8), the exchanges (C5.5), the rounds scored so far
+        (C9) and the last move. Raises :class:`ValueError` (a ``_Bad`` naming the field).
+        """
         n = self.players
-        if len(self._hands) != n or len(self._won) != n or len(self._totals) != n:
-            raise ValueError(f"a {n}-player state needs {n} hands, won piles and totals")
-        for name in ("_cur", "_first"):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < n:
-                raise ValueError(f"{name[1:]} must be a seat 0..{n - 1}")
-        for name in ("_leader", "_declarer", "_lseat"):
-            v = getattr(self, name)
-            if v is not None and not 0 <= v < n:
-                raise ValueError(f"{name[1:]} must be a seat 0..{n - 1} or None")
-        for name, hi in (("_round", self._cfg.rounds), ("_trick", TRICKS)):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= hi:
-                raise ValueError(f"{name[1:]} must be an int from 1 to {hi}")
-        if isinstance(self._wants, bool) or not isinstance(self._wants, int) or not 0 <= self._wants < 1 << n:
-            raise ValueError("wants must be a bit set of seats")
-        if any(isinstance(t, bool) or not isinstance(t, int) or abs(t) > 10**6 for t in self._totals):
-            raise ValueError("totals must be small ints")
-        ph = self._ph
-        if (self._offered is not None) != (ph in (DECLARE, GIVE)):
-            raise ValueError("an offered card lies on the table exactly while declaring and giving")
-        if ph == FOLLOW and not 1 <= len(self._table) < n:
-            raise ValueError("a trick in play holds 1 to N-1 cards")
-        if ph == FOLLOW and (self._leader is None or self._cur != (self._leader + len(self._table)) % n):
-            raise ValueError("the follower to act must be the next seat after the cards on the table")
-        if ph == GIVE and self._cur != self._declarer:
-            raise ValueError("the declarer gives")
-        for g in self._gives:
-            if not all(isinstance(x, int) and not isinstance(x, bool) for x in g[:3]) or not (
-                    0 <= g[1] < n and 0 <= g[2] < n):
-                raise ValueError("a give record is (trick, giver, receiver, card)")
-        if self._last_trick is not None:
-            t, lead, cards, w = self._last_trick
-            if not (isinstance(lead, int) and isinstance(w, int) and 0 <= lead < n and 0 <= w < n
-                    and len(cards) == n):
-                raise ValueError("the last trick is (trick, leader, cards, winner)")
-        for r in self._results:
-            if len(r[3]) != n or len(r[4]) != n or len(r[5]) != n or not 0 <= r[6] < n:
-                raise ValueError(f"a round result needs one entry per seat ({n})")
+        cfg = self._cfg
+        fp = self.options["first_player"]
+        if fp != "random" and fp >= n:
+            _bad(f"first_player={fp} is not a seat of a {n}-player game (rule C2.5)", "first_player")
+        self._check_types(n, cfg)
+        self._check_phase(n, cfg)
         problem = self._size_problem()
         if problem:
-            raise ValueError(problem)
-        if self.all_cards() != self._deck_counter():
-            raise ValueError("the cards of the zones are not this game's deck: cards were created or lost")
+            _bad(problem, "hands")
+        have, want = self.all_cards(), self._deck_counter()
+        if have != want:
+            parts = [f"{label} {', '.join(sorted(diff.elements(), key=card_id))}"
+                     for label, diff in (("missing", want - have), ("extra", have - want)) if diff]
+            _bad(f"the cards are not this game's {len(cfg.deck)}-card deck ({'; '.join(parts)}): every card is "
+                 f"in exactly one place (rule C2.2)", "hands")
+        self._check_tricks(n, cfg)
+        self._check_results(n, cfg)
+        self._check_last_move(n)
+        self._check_record(n, cfg)
+        self._derive_trick()
+
+    def _check_types(self, n: int, cfg: Config) -> None:
+        for key, v in (("hands", self._hands), ("won", self._won)):
+            if type(v) is not list or len(v) != n or any(type(x) is not list for x in v):
+                _bad(f"expected {n} lists of cards, one per seat", key)
         if any(h != sorted(h) for h in self._hands):
-            raise ValueError("hands must be sorted")
+            _bad("each hand is kept in card order", "hands")
+        if type(self._table) is not list:
+            _bad("expected a list of cards", "table")
+        if type(self._out) is not tuple or list(self._out) != sorted(self._out):
+            _bad("expected the cards left out of the round, in card order", "out")
+        if not 0 <= self._ph < len(PHASES):
+            _bad("unknown phase", "ph")
+        _check_seat(self._cur, n, "cur")
+        _check_seat(self._first, n, "first")
+        for key in ("leader", "declarer", "lseat"):
+            v = getattr(self, "_" + key)
+            if v is not None:
+                _check_seat(v, n, key)
+        _check_int(self._round, 1, cfg.rounds, "round")
+        _check_int(self._trick, 1, TRICKS, "trick")
+        _check_int(self._wants, 0, (1 << n) - 1, "wants")
+        if type(self._totals) is not tuple or len(self._totals) != n or not all(map(_small, self._totals)):
+            _bad(f"expected {n} whole numbers", "totals")
+        if type(self._gives) is not tuple or not all(
+                type(g) is tuple and len(g) == 4 and all(type(x) is int for x in g) for g in self._gives):
+            _bad("each exchange is [trick, giver, receiver, card]", "gives")
+        lt = self._last_trick
+        if lt is not None and not (type(lt) is tuple and len(lt) == 4 and type(lt[0]) is int
+                                   and type(lt[2]) is list and len(lt[2]) == n):
+            _bad(f"expected [trick, leader, {n} cards, winner]", "last_trick")
+        if lt is not None:
+            _check_seat(lt[1], n, "last_trick")
+            _check_seat(lt[3], n, "last_trick")
+        for r in self._results:
+            if not (len(r[3]) == len(r[4]) == len(r[5]) == n):
+                _bad(f"a round result holds one won pile, score and total per seat ({n})", "results")
+            _check_seat(r[6], n, "results")
+        if self._lmove is not None and not isinstance(self._lmove, self.action_types):
+            _bad("not an action", "lmove")
+
+    def _check_phase(self, n: int, cfg: Config) -> None:
+        """Who acts, the offer, the declarations and the lead, for the phase (C5, C6.2)."""
+        ph, first, cur, decl, wants = self._ph, self._first, self._cur, self._declarer, self._wants
+        if ph != FOLLOW and self._table:
+            _bad("cards lie on the table only while a trick is played (phase 'follow')", "table")
+        if (self._offered is not None) != (ph in (DECLARE, GIVE)):
+            _bad("the offered card waits on the table exactly while the others declare and the declarer "
+                 "gives (rules C5.1, C5.6)", "offered")
+        if wants >> first & 1:
+            _bad("the first player never declares (rule C5.2)", "wants")
+        if (ph in (OFFER, DECLARE, GIVE, FINISHED)) != (self._leader is None):
+            _bad("a lead player exists only while a trick is played (rules C5.3, C5.6)", "leader")
+        if ph in (OFFER, FINISHED):
+            if wants or decl is not None:
+                _bad("between tricks nobody has declared (rule C5.2)", "wants")
+            if ph == OFFER and cur != first:
+                _bad("the first player is to offer (rule C5.1)", "cur")
+            return
+        order = [(first + i) % n for i in range(1, n)]  # who declares, in turn (C5.2)
+        wanted = [x for x in order if wants >> x & 1]
+        if ph == DECLARE:
+            if cur == first:
+                _bad("the first player never declares (rule C5.2)", "cur")
+            made = order[:order.index(cur)]
+        elif cfg.first_mode and wanted:
+            made = order[:order.index(wanted[0]) + 1]
+        else:
+            made = order
+        if any(x not in made for x in wanted):
+            _bad("only players who have declared can want the card (rule C5.2)", "wants")
+        if cfg.first_mode and (len(wanted) > 1 or (ph == DECLARE and wanted)):
+            _bad("with declaration_mode single_pass_first the first player to want the card takes it "
+                 "and nobody declares after (rule C5.4)", "wants")
+        if decl != (wanted[-1] if wanted else None):
+            _bad("the declarer is the last player who wanted the card (rule C5.4)", "declarer")
+        if ph == GIVE:
+            if decl is None:
+                _bad("the give phase needs a declarer, someone who wanted the card (rule C5.5)", "declarer")
+            if cur != decl:
+                _bad("the declarer gives (rule C5.5)", "cur")
+        elif ph == FOLLOW:
+            leader = first if decl is None else decl
+            if self._leader != leader:
+                _bad("the declarer leads the offered card, or the first player when nobody wanted it "
+                     "(rules C5.3, C5.6)", "leader")
+            if not 1 <= len(self._table) < n:
+                _bad(f"a trick in play holds 1 to {n - 1} cards", "table")
+            if cur != (leader + len(self._table)) % n:
+                _bad("the next follower clockwise after the cards on the table is to play (rule C6.2)", "cur")
+
+    def _check_tricks(self, n: int, cfg: Config) -> None:
+        """The follow rule on the cards played (C6.3), the last trick (C7, C8) and the exchanges (C5.5)."""
+        ph, hands, t = self._ph, self._hands, self._trick
+        ind = self._indicator
+        if ph == FOLLOW:
+            _follow_problem(cfg, ind, self._leader, self._table, hands, n, set())
+        gives = self._gives
+        if any(a[0] >= b[0] for a, b in zip(gives, gives[1:])):
+            _bad("at most one exchange per trick, in trick order", "gives")
+        dead = {ind, self._hidden_card, *self._out}
+        current = ph == FOLLOW and self._declarer is not None
+        for gt, giver, receiver, c in gives:
+            _check_seat(giver, n, "gives")
+            _check_seat(receiver, n, "gives")
+            if giver == receiver or not 1 <= gt <= t or c not in cfg.deck_set or c in dead:
+                _bad(f"{[gt, giver, receiver, NAMES[c]]} is not an exchange of this round: the declarer gives "
+                     f"the first player a card in play, in a trick played so far (rule C5.5)", "gives")
+            if gt == t and ph != FINISHED and not (current and giver == self._declarer and receiver == self._first):
+                _bad(f"in trick {t} only a declarer who has led gives, to the first player (rules C5.5, "
+                     f"C5.6)", "gives")
+        if current and gives and gives[-1][0] == t:
+            c, f = gives[-1][3], self._first
+            pos = (f - self._leader) % n
+            if c not in hands[f] and not (pos < len(self._table) and self._table[pos] == c):
+                _bad(f"{NAMES[c]}, given to {self.seat_label(f)} this trick, is neither in that hand nor "
+                     f"played by it (rule C5.5)", "gives")
+        lt = self._last_trick
+        if lt is None:
+            if ph == FINISHED:
+                _bad("a finished game has a last trick (rule C8.3)", "last_trick")
+            return
+        done = TRICKS if ph == FINISHED else t - 1
+        lt_no, leader, cards, w = lt
+        if lt_no != done or done < 1:
+            _bad(f"trick {lt_no} is not the trick before trick {t} of this round (rule C4.5)",
+                 "last_trick")
+        if _trick_winner(cfg, ind, leader, cards, n) != w:
+            _bad(f"{_fmt(cards)} led by {self.seat_label(leader)} is won by "
+                 f"{self.seat_label(_trick_winner(cfg, ind, leader, cards, n))}, not {self.seat_label(w)} (rule C7.2)",
+                 "last_trick")
+        if self._won[w][-n:] != cards:
+            _bad("the winner took the trick's cards last (rule C8.1)", "last_trick")
+        if ph != FINISHED and w != self._first:
+            _bad("the winner of the last trick opens the next one (rule C8.2)", "first")
+        g = next((g for g in gives if g[0] == done), None)
+        if g is not None and g[1] != leader:
+            _bad("the declarer of a trick leads it (rule C5.6)", "gives")
+        if ph == FINISHED and self._first != (leader if g is None else g[2]):
+            _bad("the first player of the last trick is its leader, or the player the declarer gave a card "
+                 "(rules C5.3, C5.6)", "first")
+        # Who did not follow then holds none of that colour now, unless a card came in since (C6.3).
+        _follow_problem(cfg, ind, leader, cards, hands, n, {self._first} if current else set())
+
+    def _check_results(self, n: int, cfg: Config) -> None:
+        """The rounds scored so far (C9) and how the round in play follows them (C3.3)."""
+        rs, ph = self._results, self._ph
+        if ph == FINISHED and (not rs or self._round != cfg.rounds):
+            _bad(f"a finished game has scored its last round ({cfg.rounds}) (rule C3.4)", "results")
+        if rs:
+            end = self._round if ph == FINISHED else self._round - 1
+            if rs[-1][0] != end or rs[0][0] < 1 or any(r[0] != rs[0][0] + i for i, r in enumerate(rs)):
+                _bad(f"the rounds scored must run up to round {end}", "results")
+            if self._totals != rs[-1][5]:
+                _bad("the totals are those after the last round scored (rule C9.4)", "totals")
+        for i, (rnd, ind, hid, won, scored, totals, last_winner) in enumerate(rs):
+            cards = [c for w in won for c in w] + [ind, hid]
+            if not all(c in cfg.deck_set for c in cards) or len(set(cards)) != len(cards):
+                _bad(f"round {rnd} holds cards that are not this game's, or a card twice", "results")
+            if tuple(scored) != tuple(_score(w, cfg.bbit, cfg.negative) for w in won):
+                _bad(f"round {rnd}'s scores are not those of its won piles (rule C9.2)", "results")
+            if i and tuple(a + s[2] for a, s in zip(rs[i - 1][5], scored)) != tuple(totals):
+                _bad(f"round {rnd}'s totals are not the totals before plus its scores (rule C9.4)",
+                     "results")
+        if ph == FINISHED:
+            r = rs[-1]
+            if (r[1], r[2], r[6]) != (self._indicator, self._hidden_card, self._last_trick[3]) or \
+                    r[3] != tuple(map(tuple, self._won)):
+                _bad("the last round scored is the round on the table (rule C9)", "results")
+        elif rs and self._trick == 1 and self._first != rs[-1][6]:
+            _bad("the winner of the last trick of the round before starts a round (rule C3.3)", "first")
+
+    def _check_record(self, n: int, cfg: Config) -> None:
+        """The deal's record and, for a game played from its first deal, the history of the
+        round in play against the won piles (C8.1): every won card came from a trick played."""
+        origin = self._origin
+        if origin is not None and not (isinstance(origin, str) and origin.startswith(f"{SPEC.name}/") or
+                                       isinstance(origin, dict) and origin.get("game") == SPEC.name):
+            _bad(f"a starting position is {SPEC.name} position text or a saved state, not {show(origin)}",
+                 "position")
+        deck = self.deck_order
+        if deck is not None:
+            if origin is not None:
+                _bad("a game starts from a deck or from a position, not both", "deck")
+            try:
+                _deck_list(list(deck), cfg)
+            except (TypeError, ValueError) as e:
+                _bad(str(e), "deck")
+        if origin is not None or self._history is None:
+            return  # a hand-built position: what came before it is not recorded
+        recs, reached, left = _recount(self)
+        ph = self._ph
+        if not reached or any(left):
+            _bad("the history does not hold the tricks that filled the won piles of this round (rule C8.1)",
+                 "history")
+        if self._out:
+            _bad("a dealt round leaves no card out (rule C4.2)", "out")
+        done = TRICKS if ph == FINISHED else self._trick - 1
+        if done and self._last_trick is None:
+            _bad("a trick has been played this round, so there is a last trick (rule C8.1)", "last_trick")
+        rs = self._results
+        end = self._round if ph == FINISHED else self._round - 1
+        if len(rs) != end or (not rs and any(self._totals)):
+            _bad("a game played from its first deal has a result for every round before this one (rule C9.4)",
+                 "results")
+        fp = self.options["first_player"]
+        if self._round == 1 and fp != "random" and 1 in recs and recs[1][0] != fp:
+            _bad(f"round 1 starts with first_player {seat_name(fp)} (rule C2.5)", "first")
+
+    def _check_last_move(self, n: int) -> None:
+        """The last move (the views show it) is the one this position comes from."""
+        a, seat = self._lmove, self._lseat
+        if (a is None) != (seat is None):
+            _bad("the last move and its seat go together", "lmove")
+        if self._history is not None and self._history[1] != a:
+            _bad("the last move is the last action of the history", "lmove")
+        if a is None:
+            return  # a hand-built position nobody has moved from yet
+        ph, first, cur, decl, bit = self._ph, self._first, self._cur, self._declarer, self._wants
+        lt = self._last_trick
+        e_seat: int | None = None
+        e_move: Any = None
+        if ph == DECLARE:
+            e_seat = (cur - 1) % n
+            e_move = _REVEAL[self._offered] if e_seat == first else WANT if bit >> e_seat & 1 else PASS
+        elif ph == GIVE:
+            e_seat = decl if self._cfg.first_mode else (first - 1) % n
+            e_move = WANT if bit >> e_seat & 1 else PASS
+        elif ph == FOLLOW and len(self._table) > 1:
+            e_seat, e_move = (cur - 1) % n, _PLAY[self._table[-1]]
+        elif ph == FOLLOW and decl is None:
+            e_seat, e_move = (first - 1) % n, PASS
+        elif ph == FOLLOW:
+            g = self._gives[-1] if self._gives else None
+            if g is None or g[0] != self._trick:
+                _bad("the declarer's give of this trick is not recorded (rule C5.5)", "lmove")
+            e_seat, e_move = decl, _GIVE[g[3]]
+        elif lt is not None:
+            e_seat, e_move = (lt[1] - 1) % n, _PLAY[lt[2][-1]]
+        elif self._trick == 1 and ph == OFFER:
+            # A new round was dealt: the move was the last play of the round before (C8.3).
+            last = {c for w in self._results[-1][3] for c in w} if self._results else set()
+            if type(a) is not Play or a.cid not in last:
+                _bad("a round starts after the last play of the round before", "lmove")
+            return
+        elif type(a) is not Play:  # a hand-built position a trick later: a play ended that trick
+            _bad("a trick ends with a play (rule C6.2)", "lmove")
+        if e_move is not None and (a != e_move or seat != e_seat):
+            _bad(f"the move that leads here is {self.seat_label(e_seat)}'s {e_move}, not "
+                 f"{self.seat_label(seat)}'s {a} (rules C5, C6)", "lmove")
+
+
+def _segment(node: tuple | None) -> tuple[list[Any] | None, tuple | None]:
+    """The actions of one trick, oldest first, read back from a history node to its reveal
+    (C5.1 opens every trick); ``None`` if the history ends before."""
+    out = []
+    while node is not None:
+        node, a = node
+        out.append(a)
+        if type(a) is Reveal:
+            out.reverse()
+            return out, node
+    return None, None
+
+
+def _trick_from(seg: list[Any], k: int, winner: int, st: "CryptoTrickState") -> tuple | None:
+    """``(first, declarer, leader, cards)`` of trick ``k`` from its actions and its winner, or
+    ``None`` if they do not make a trick of this game that fits the exchanges recorded."""
+    n, cfg = st.players, st._cfg
+    i, wants = 1, []
+    while i < len(seg) and type(seg[i]) in (Want, Pass):
+        wants.append(type(seg[i]) is Want)
+        i += 1
+    give = seg[i] if i < len(seg) and type(seg[i]) is Give else None
+    plays = seg[i + (give is not None):]
+    if len(plays) != n - 1 or any(type(a) is not Play for a in plays) or not wants or len(wants) > n - 1:
+        return None
+    cards = [seg[0].cid] + [a.cid for a in plays]
+    if any(c not in cfg.deck_set for c in cards):
+        return None
+    pos = (_trick_winner(cfg, st._indicator, 0, cards, n)) % n
+    leader = (winner - pos) % n
+    record = next((g for g in st._gives if g[0] == k), None)
+    if give is None:
+        if any(wants) or len(wants) != n - 1 or record is not None:
+            return None
+        return leader, None, leader, cards
+    j = len(wants) - 1 - wants[::-1].index(True) if any(wants) else -1
+    if j < 0 or (cfg.first_mode and (j != len(wants) - 1 or wants.count(True) != 1)) or \
+            (not cfg.first_mode and len(wants) != n - 1):
+        return None
+    first = (leader - j - 1) % n
+    if record != (k, leader, first, give.cid):
+        return None
+    return first, leader, leader, cards
+
+
+def _recount(st: "CryptoTrickState") -> tuple[dict[int, tuple], bool, list[int]]:
+    """The public record of the round in play: ``{trick: (first, declarer, leader, cards)}``
+    (cards in play order, the lead first; the offered card alone before the lead), from the
+    state's fields and its history, back as far as the history goes and still fits the won
+    piles; whether it reached the round's first trick; and how many cards of each won pile
+    no recounted trick explains."""
+    n, ph, t = st.players, st._ph, st._trick
+    recs: dict[int, tuple] = {}
+    node = st._history
+    if ph in (DECLARE, GIVE, FOLLOW):
+        cards = list(st._table) if ph == FOLLOW else [st._offered]
+        recs[t] = (st._first, None if ph == DECLARE else st._declarer, st._leader, cards)
+        _, node = _segment(node)
+    done = TRICKS if ph == FINISHED else t - 1
+    winner = st._results[-1][6] if ph == FINISHED and st._results else st._first
+    left = [len(w) for w in st._won]
+    k = done
+    lt = st._last_trick
+    while k >= 1:
+        seg, node = _segment(node)
+        if seg is None:
+            if k == done and lt is not None:
+                g = next((g for g in st._gives if g[0] == k), None)
+                recs[k] = (lt[1] if g is None else g[2], None if g is None else g[1], lt[1], list(lt[2]))
+                left[lt[3]] -= n
+                k -= 1
+            break
+        rec = _trick_from(seg, k, winner, st)
+        if rec is None or left[winner] < n or st._won[winner][left[winner] - n:left[winner]] != rec[3]:
+            break
+        left[winner] -= n
+        recs[k] = rec
+        winner = rec[0]
+        k -= 1
+    return recs, k == 0, left
+
+
+class _Bad(ValueError):
+    """A loaded state that does not hold together: ``key`` names the field to blame,
+    ``reason`` says what is wrong."""
+
+    def __init__(self, reason: str, key: str) -> None:
+        super().__init__(f"{key}: {reason}")
+        self.key, self.reason = key, reason
+
+
+def _bad(message: str, key: str) -> Any:
+    raise _Bad(message, key)
+
+
+def _small(v: Any) -> bool:
+    return type(v) is int and abs(v) <= 10**6
+
+
+def _check_int(v: Any, lo: int, hi: int, key: str) -> None:
+    if type(v) is not int or not lo <= v <= hi:
+        _bad(f"expected a whole number from {lo} to {hi}, got {show(v)}", key)
+
+
+def _check_seat(v: Any, n: int, key: str) -> None:
+    if type(v) is not int or not 0 <= v < n:
+        _bad(f"expected a seat from 0 to {n - 1}, got {show(v)}", key)
+
+
+def _follow_mask(cfg: Config, indicator: int, lead: int) -> int:
+    """The colours (bit per colour) that follow ``lead`` this round (C6.3, C6.4)."""
+    fol = cfg.follow[indicator // 100][lead // 100]
+    return sum(1 << (fol[i] // 100) for i in range(0, len(fol), 2))
+
+
+def _trick_winner(cfg: Config, indicator: int, leader: int, cards: Sequence[int], n: int) -> int:
+    """The seat whose card takes a trick (C7.2: the highest key, the later of equal keys)."""
+    s = cfg.strength[indicator // 100][cards[0] // 100]
+    best, pos = -1, 0
+    for i, c in enumerate(cards):
+        if s[c] >= best:
+            best, pos = s[c], i
+    return (leader + pos) % n
+
+
+def _follow_problem(cfg: Config, indicator: int, leader: int, cards: Sequence[int], hands: Sequence[list[int]],
+                    n: int, skip: set[int]) -> None:
+    """A follower who did not follow the lead colour held none of it, and holds none now
+    unless a card came into the hand since (``skip``) (C6.3)."""
+    mask = _follow_mask(cfg, indicator, cards[0])
+    for i in range(1, len(cards)):
+        s = (leader + i) % n
+        if s in skip or 1 << (cards[i] // 100) & mask:
+            continue
+        held = [c for c in hands[s] if 1 << (c // 100) & mask]
+        if held:
+            _bad(f"{seat_name(s)} played {NAMES[cards[i]]} to the lead {NAMES[cards[0]]} while holding "
+                 f"{_fmt(held)}, which follow it (rule C6.3)", "hands")
 
 
 # --------------------------------------------------------------------------- construction
@@ -1385,7 +1784,7 @@ def _blank(players: int, seed: int | None, options: dict[str, Any], chance: Any)
     st._totals = (0,) * n
     st._results = ()
     st._round = 1
-    st._lseat = None
+    st._lseat = st._lmove = st._know = None
     st.is_terminal = False
     return st
 
@@ -1590,7 +1989,7 @@ def setup_position(
     st._out = tuple(rest)
     st._gives = ()
     st._last_trick = None
-    st._derive_trick()
+    st._check_loaded()  # what setup_position cannot see for itself, such as C6.3 on the table
     st._mark_origin()
     return st
 
