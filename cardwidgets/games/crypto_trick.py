@@ -1223,8 +1223,8 @@ class CryptoTrickState(State):
 
     def _last_action(self, seat: int | None) -> dict[str, Any] | None:
         """The last action as ``seat`` saw it: a private give shows no card to the others (C11.3)."""
-        last = self.last_move
-        if last is None or self._lseat is None:
+        last = self._lmove
+        if last is None:
             return None
         text = str(last)
         if type(last) is Give and not self._cfg.public_give and seat is not None and seat != self._lseat:
@@ -1274,32 +1274,43 @@ class CryptoTrickState(State):
         verb = ("reveal", "", "give", "play")[self._ph]
         return [f"{verb} {NAMES[c]}" for c in self._hands[seat]]
 
-    def _twin(self, seat: int, rng: Any) -> "CryptoTrickState":
-        """Other hands, the hidden card and left-out cards dealt anew, counts kept. A card
-        ``seat`` gave (or saw given) that is still in its receiver's hand stays there."""
-        twin = self.clone()
+    # ------------------------------------------------------------- worlds
+    def _sample(self, seat: int, rng: Any) -> "CryptoTrickState":
+        """A world ``seat`` cannot tell from this one (see :class:`_Knowledge` for what it keeps).
+
+        The other hands, the hidden card and the cards left out are dealt again among the
+        places each card can be; an exchange ``seat`` did not see gets a card that fits.
+        The world has no history: its last move, which the views show, is kept (with the
+        world's card when it was an exchange ``seat`` did not see)."""
+        world = self.clone()
+        world._history, world._moves, world._know = None, 0, None
         if self._ph == FINISHED:
-            return twin
-        n = self.players
-        pub = self._cfg.public_give
-        pinned: list[list[int]] = [[] for _ in range(n)]
-        for _t, a, b, c in self._gives:
-            if (pub or seat in (a, b)) and c in self._hands[b] and c not in pinned[b]:
-                pinned[b].append(c)
-        pool = [c for s in range(n) if s != seat for c in self._hands[s] if c not in pinned[s]]
-        pool.append(self._hidden_card)
-        pool += self._out
-        rng.shuffle(pool)
-        k = 0
-        for s in range(n):
-            if s == seat:
-                continue
-            free = len(self._hands[s]) - len(pinned[s])
-            twin._hands[s] = sorted(pinned[s] + pool[k:k + free])
-            k += free
-        twin._hidden_card = pool[k]
-        twin._out = tuple(pool[k + 1:])
-        return twin
+            return world  # nothing is hidden any more
+        know = self._knowledge(seat)
+        deal, chosen = know.world(rng)
+        for i, p in enumerate(know.others):
+            world._hands[p] = sorted(deal[i])
+        world._hidden_card = deal[-2][0]
+        world._out = tuple(sorted(deal[-1]))
+        if chosen:
+            gives = list(world._gives)
+            for gi, c in chosen.items():
+                t, a, r, _ = gives[gi]
+                gives[gi] = (t, a, r, c)
+            world._gives = tuple(gives)
+            if type(world._lmove) is Give and world._gives[-1][0] == self._trick:
+                world._lmove = _GIVE[world._gives[-1][3]]
+        return world
+
+    def _knowledge(self, seat: int) -> "_Knowledge":
+        """What ``seat`` knows, worked out once per position (a search samples many worlds)."""
+        cache = self._know
+        if cache is None or cache[0] is not self._history:
+            cache = self._know = (self._history, {})
+        know = cache[1].get(seat)
+        if know is None:
+            know = cache[1][seat] = _Knowledge(self, seat)
+        return know
 
     def __repr__(self) -> str:
         return (f"<CryptoTrickState players={self.players} seed={self.seed} moves={self._moves} "
@@ -1712,6 +1723,280 @@ def _recount(st: "CryptoTrickState") -> tuple[dict[int, tuple], bool, list[int]]
         winner = rec[0]
         k -= 1
     return recs, k == 0, left
+
+
+# --------------------------------------------------------------------------- dealing unseen cards
+_OUT, _VOID, _GIVEN = range(3)
+#: Random deals tried before the deals are searched one by one (a rare, tightly constrained case).
+_TRIES = 200
+
+
+class _Deal:
+    """Unseen cards to deal among places of given sizes, each card only to its ``allowed``
+    places, with at most ``cap`` cards of some colours in a place (``caps``: ``(place,
+    colour bits, cap)``). Used by :meth:`CryptoTrickState.sample_world` and for the ``?``
+    parts of position text."""
+
+    __slots__ = ("cards", "sizes", "allowed", "caps", "capof", "order", "simple")
+
+    def __init__(self, cards: list[int], sizes: list[int], allowed: dict[int, list[int]],
+                 caps: Sequence[tuple[int, int, int]] = ()) -> None:
+        self.cards, self.sizes, self.allowed, self.caps = cards, sizes, allowed, list(caps)
+        self.capof = {c: [[j for j, (pl, mask, _) in enumerate(self.caps) if pl == spot and mask & 1 << (c // 100)]
+                          for spot in allowed[c]] for c in cards}
+        self.order = sorted(cards, key=lambda c: (len(allowed[c]), c))
+        roomy = {i for i, m in enumerate(sizes) if m}
+        self.simple = not self.caps and all(roomy <= set(allowed[c]) for c in cards)
+
+    def check(self, deal: list[list[int]], rng: Any) -> dict[int, int] | None:
+        """Whether a deal fits what else is known (``None`` if not); here always."""
+        return {}
+
+    def sample(self, rng: Any) -> tuple[list[list[int]], dict[int, int]] | None:
+        """A random deal that fits, with what :meth:`check` chose; ``None`` if none does."""
+        for _ in range(_TRIES):
+            deal = self._propose(rng)
+            if deal is not None:
+                chosen = self.check(deal, rng)
+                if chosen is not None:
+                    return deal, chosen
+        return self._search(rng)
+
+    def _propose(self, rng: Any) -> list[list[int]] | None:
+        """Every card to a place it may go, chosen at random in proportion to the room left
+        (a plain shuffle when nothing constrains the cards); ``None`` at a dead end."""
+        sizes = self.sizes
+        if self.simple:
+            cards = list(self.cards)
+            rng.shuffle(cards)
+            deal, k = [], 0
+            for m in sizes:
+                deal.append(cards[k:k + m])
+                k += m
+            return deal
+        room = list(sizes)
+        left = [cap for _, _, cap in self.caps]
+        deal: list[list[int]] = [[] for _ in sizes]
+        allowed, capof = self.allowed, self.capof
+        for c in self.order:
+            spots, limits = allowed[c], capof[c]
+            weights = [room[pl] if room[pl] and all(left[j] for j in limits[i]) else 0 for i, pl in enumerate(spots)]
+            total = sum(weights)
+            if not total:
+                return None
+            r = rng.randrange(total)
+            i = 0
+            while r >= weights[i]:
+                r -= weights[i]
+                i += 1
+            pl = spots[i]
+            room[pl] -= 1
+            for j in limits[i]:
+                left[j] -= 1
+            deal[pl].append(c)
+        return deal
+
+    def _search(self, rng: Any) -> tuple[list[list[int]], dict[int, int]] | None:
+        """The deals one by one (most constrained card first, places in random order) until one
+        fits; ``None`` if none does."""
+        sizes, order = self.sizes, self.order
+        deal: list[list[int]] = [[] for _ in sizes]
+        room = list(sizes)
+        left = [cap for _, _, cap in self.caps]
+        found: list[Any] = []
+
+        def place(k: int) -> bool:
+            if k == len(order):
+                chosen = self.check(deal, rng)
+                if chosen is not None:
+                    found.append(([list(part) for part in deal], chosen))
+                return chosen is not None
+            c = order[k]
+            spots = list(enumerate(self.allowed[c]))
+            rng.shuffle(spots)
+            for i, pl in spots:
+                limits = self.capof[c][i]
+                if not room[pl] or not all(left[j] for j in limits):
+                    continue
+                room[pl] -= 1
+                for j in limits:
+                    left[j] -= 1
+                deal[pl].append(c)
+                if place(k + 1):
+                    return True
+                deal[pl].pop()
+                room[pl] += 1
+                for j in limits:
+                    left[j] += 1
+            return False
+
+        return found[0] if place(0) else None
+
+
+class _Knowledge(_Deal):
+    """What one seat knows of the cards it cannot see in the round in play.
+
+    The unseen cards are the other hands, the hidden card and the cards left out of a
+    hand-built round: every card not in the seat's hand and not face up. Places are the
+    other seats' hands (in seat order), then the hidden card, then the cards left out.
+
+    What the seat saw limits where a card can be:
+
+    * a card it gave, received or saw given face up (C5.5, C11.3) that is still unseen is
+      in its receiver's hand, or in the hand of anyone that player has since given a card
+      to face down, and so on;
+    * a player who did not follow the lead colour held none of it (C6.3; both trump
+      colours with ``trump_follow_unified``, C6.4): while that player has received no card
+      face down since, the hand holds none of it; after that, at most as many as the cards
+      received (``caps``).
+
+    A deal that keeps these is then checked against the whole round (``events``, newest
+    first), taking every card back to where it was: a card given face down that the seat
+    did not see must be one its giver could hold, and what the giver showed before must
+    still hold. The check is needed only once a card changed hands unseen; it chooses
+    that card for the world's record of the exchange. Everything here comes from what
+    the seat saw, so the worlds a seat gets do not depend on the real hidden cards.
+    """
+
+    __slots__ = ("seat", "others", "events", "special", "unseen")
+
+    def __init__(self, st: "CryptoTrickState", seat: int) -> None:
+        n, cfg = st.players, st._cfg
+        self.seat = seat
+        self.others = others = [p for p in range(n) if p != seat]
+        place = {p: i for i, p in enumerate(others)}
+        hid, out = len(others), len(others) + 1
+        cards = sorted([c for p in others for c in st._hands[p]] + [st._hidden_card, *st._out])
+        sizes = [len(st._hands[p]) for p in others] + [1, len(st._out)]
+        unknown = set(cards)
+        pub = cfg.public_give
+        recs, _, _ = _recount(st)
+        first_known = min(recs) if recs else st._trick
+        gives = st._gives
+        # The round's public facts, oldest first (from the tricks recounted in full).
+        events: list[tuple] = []
+        for k in sorted(recs):
+            f, _, leader, played = recs[k]
+            events.append((_OUT, f, played[0]))
+            for gi, g in enumerate(gives):
+                if g[0] == k:
+                    events.append((_GIVEN, g[1], g[2], g[3] if pub or seat in (g[1], g[2]) else None, gi))
+            if leader is not None:
+                mask = _follow_mask(cfg, st._indicator, played[0])
+                for i in range(1, len(played)):
+                    p = (leader + i) % n
+                    events.append((_OUT, p, played[i]))
+                    if not 1 << (played[i] // 100) & mask:
+                        events.append((_VOID, p, mask))
+        # Cards seen changing hands: who may hold each now.
+        tracked: dict[int, set[int]] = {}
+        for _, a, r, c in gives:
+            seen = pub or seat in (a, r)
+            for chain in tracked.values():
+                if not seen and a in chain:
+                    chain.add(r)
+            if seen and c in unknown:
+                tracked[c] = {r}
+        # Voids, and how many cards of a colour a hand may hold after cards came in face down.
+        strict = [0] * n
+        caps: dict[tuple[int, int], int] = {}
+        for p in others:
+            mine = [(i, e) for i, e in enumerate(events) if (e[2] if e[0] == _GIVEN else e[1]) == p
+                    or e[0] == _GIVEN and e[1] == p]
+            unseen_in = [i for i, e in mine if e[0] == _GIVEN and e[2] == p and e[3] is None]
+            last_in = unseen_in[-1] if unseen_in else -1
+            for i, e in mine:
+                if e[0] != _VOID:
+                    continue
+                mask = e[2]
+                if i > last_in:
+                    strict[p] |= mask
+                    continue
+                came = sum(1 for j in unseen_in if j > i)
+                played_out = sum(1 for j, x in mine if j > i and x[0] == _OUT and 1 << (x[2] // 100) & mask)
+                seen_in = sum(1 for j, x in mine if j > i and x[0] == _GIVEN and x[2] == p and x[3] is not None
+                              and 1 << (x[3] // 100) & mask)
+                cap = max(0, came - max(0, played_out - seen_in))
+                key = (place[p], mask)
+                if cap < sizes[place[p]] and cap < caps.get(key, HAND_SIZE + 1):
+                    caps[key] = cap
+        allowed: dict[int, list[int]] = {}
+        every = list(range(len(sizes)))
+        for c in cards:
+            bit = 1 << (c // 100)
+            if c in tracked:
+                spots = [place[p] for p in sorted(tracked[c]) if p != seat]
+            else:
+                spots = [place[p] for p in others if not strict[p] & bit] + [hid] + ([out] if st._out else [])
+            allowed[c] = spots if spots else every
+        super().__init__(cards, sizes, allowed, [(pl, mask, cap) for (pl, mask), cap in sorted(caps.items())])
+        unseen = any(e[0] == _GIVEN and e[3] is None for e in events)
+        self.events = events[::-1] if unseen else None
+        self.special = {e[3] for e in events if e[0] == _GIVEN and e[3] is not None}
+        # Exchanges before what the seat can recount (a hand-built position): any card fits.
+        self.unseen = [gi for gi, g in enumerate(gives) if g[0] < first_known and not (pub or seat in g[1:3])]
+
+    def world(self, rng: Any) -> tuple[list[list[int]], dict[int, int]]:
+        """A deal of the unseen cards to the places, and the cards of the exchanges the seat did not see."""
+        found = self.sample(rng)
+        if found is None:  # the real deal always fits
+            raise AssertionError("no world fits what this seat saw")
+        deal, chosen = found
+        for gi in self.unseen:
+            pool = sorted(c for part in deal[:-2] for c in part) or self.cards
+            chosen[gi] = pool[rng.randrange(len(pool))]
+        return deal, chosen
+
+    def check(self, deal: list[list[int]], rng: Any) -> dict[int, int] | None:
+        """Take the deal back through the round (newest fact first): ``None`` if some fact
+        cannot have happened, else a card for each exchange the seat did not see."""
+        events = self.events
+        if events is None:
+            return {}
+        seat, special = self.seat, self.special
+        hands = {p: set(deal[i]) for i, p in enumerate(self.others)}
+        chosen: dict[int, int] = {}
+        budget = [64]
+
+        def back(start: int, hands: dict[int, set[int]]) -> bool:
+            for i in range(start, len(events)):
+                e = events[i]
+                if e[0] == _OUT:
+                    if e[1] != seat:
+                        hands[e[1]].add(e[2])
+                elif e[0] == _VOID:
+                    if e[1] != seat and any(1 << (c // 100) & e[2] for c in hands[e[1]]):
+                        return False
+                elif e[3] is not None:
+                    _, a, r, c, _ = e
+                    if r != seat:
+                        if c not in hands[r]:
+                            return False
+                        hands[r].discard(c)
+                    if a != seat:
+                        hands[a].add(c)
+                else:
+                    _, a, r, _, gi = e
+                    groups: dict[int, list[int]] = {}
+                    for c in sorted(hands[r]):
+                        groups.setdefault(c if c in special else -1 - c // 100, []).append(c)
+                    keys = sorted(groups)
+                    rng.shuffle(keys)
+                    for key in keys:
+                        budget[0] -= 1
+                        if budget[0] < 0:
+                            return False
+                        g = groups[key][rng.randrange(len(groups[key]))]
+                        trial = {p: set(h) for p, h in hands.items()}
+                        trial[r].discard(g)
+                        trial[a].add(g)
+                        if back(i + 1, trial):
+                            chosen[gi] = g
+                            return True
+                    return False
+            return True
+
+        return chosen if back(0, hands) else None
 
 
 class _Bad(ValueError):
