@@ -56,6 +56,7 @@ Illegal: rule C6.3 — the lead is B1 and you hold B4 B5 B6: you must play blue
 
 from __future__ import annotations
 
+import random
 from bisect import bisect_left, insort
 from collections import Counter
 from dataclasses import dataclass, field
@@ -64,6 +65,7 @@ from typing import Any, Iterable, Sequence, Union
 from ..core import (ANY, Event, Field, GameSpec, IllegalActionError, InvalidActionError, Mode, Option, Outcome,
                     Phase, State, plural, tuple_field)
 from ..core.deck import check_deck, read_cards
+from ..core.position import PositionError, Value, cards_text, deal_unknown, load_position, seat_text
 from ..core.errors import quote, show
 from ..core.spec import int_range, seat_or_random
 from ..core.state import seat_name
@@ -1312,6 +1314,41 @@ class CryptoTrickState(State):
             know = cache[1][seat] = _Knowledge(self, seat)
         return know
 
+    # ------------------------------------------------------------- position text
+    def _position_fields(self) -> list[tuple[str, str]]:
+        """The fields of :meth:`to_position` (the grammar is in the rules reference, "Position text")."""
+        name = NAMES.__getitem__
+        out = [("round", str(self._round)), ("trick", str(self._trick)), ("phase", self.phase),
+               ("turn", seat_text(self.current_player)), ("first", seat_text(self._first)),
+               ("indicator", NAMES[self._indicator]), ("hidden", NAMES[self._hidden_card]),
+               ("hands", "/".join(cards_text(h, name) for h in self._hands))]
+        if self._offered is not None:
+            out.append(("offer", NAMES[self._offered]))
+        declared = self._declarations()
+        if declared:
+            out.append(("declared", "".join("y" if d["want"] else "n" for d in declared)))
+        if self._table:
+            out.append(("table", cards_text(self._table, name)))
+        if any(self._won):
+            out.append(("won", "/".join(cards_text(w, name) for w in self._won)))
+        if self._last_trick is not None:
+            out.append(("last", f"{seat_text(self._last_trick[1])}:{cards_text(self._last_trick[2], name)}"))
+        if self._gives:
+            out.append(("gives", ",".join(f"{t}:{seat_text(a)}>{seat_text(r)}:{NAMES[c]}" for t, a, r, c in self._gives)))
+        if self._lmove is not None:
+            out.append(("move", f"{seat_text(self._lseat)}:{str(self._lmove).replace(' ', ':')}"))
+        if self._out:
+            out.append(("out", cards_text(self._out, name)))
+        if any(self._totals) or self._results:
+            out.append(("totals", ",".join(map(str, self._totals))))
+        if self._results:
+            out.append(("past", ";".join(f"{NAMES[r[1]]}:{NAMES[r[2]]}:{seat_text(r[6])}:"
+                                         + "/".join(cards_text(w, name) for w in r[3]) for r in self._results)))
+        return out
+
+    def _load_position(self, parsed: Any) -> None:
+        _PositionReader(self, parsed).load()
+
     def __repr__(self) -> str:
         return (f"<CryptoTrickState players={self.players} seed={self.seed} moves={self._moves} "
                 f"round={self._round} trick={self._trick} phase={self.phase}>")
@@ -2123,6 +2160,378 @@ def from_dict(data: dict[str, Any]) -> CryptoTrickState:
     return CryptoTrickState.from_dict(data)  # type: ignore[return-value]
 
 
+# --------------------------------------------------------------------------- reading position text
+class _PositionReader:
+    """Reads the fields of a Crypto Trick position (see the rules reference, "Position text")
+    into a blank state: every field typed at its column, the unknown parts (``?``) dealt from
+    the cards placed nowhere, then the state checked as a whole."""
+
+    def __init__(self, st: CryptoTrickState, parsed: Any) -> None:
+        self.st, self.p = st, parsed
+        self.n = st.players
+        self.cfg = st._cfg = _config(self.n, st.options)
+        self.at: dict[str, Value] = {}  # the field each problem of _check_loaded is blamed on
+        self.placed: dict[int, Value] = {}
+
+    # ------------------------------------------------------------- pieces
+    def take(self, key: str, default: str | None = None) -> Value:
+        v = self.p.take(key, default)
+        self.at[key] = v
+        return v
+
+    def card(self, v: Value, place: bool = True) -> int:
+        c = card_id(v.text) if v.text else None
+        if c is None or c not in self.cfg.deck_set:
+            what = "not a card" if c is None else "not in this game's deck"
+            raise v.error(f"{show(v.text)} is {what} (the cards are {_deck_words(self.cfg)})")
+        if place:
+            if c in self.placed:
+                raise v.error(f"{NAMES[c]} is placed twice (also at column {self.placed[c].column}): every card "
+                              f"is in one place (rule C2.2)")
+            self.placed[c] = v
+        return c
+
+    def cards(self, v: Value, place: bool = True) -> list[int]:
+        return [] if v.text == "-" else [self.card(part, place) for part in v.split(",")]
+
+    def seat(self, v: Value, none: bool = False) -> int | None:
+        return v.seat(self.n, none=none)
+
+    # ------------------------------------------------------------- the fields
+    def load(self) -> None:
+        st, n, cfg = self.st, self.n, self.cfg
+        fp = st.options["first_player"]
+        if fp != "random" and fp >= n:
+            raise PositionError(f"first_player={fp} is not a seat of a {n}-player game (rule C2.5)",
+                                column=self.p.columns.get("first_player"), field="first_player")
+        rnd = self.take("round", "1").int(1, cfg.rounds)
+        hands_v = self.take("hands")
+        hand_parts = hands_v.split("/", n)
+        phase_v = self.take("phase", "")
+        first_v, turn_v, trick_v = self.take("first", ""), self.take("turn", ""), self.take("trick", "")
+        ind_v, hid_v = self.take("indicator"), self.take("hidden", "?")
+        offer_v, decl_v, table_v = self.take("offer", "-"), self.take("declared", "-"), self.take("table", "-")
+        won_v, last_v, gives_v = self.take("won", "-"), self.take("last", "-"), self.take("gives", "-")
+        move_v, out_v = self.take("move", "-"), self.take("out", "-")
+        totals_v, past_v = self.take("totals", ""), self.take("past", "-")
+
+        # Known cards, each in one place.
+        hands: list[list[int] | None] = []
+        counts: list[int | None] = []
+        for part in hand_parts:
+            if part.unknown:
+                hands.append(None)
+                counts.append(part.unknown_count())
+            else:
+                hands.append(self.cards(part))
+                counts.append(None)
+        indicator = None if ind_v.unknown else self.card(ind_v)
+        hidden = None if hid_v.unknown else self.card(hid_v)
+        offered = None if offer_v.text == "-" else self.card(offer_v)
+        table = self.cards(table_v)
+        won = [[] for _ in range(n)] if won_v.text == "-" else [self.cards(w) for w in won_v.split("/", n)]
+        out = None if out_v.unknown else self.cards(out_v)
+        out_count = out_v.unknown_count() if out_v.unknown else None
+        last = None
+        if last_v.text != "-":
+            lead_v, lcards_v = last_v.split(":", 2)
+            last = (self.seat(lead_v), [self.card(c, False) for c in lcards_v.split(",", n)])
+        declared = []
+        if decl_v.text != "-":
+            for i, ch in enumerate(decl_v.text):
+                if ch not in "yn":
+                    raise decl_v.error(f"{ch!r} is not a declaration: y (want) or n (pass), in turn from the first "
+                                       f"player's left (rule C5.2)", i)
+                declared.append(ch == "y")
+        gives = []
+        if gives_v.text != "-":
+            for g in gives_v.split(","):
+                t_v, who_v, c_v = g.split(":", 3)
+                giver_v, receiver_v = who_v.split(">", 2)
+                gives.append((t_v.int(1, TRICKS), self.seat(giver_v), self.seat(receiver_v), self.card(c_v, False),
+                              c_v))
+        move = None
+        if move_v.text != "-":
+            seat_v, _, rest = move_v.text.partition(":")
+            mover = self.seat(Value(seat_v, move_v.column, move_v.key))
+            try:
+                move = (mover, parse_action(rest.replace(":", " ")))
+            except InvalidActionError as e:
+                raise move_v.error(f"not a move: {e}", len(seat_v) + 1) from None
+        totals = [0] * n if not totals_v.text else totals_v.ints(-10**6, 10**6)
+        if len(totals) != n:
+            raise totals_v.error(f"expected {n} totals, one per seat")
+        past = self.past(past_v)
+
+        # The phase and who acts in it.
+        complete = len(declared) == n - 1 or (cfg.first_mode and declared and declared[-1])
+        if phase_v.text:
+            phase = phase_v.choice(PHASES)
+        elif table:
+            phase = "follow"
+        elif offered is not None:
+            phase = "give" if complete and any(declared) else "declare"
+        elif all(h == [] for h in hands):
+            phase = "finished"
+        else:
+            phase = "offer"
+        ph = PHASES.index(phase)
+        if (offered is not None) != (ph in (DECLARE, GIVE)):
+            v = offer_v if offered is not None else phase_v
+            raise v.error("an offered card (offer=) waits on the table exactly while the others declare and the "
+                          "declarer gives (rules C5.1, C5.6)")
+        if bool(table) != (ph == FOLLOW):
+            raise (table_v if table else phase_v).error("the table (table=, the lead first) holds cards exactly "
+                                                        "while a trick is played (rule C6.2)")
+        if ph in (OFFER, FINISHED) and declared:
+            raise decl_v.error("nobody declares before an offer (rule C5.2)")
+        if ph == DECLARE and complete:
+            raise decl_v.error("everyone has declared: the next step is the give or the lead (rules C5.3, C5.4)")
+        if ph in (GIVE, FOLLOW) and not complete:
+            raise decl_v.error(f"phase {phase!r} comes after every declaration ({n - 1}, rule C5.2)")
+        if cfg.first_mode and declared.count(True) > 1:
+            raise decl_v.error("with declaration_mode single_pass_first the first want takes the card (rule C5.4)")
+        if ph == GIVE and not any(declared):
+            raise decl_v.error("somebody must want the card for a give (rule C5.5)")
+        if first_v.text:
+            first = self.seat(first_v)
+        elif ph == OFFER and turn_v.text:
+            first = self.seat(turn_v, none=True)
+        else:
+            first = 0
+        wanted = [(first + 1 + i) % n for i, w in enumerate(declared) if w]
+        declarer = wanted[-1] if wanted and ph != DECLARE else None
+        if ph == DECLARE and wanted and not cfg.first_mode:
+            declarer = wanted[-1]
+        leader = (first if declarer is None else declarer) if ph == FOLLOW else None
+        if ph == OFFER:
+            cur = first
+        elif ph == DECLARE:
+            cur = (first + 1 + len(declared)) % n
+        elif ph == GIVE:
+            cur = declarer
+        elif ph == FOLLOW:
+            if len(table) >= n:
+                raise table_v.error(f"a trick in play holds 1 to {n - 1} cards (rule C6.2)")
+            cur = (leader + len(table)) % n
+        else:
+            if last is None:
+                raise (last_v if last_v.text != "-" else phase_v).error(
+                    "a finished game shows its last trick (last=)")
+            cur = (last[0] - 1) % n
+        if turn_v.text:
+            turn = self.seat(turn_v, none=True)
+            if turn != (None if ph == FINISHED else cur):
+                raise turn_v.error(f"it is {seat_text(None if ph == FINISHED else cur)}'s turn in this position "
+                                   f"(rules C5, C6.2)")
+
+        # Hand sizes: h at the start of the trick, one fewer once a card is down (C5.7).
+        if ph == FINISHED:
+            down, h = set(range(n)), 1
+        else:
+            down = {first} if ph in (DECLARE, GIVE) else {(leader + i) % n for i in range(len(table))} \
+                if ph == FOLLOW else set()
+            if trick_v.text:
+                h = TRICKS + 1 - trick_v.int(1, TRICKS)
+            else:
+                seen = {len(x) + (s in down) for s, x in enumerate(hands) if x is not None}
+                seen |= {c + (s in down) for s, c in enumerate(counts) if c is not None}
+                h = seen.pop() if len(seen) == 1 else HAND_SIZE if not seen else None
+                if h is None or not 1 <= h <= HAND_SIZE:
+                    raise hands_v.error("the hands do not fit one trick: say which with trick= (rule C5.7)")
+        trick = TRICKS if ph == FINISHED else TRICKS + 1 - h
+        if ph == FINISHED and trick_v.text:
+            trick_v.int(TRICKS, TRICKS)
+        for s, part in enumerate(hand_parts):
+            need = h - (s in down)
+            have = len(hands[s]) if hands[s] is not None else counts[s]
+            if have is None:
+                counts[s] = need
+            elif have != need:
+                raise part.error(f"{seat_text(s)} holds {plural(need, 'card')} in trick {trick}, phase {phase!r}, "
+                                 f"not {have} (rule C5.7)")
+
+        # The unknown parts, dealt from the cards placed nowhere.
+        pool = [c for c in cfg.deck if c not in self.placed]
+        slots = [(s, counts[s]) for s in range(n) if hands[s] is None]
+        slots += [("indicator", 1)] * (indicator is None) + [("hidden", 1)] * (hidden is None)
+        if out is None:
+            slots.append(("out", out_count))
+        fixed = sum(c for _, c in slots if c is not None)
+        if fixed > len(pool) or (out is not None or out_count is not None) and fixed != len(pool):
+            if not slots:
+                raise hands_v.error(f"{_fmt(pool)} {'is' if len(pool) == 1 else 'are'} placed nowhere: every card of "
+                                    f"the deck is in one place (out=? leaves the rest out of the round, rule C2.2)")
+            raise hands_v.error(f"the unknown parts (?) hold {fixed} cards but {len(pool)} are placed nowhere: every "
+                                f"card of the deck is in one place (out=? leaves the rest out of the round, rule C2.2)")
+        dealt = self.deal(slots, pool, hands, gives, table, last, leader, indicator, declarer, ph, first)
+        for s in range(n):
+            if hands[s] is None:
+                hands[s] = dealt[s]
+        indicator = dealt["indicator"] if indicator is None else indicator
+        hidden = dealt["hidden"][0] if hidden is None else hidden
+        out = dealt["out"] if out is None else out
+        if isinstance(indicator, list):
+            indicator = indicator[0]
+
+        # The state.
+        st._hands = [sorted(x) for x in hands]
+        st._won = won
+        st._table = table
+        st._out = tuple(sorted(out))
+        st._indicator, st._hidden_card = indicator, hidden
+        st._ph, st._cur, st._first = ph, cur, first
+        st._leader, st._declarer, st._offered = leader, declarer, offered
+        st._wants = sum(1 << s for s in wanted)
+        st._round, st._trick = rnd, trick
+        st._totals = tuple(totals)
+        st._gives = tuple(g[:4] for g in gives)
+        done = TRICKS if ph == FINISHED else trick - 1
+        if last is not None:
+            if done < 1:
+                raise last_v.error("the last trick belongs to this round: there is none in trick 1 (rule C4.5)")
+            st._last_trick = (done, last[0], last[1], _trick_winner(cfg, indicator, last[0], last[1], n))
+        else:
+            st._last_trick = None
+        st._results = self.results(past, rnd, ph, totals, past_v)
+        st._lseat, st._lmove = move if move is not None else (None, None)
+        st._know = None
+        self.check()
+
+    def past(self, v: Value) -> list[tuple]:
+        """``past=``: the rounds scored before, oldest first: indicator, hidden card, the winner of
+        their last trick, the won piles."""
+        if v.text == "-":
+            return []
+        rounds = []
+        for part in v.split(";"):
+            ind_v, hid_v, w_v, piles_v = part.split(":", 4)
+            ind, hid = self.card(ind_v, False), self.card(hid_v, False)
+            piles = [[self.card(c, False) for c in pile.split(",")] if pile.text != "-" else []
+                     for pile in piles_v.split("/", self.n)]
+            cards = [ind, hid] + [c for pile in piles for c in pile]
+            if len(set(cards)) != len(cards):
+                raise part.error("a card appears twice in this round (rule C2.2)")
+            rounds.append((ind, hid, self.seat(w_v), piles))
+        return rounds
+
+    def results(self, past: list[tuple], rnd: int, ph: int, totals: list[int], v: Value) -> tuple:
+        """The records of the rounds in ``past``: their scores (C9.2) and the totals after each
+        (counted back from ``totals``)."""
+        cfg, n = self.cfg, self.n
+        end = rnd if ph == FINISHED else rnd - 1
+        if len(past) > end:
+            raise v.error(f"{len(past)} rounds scored before round {rnd}")
+        out = []
+        after = tuple(totals)
+        for i in range(len(past) - 1, -1, -1):
+            ind, hid, w, piles = past[i]
+            scored = tuple(_score(p, cfg.bbit, cfg.negative) for p in piles)
+            out.append((end - (len(past) - 1 - i), ind, hid, tuple(map(tuple, piles)), scored, after, w))
+            after = tuple(t - s[2] for t, s in zip(after, scored))
+        return tuple(reversed(out))
+
+    def deal(self, slots: list[tuple[Any, int | None]], pool: list[int], hands: list, gives: list, table: list[int],
+             last: tuple | None, leader: int | None, indicator: int | None, declarer: int | None, ph: int,
+             first: int) -> dict[Any, list[int]]:
+        """The unknown parts from ``pool``. A card given to a seat whose hand is unknown goes to
+        that hand (to the last receiver of that card), and a seat that did not follow a colour
+        on the table or in the last trick gets none of it (C6.3); else the deal is at random."""
+        st, n, cfg = self.st, self.n, self.cfg
+        pinned: dict[int, int] = {}
+        for t, a, r, c, c_v in gives:
+            if c in self.placed:
+                pinned.pop(c, None)
+                continue
+            if hands[r] is not None:
+                raise c_v.error(f"{NAMES[c]}, given to {seat_text(r)} in trick {t}, is placed nowhere: put it in "
+                                f"that hand or where it went (rule C5.5)")
+            pinned[c] = r
+        voids = [0] * n
+        if indicator is not None:
+            if table:
+                voids = _void_masks(cfg, indicator, leader, table, n, voids, set())
+            if last is not None:
+                voids = _void_masks(cfg, indicator, last[0], last[1], n, voids,
+                                    {first} if ph == FOLLOW and declarer is not None else set())
+        if not pinned and not any(voids[s] for s, _ in slots if isinstance(s, int)):
+            return {name: cards for name, cards in deal_unknown(st, slots, pool, self.at["hands"])}
+        # Constrained: every part a place; the part without a count (out=?) takes the rest.
+        sizes = [len(pool) - sum(c for _, c in slots if c is not None) if c is None else c for _, c in slots]
+        index = {name: i for i, (name, _) in enumerate(slots)}
+        allowed = {}
+        for c in pool:
+            if c in pinned:
+                allowed[c] = [index[pinned[c]]]
+            else:
+                allowed[c] = [i for i, (name, _) in enumerate(slots)
+                              if not (isinstance(name, int) and voids[name] & 1 << (c // 100))]
+        st._shuffle(pool)  # the seed's decision for this deal, as deal_unknown takes one
+        found = _Deal(sorted(pool), sizes, allowed).sample(random.Random(f"{st.seed}/{st._rng_count}"))
+        if found is None:
+            raise self.at["hands"].error("the unknown cards cannot be dealt so that every exchange and every "
+                                         "card not followed holds (rules C5.5, C6.3)")
+        return {name: found[0][i] for i, (name, _) in enumerate(slots)}
+
+    def check(self) -> None:
+        """The position as a whole (``_check_loaded``), its problem blamed on a field's column."""
+        st = self.st
+        try:
+            st._derive()
+            st._check_loaded()
+        except _Bad as e:
+            key = _BLAME.get(e.key, e.key)
+            v = self.at.get(key)
+            raise PositionError(e.reason, column=None if v is None else v.column, field=key) from None
+
+
+#: The field of position text each problem found by ``_check_loaded`` is blamed on.
+_BLAME = {"ph": "phase", "cur": "turn", "leader": "declared", "declarer": "declared", "wants": "declared",
+          "lseat": "move", "lmove": "move", "last_trick": "last", "results": "past", "offered": "offer"}
+
+
+def _void_masks(cfg: Config, indicator: int, leader: int, cards: Sequence[int], n: int, voids: list[int],
+                skip: set[int]) -> list[int]:
+    """Add the colours each follower of a trick showed they lack (C6.3) to ``voids``."""
+    mask = _follow_mask(cfg, indicator, cards[0])
+    out = list(voids)
+    for i in range(1, len(cards)):
+        s = (leader + i) % n
+        if s not in skip and not 1 << (cards[i] // 100) & mask:
+            out[s] |= mask
+    return out
+
+
+def _deck_words(cfg: Config) -> str:
+    """The deck in a few words: ``Y, B and R 1-6, W1 and W6``."""
+    regular = [LETTERS[c] for c in cfg.colours]
+    nums = sorted({c % 100 for c in cfg.deck if c // 100 != WHITE})
+    span = f"{nums[0]}-{nums[-1]}" if nums == list(range(nums[0], nums[-1] + 1)) else ",".join(map(str, nums))
+    whites = [NAMES[c] for c in cfg.deck if c // 100 == WHITE]
+    return f"{', '.join(regular[:-1])} and {regular[-1]} {span}, {' and '.join(whites)}"
+
+
+def from_position(text: str, seed: int | None = None) -> CryptoTrickState:
+    """A state from position text (``state.to_position()``, or typed by hand).
+
+    The grammar, with an example and every field, is in the rules reference
+    (``cardwidgets/rules/crypto_trick.md``, "Position text"). Parts written ``?`` (a hand
+    ``?5``, the hidden card) are dealt from the cards placed nowhere with ``seed``, which
+    also seeds every later shuffle. Raises :class:`~cardwidgets.core.position.PositionError`
+    naming the column.
+
+    >>> st = from_position("crypto_trick/1 players=3 trick=5 first=B indicator=B4 "
+    ...                    "hands=?2/R1,R2/?2 won=Y1,Y2,Y3/R3,R4,R5/B1,B2,B3,Y4,Y5,Y6", seed=1)
+    >>> st.phase, st.current_player, st.hand(1), len(st.hand(0))
+    ('offer', 1, ['R1', 'R2'], 2)
+    >>> from_position("crypto_trick/1 players=3 indicator=B4 hands=?/?/Q1")
+    Traceback (most recent call last):
+    ...
+    cardwidgets.core.position.PositionError: column 49 (hands): 'Q1' is not a card (the cards are Y, B and R 1-6, W1 and W6)
+    """
+    return load_position(text, seed, lambda mode: CryptoTrickState)  # type: ignore[return-value]
+
+
 def _decl_value(d: Any) -> bool:
     if isinstance(d, bool):
         return d
@@ -2281,6 +2690,6 @@ def setup_position(
 
 __all__ = [
     "ANY", "Config", "CryptoTrickState", "Give", "IllegalActionError", "InvalidActionError", "PASS", "Pass", "Play",
-    "Reveal", "SPEC", "WANT", "Want", "card_id", "card_name", "from_dict", "new_game", "parse_action",
+    "Reveal", "SPEC", "WANT", "Want", "card_id", "card_name", "from_dict", "from_position", "new_game", "parse_action",
     "round_score", "setup_position", "trump_set",
 ]
