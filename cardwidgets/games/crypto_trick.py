@@ -1620,6 +1620,17 @@ class CryptoTrickState(State):
             return  # a hand-built position: what came before it is not recorded
         recs, reached, left = _recount(self)
         ph = self._ph
+        if ph in (DECLARE, GIVE, FOLLOW):
+            seg, _ = _segment(self._history)
+            said = [d["want"] for d in self._declarations()]
+            expect = [_REVEAL[self._offered if ph != FOLLOW else self._table[0]]]
+            expect += [WANT if w else PASS for w in said]
+            if ph == FOLLOW and self._declarer is not None and self._gives:
+                expect.append(_GIVE[self._gives[-1][3]])
+            expect += [_PLAY[c] for c in self._table[1:]]
+            if seg != expect:
+                _bad("the history does not hold this trick's declarations and plays (rules C5.1, C5.2, C6.2)",
+                     "history")
         if not reached or any(left):
             _bad("the history does not hold the tricks that filled the won piles of this round (rule C8.1)",
                  "history")
@@ -2264,6 +2275,8 @@ class _PositionReader:
         past = self.past(past_v)
 
         # The phase and who acts in it.
+        if len(declared) > n - 1:
+            raise decl_v.error(f"at most {n - 1} declarations: everyone but the first player declares once (rule C5.2)")
         complete = len(declared) == n - 1 or (cfg.first_mode and declared and declared[-1])
         if phase_v.text:
             phase = phase_v.choice(PHASES)
