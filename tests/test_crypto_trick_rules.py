@@ -135,7 +135,8 @@ def test_CT_01_nobody_wants_the_offered_card():
     st = ct02_game()
     events = ok(st, "S0: r Y1", "S1: n", "S2: n", "S3: n")
     # Said once: nobody wants it, then A leads it.
-    assert texts(events)[-2:] == ["Nobody wants Y1 (rule C5.3).", "A leads Y1 (rule C5.3). B follows first (rule C6.2)."]
+    assert texts(events)[-2:] == ["Nobody wants Y1 (rule C5.3).",
+                                  "A leads Y1 (rule C5.3). B follows first (rule C6.2)."]
     assert st.leader == S0 and st.table == [(S0, "Y1")] and st.declarer is None
     assert st.view(None)["table"][0]["position"] == 1
     assert len(st.hand(S0)) == 5  # of its 6 cards
@@ -1060,3 +1061,24 @@ def test_negative_numbers_are_written_with_a_minus_sign():
                         won=[["Y3", "Y4", "Y5", "B3"], []], totals=[1, -8])
     events = ok(st, "r Y1", "n", "B1")
     assert "A and B share the win with \u22123 points each" in events[-1].text
+
+
+@pytest.mark.parametrize("cfg", [dict(players=2), dict(players=3, declaration_mode="single_pass_first"),
+                                 dict(players=4, trump_follow_unified=True, exchange_visibility="public"),
+                                 dict(players=5, trump_ranking="white_high", overload_score="negative_count")],
+                         ids=kit.label)
+def test_the_fast_path_takes_every_step_the_narrated_path_takes(cfg):
+    """``apply_unchecked`` does the steps of ``apply`` without narration in one call: the
+    same state after every action, to the end of whole games."""
+    for seed in range(6):
+        rng = random.Random(seed)
+        fast = new_game(seed=seed, **cfg)
+        slow = fast.clone()
+        while not fast.is_terminal:
+            legal = fast.legal_actions()
+            assert [str(a) for a in legal] == [str(a) for a in slow.legal_actions()]
+            a = legal[rng.randrange(len(legal))]
+            fast.apply_unchecked(a)
+            slow.apply(a)
+            assert fast.to_dict() == slow.to_dict()
+            assert fast.view(None) == slow.view(None)

@@ -499,15 +499,20 @@ def round_score(won: Iterable[int | str], block: bytes | Sequence[int], negative
 _POPCOUNT = tuple(bin(m).count("1") for m in range(64))
 
 
+def _add_score(total: int, scored: tuple[int, int, int]) -> int:
+    return total + scored[2]
+
+
 def _score(won: Iterable[int], bbit: Sequence[int], negative: bool) -> tuple[int, int, int]:
     """:func:`round_score` from the ``Config.bbit`` table (the round-end fast path)."""
-    bits = [bbit[c] for c in won if bbit[c]]
-    b = len(bits)
+    b = m = 0
+    for c in won:
+        x = bbit[c]
+        if x:
+            b += 1
+            m |= x
     if not b:
         return 0, 0, 5
-    m = 0
-    for x in bits:
-        m |= x
     k = _POPCOUNT[m]
     return b, k, (b * k if b <= 3 else -b if negative else b)
 
@@ -769,7 +774,10 @@ class CryptoTrickState(State):
         """Legal actions, in card order (colours Y B R P G W, then number): ``reveal``
         each card in hand; ``want`` then ``pass``; ``give`` each card in hand; ``play``
         each card that follows the lead colour, or every card when none does (C6.3)."""
+        # Plain loops, not comprehensions: a comprehension costs a call of its own, and
+        # simulations ask for the legal actions once per action.
         ph = self._ph
+        out: list[Action] = []
         if ph == FOLLOW:
             hand = self._hands[self._cur]
             fol = self._fol
@@ -777,21 +785,21 @@ class CryptoTrickState(State):
             lo = bisect_left(hand, fol[0])
             hi = bisect_left(hand, fol[1], lo)
             if len(fol) == 2:
-                if lo != hi:
-                    return [_PLAY[c] for c in hand[lo:hi]]
-                return [_PLAY[c] for c in hand]
+                for c in (hand[lo:hi] if lo != hi else hand):
+                    out.append(_PLAY[c])
+                return out
             lo2 = bisect_left(hand, fol[2], hi)
             hi2 = bisect_left(hand, fol[3], lo2)
-            if lo != hi or lo2 != hi2:
-                return [_PLAY[c] for c in hand[lo:hi] + hand[lo2:hi2]]
-            return [_PLAY[c] for c in hand]
+            for c in (hand[lo:hi] + hand[lo2:hi2] if lo != hi or lo2 != hi2 else hand):
+                out.append(_PLAY[c])
+            return out
         if ph == DECLARE:
             return [WANT, PASS]
-        if ph == OFFER:
-            return [_REVEAL[c] for c in self._hands[self._cur]]
-        if ph == GIVE:
-            return [_GIVE[c] for c in self._hands[self._cur]]
-        return []
+        table = _REVEAL if ph == OFFER else _GIVE if ph == GIVE else None
+        if table is not None:
+            for c in self._hands[self._cur]:
+                out.append(table[c])
+        return out
 
     _legal = legal_actions
 
@@ -829,6 +837,87 @@ class CryptoTrickState(State):
         return None
 
     # ------------------------------------------------------------- the one transition path
+    def apply_unchecked(self, a: Action) -> None:
+        """Simulation fast path (see :meth:`State.apply_unchecked`): the steps of :meth:`_apply`
+        without narration, in one call. The conformance tests compare the two paths on every
+        step of random games of every configuration."""
+        p = self._cur
+        self._lseat = p
+        self._lmove = a
+        ph = self._ph
+        self._history = (self._history, a)
+        self._moves += 1
+        if ph == FOLLOW:  # C6.2
+            c = a.cid
+            self._hands[p].remove(c)
+            table = self._table
+            table.append(c)
+            k = self._str[c]
+            if k >= self._best:  # C7.2: an equal card played later wins
+                self._best = k
+                self._win = p
+            if len(table) < self.players:
+                p += 1
+                self._cur = 0 if p == self.players else p
+            elif self._trick == TRICKS:
+                self._end_trick(None)
+            else:  # _end_trick without narration, for the tricks before the last (C8.1, C8.2)
+                w = self._win
+                self._won[w].extend(table)
+                self._last_trick = (self._trick, self._leader, table, w)
+                self._table = []
+                self._declarer = self._leader = None
+                self._wants = 0
+                self._trick += 1
+                self._first = self._cur = w
+                self._ph = OFFER
+            return
+        if ph == DECLARE:  # C5.2
+            if type(a) is Want:
+                self._wants |= 1 << p
+                self._declarer = p
+                if self._cfg.first_mode:  # C5.4: the first want takes it
+                    self._ph = GIVE
+                    return
+            p += 1
+            if p == self.players:
+                p = 0
+            if p != self._first:
+                self._cur = p
+                return
+            if self._declarer is not None:  # C5.4: the declarer gives
+                self._ph = GIVE
+                self._cur = self._declarer
+                return
+            # C5.3: nobody wants it, so the first player leads (p is back to them)
+        elif ph == OFFER:  # C5.1
+            c = a.cid
+            self._hands[p].remove(c)
+            self._offered = c
+            self._ph = DECLARE
+            p += 1
+            self._cur = 0 if p == self.players else p
+            return
+        else:  # GIVE: C5.5, then the declarer leads (C5.6)
+            c = a.cid
+            f = self._first
+            self._hands[p].remove(c)
+            insort(self._hands[f], c)
+            self._gives += ((self._trick, p, f, c),)
+        # The offered card leads (_lead without narration): p is the lead player.
+        c = self._offered
+        self._offered = None
+        self._leader = self._win = p
+        self._table = [c]
+        cfg = self._cfg
+        lc = c // 100
+        s = self._str = cfg.strength[self._indicator // 100][lc]
+        self._fol = cfg.follow[self._indicator // 100][lc]
+        self._best = s[c]
+        self._ph = FOLLOW
+        p += 1
+        self._cur = 0 if p == self.players else p
+
     def _apply(self, a: Action, ev: list[Event] | None) -> None:
         # The phase says which kind of action this is: the base refuses any other (G2).
         p = self._cur
@@ -871,7 +960,6 @@ class CryptoTrickState(State):
                 self._cur = p
             elif self._declarer is None:
                 if ev is not None:
-                    f = self.seat_label(self._first)
                     ev.append(Event("no_taker", {"seat": self._first, "card": NAMES[self._offered]}, "C5.3",
                                     f"Nobody wants {NAMES[self._offered]} (rule C5.3)."))
                 self._lead(self._first, ev)
@@ -971,7 +1059,7 @@ class CryptoTrickState(State):
         """C7.3, C8: the strongest card takes the trick; its player opens the next one."""
         w = self._win
         table = self._table
-        self._won[w] += table
+        self._won[w].extend(table)
         self._last_trick = (self._trick, self._leader, table, w)
         if ev is not None:
             self._say_trick(w, table, ev)
@@ -1021,8 +1109,9 @@ class CryptoTrickState(State):
         """C8.3, C9: score the round; then show the hidden card and deal again, or end the game (C10)."""
         cfg = self._cfg
         n = self.players
-        scored = tuple([_score(w, cfg.bbit, cfg.negative) for w in self._won])
-        totals = tuple([t + s[2] for t, s in zip(self._totals, scored)])
+        bbit, negative = cfg.bbit, cfg.negative
+        scored = tuple(map(_score, self._won, (bbit,) * n, (negative,) * n))
+        totals = tuple(map(_add_score, self._totals, scored))
         self._totals = totals
         won = tuple(map(tuple, self._won))
         if ev is not None:
@@ -1061,7 +1150,7 @@ class CryptoTrickState(State):
             order = list(cfg.deck)
             self._shuffle(order)
         dealt = HAND_SIZE * n
-        hands: list[list[int]] = [[] for _ in range(n)]
+        hands: list[Any] = [None] * n
         for j in range(n):
             h = order[j:dealt:n]
             h.sort()
@@ -1069,7 +1158,7 @@ class CryptoTrickState(State):
         self._hands = hands
         self._indicator = order[dealt]
         self._hidden_card = order[dealt + 1]
-        self._won = [[] for _ in range(n)]
+        self._won = [[], [], [], [], []][:n]
         self._table = []
         self._out = ()
         self._gives = ()
@@ -1081,19 +1170,10 @@ class CryptoTrickState(State):
         self._last_trick = None
         if ev is not None:
             ind = self._indicator
-            tc = ind // 100
-            who = self.seat_label(first)
-            how = "dealt in the given order" if given else "shuffled and dealt"
-            start = (f"{who} won the last trick of round {self._round - 1} and starts (rule C3.3)"
-                     if self._round > 1 else f"{who} starts (rule C2.5)")
-            ev.append(Event("deal", {"round": self._round, "first": first}, "C4.2",
-                            f"Round {self._round} of {cfg.rounds}: the {len(cfg.deck)} cards are {how}, "
-                            f"{HAND_SIZE} to each player clockwise from {who} (rules C4.1, C4.2); {start}."))
-            trumps = "only white is trump" if tc == WHITE else f"white and {COLOUR_NAMES[tc]} are trumps"
-            ev.append(Event("indicator", {"card": NAMES[ind], "trumps": [LETTERS[c] for c in sorted(trump_set(tc))]},
-                            "C4.4", f"{NAMES[ind]} is turned up as the trump indicator: {trumps} this round "
-                                    f"(rules C4.3, C4.4). The last card is set aside face down as the hidden card "
-                                    f"(rule C4.3)."))
+            deal, shown = _deal_texts(self._round, cfg.rounds, len(cfg.deck), given, self.seat_label(first), ind)
+            ev.append(Event("deal", {"round": self._round, "first": first}, "C4.2", deal))
+            trumps = [LETTERS[c] for c in sorted(trump_set(ind // 100))]
+            ev.append(Event("indicator", {"card": NAMES[ind], "trumps": trumps}, "C4.4", shown))
 
     # ------------------------------------------------------------- outcome
     def outcome(self) -> Outcome | None:
@@ -1334,7 +1414,8 @@ class CryptoTrickState(State):
         if self._last_trick is not None:
             out.append(("last", f"{seat_text(self._last_trick[1])}:{cards_text(self._last_trick[2], name)}"))
         if self._gives:
-            out.append(("gives", ",".join(f"{t}:{seat_text(a)}>{seat_text(r)}:{NAMES[c]}" for t, a, r, c in self._gives)))
+            out.append(("gives", ",".join(f"{t}:{seat_text(a)}>{seat_text(r)}:{NAMES[c]}"
+                                          for t, a, r, c in self._gives)))
         if self._lmove is not None:
             out.append(("move", f"{seat_text(self._lseat)}:{str(self._lmove).replace(' ', ':')}"))
         if self._out:
@@ -2105,6 +2186,29 @@ def _follow_problem(cfg: Config, indicator: int, leader: int, cards: Sequence[in
                  f"{_fmt(held)}, which follow it (rule C6.3)", "hands")
 
 
+_DEAL_TEXTS: dict[tuple, tuple[str, str]] = {}
+
+
+def _deal_texts(rnd: int, rounds: int, cards: int, given: bool, who: str, ind: int) -> tuple[str, str]:
+    """The narration of a deal and of its trump indicator (C4.2 to C4.4), worked out once
+    for each case: every new game narrates its first deal."""
+    key = (rnd, rounds, cards, given, who, ind)
+    texts = _DEAL_TEXTS.get(key)
+    if texts is None:
+        tc = ind // 100
+        how = "dealt in the given order" if given else "shuffled and dealt"
+        start = (f"{who} won the last trick of round {rnd - 1} and starts (rule C3.3)" if rnd > 1
+                 else f"{who} starts (rule C2.5)")
+        trumps = "only white is trump" if tc == WHITE else f"white and {COLOUR_NAMES[tc]} are trumps"
+        texts = (f"Round {rnd} of {rounds}: the {cards} cards are {how}, {HAND_SIZE} to each player clockwise "
+                 f"from {who} (rules C4.1, C4.2); {start}.",
+                 f"{NAMES[ind]} is turned up as the trump indicator: {trumps} this round (rules C4.3, C4.4). The "
+                 f"last card is set aside face down as the hidden card (rule C4.3).")
+        if len(_DEAL_TEXTS) < 20_000:
+            _DEAL_TEXTS[key] = texts
+    return texts
+
+
 # --------------------------------------------------------------------------- construction
 def _blank(players: int, seed: int | None, options: dict[str, Any], chance: Any) -> CryptoTrickState:
     st = CryptoTrickState._create(players, seed, None, options, chance)
@@ -2118,6 +2222,7 @@ def _blank(players: int, seed: int | None, options: dict[str, Any], chance: Any)
     st._results = ()
     st._round = 1
     st._lseat = st._lmove = st._know = None
+    st._str, st._fol, st._best, st._win = None, (0, 0), -1, None  # no trick is played yet
     st.is_terminal = False
     return st
 
@@ -2161,7 +2266,6 @@ def new_game(players: int = 4, seed: int | None = None, deck: Sequence[Any] | No
     first = st._randrange(st.players) if fp == "random" else fp
     events: list[Event] = []
     st._deal(first, order, events)
-    st._derive_trick()
     st.setup_events = events
     return st
 
