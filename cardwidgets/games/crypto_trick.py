@@ -777,8 +777,8 @@ class CryptoTrickState(State):
         # Plain loops, not comprehensions: a comprehension costs a call of its own, and
         # simulations ask for the legal actions once per action.
         ph = self._ph
-        out: list[Action] = []
         if ph == FOLLOW:
+            out: list[Action] = []
             hand = self._hands[self._cur]
             fol = self._fol
             # A hand is sorted, so the cards of a colour are one slice of it (C6.3).
@@ -795,6 +795,7 @@ class CryptoTrickState(State):
             return out
         if ph == DECLARE:
             return [WANT, PASS]
+        out = []
         table = _REVEAL if ph == OFFER else _GIVE if ph == GIVE else None
         if table is not None:
             for c in self._hands[self._cur]:
