@@ -27,6 +27,13 @@ size, the offer, the declarations, the table, the won piles (only their block
 count and colours with ``won_pile_visibility="block_count_only"``) and the card
 given face down only if it gave or received it. The hidden card is turned up
 after the round is scored; a preview stops just before that, and before a deal.
+``state.sample_world(seat, rng)`` deals again everything that seat has not seen,
+keeping what it saw and what the rules tell it (who did not follow a colour holds
+none, C6.3; where a card it saw given went, C5.5).
+
+A position is also one line of text: ``state.to_position()`` writes it and
+:func:`from_position` reads it, with unknown parts (``?``) dealt from the seed;
+the grammar is in the rules reference ("Position text").
 
 >>> st = new_game(players=3, seed=4)
 >>> st.phase, st.current_player, st.hand(0)
