@@ -171,6 +171,7 @@ BASE = "crypto_trick/1 players=4 indicator=R2 hands=?/?/?/?"
     (BASE + " totals=1,x,2,3", "totals", "not a number"),
     (BASE + " move=A:dance", "move", "not a move"),
     (BASE + " move=Z:pass", "move", "not a seat"),
+    (BASE + " move=A", "move", "a move is the seat and the action"),
     (BASE + " move=A:pass", "move", "a round starts after the last play"),
     (BASE + " gives=1:A>B:Y1", "gives", "only a declarer who has led gives"),
     (BASE + " gives=1:A-B:Y1", "gives", "expected 2 parts"),
@@ -244,3 +245,43 @@ def test_the_same_seed_gives_the_same_state():
         a.apply(act)
         b.apply(act)
     assert a.to_dict() == b.to_dict()
+
+
+def test_texts_with_a_part_changed_are_refused_with_a_column_or_play_to_the_end(report):
+    """Real positions with one part of one field changed (a card, a seat, a count, a card
+    swapped with another, a field left out): a PositionError with a column in the text, or
+    a game that plays to its end."""
+    rng = random.Random(5)
+    junk = ["Y1", "W6", "B3", "G5", "?", "?3", "-", "Q9", "A", "D", "y", "n", "0", "7", ""]
+    counts = {"refused": 0, "played": 0}
+    for g in range(8):
+        st = new_game(players=2 + g % 4, seed=g, **({"declaration_mode": "single_pass_first"} if g % 3 else {}))
+        texts = []
+        while not st.is_terminal:
+            if rng.random() < 0.1:
+                texts.append(st.to_position())
+            st.apply_unchecked(rng.choice(st.legal_actions()))
+        for text in texts + [st.to_position()]:
+            parts = text.split(" ")
+            for _ in range(8):
+                i = rng.randrange(1, len(parts))
+                key, _, value = parts[i].partition("=")
+                pieces = re.split(r"([,/:;>])", value)
+                pieces[rng.randrange(len(pieces))] = rng.choice(junk)
+                cards = re.findall(r"[YBRPGW][0-9]", text)
+                a, b = rng.sample(cards, 2)
+                for bad in (" ".join(parts[:i] + [f"{key}={''.join(pieces)}"] + parts[i + 1:]),
+                            " ".join(parts[:i] + parts[i + 1:]),
+                            text.replace(a, "@").replace(b, a).replace("@", b)):
+                    try:
+                        again = from_position(bad, seed=1)
+                    except PositionError as e:
+                        assert e.column is None or 1 <= e.column <= len(bad) + 1, (bad, str(e))
+                        counts["refused"] += 1
+                        continue
+                    kit.views_are_safe(again)
+                    while not again.is_terminal:
+                        again.apply(rng.choice(again.legal_actions()))
+                    counts["played"] += 1
+    assert counts["refused"] and counts["played"]
+    report("crypto_trick positions", "crypto_trick", **counts)

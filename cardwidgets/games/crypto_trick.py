@@ -2377,6 +2377,8 @@ class _PositionReader:
         if move_v.text != "-":
             seat_v, _, rest = move_v.text.partition(":")
             mover = self.seat(Value(seat_v, move_v.column, move_v.key))
+            if not rest:
+                raise move_v.error("a move is the seat and the action, such as A:play:R5")
             try:
                 move = (mover, parse_action(rest.replace(":", " ")))
             except InvalidActionError as e:
