@@ -392,8 +392,9 @@ def test_YD_06_draw_reported():
 
 
 def test_YD_07_collapsed_cards_are_ignored():
+    # Cards collapse only from a full house (Y8.4): A's six cards make H = 11, three collapsed F = 7.
     st = duo([["G25"], ["G29"]], npc_deck=["G33"], trick_no=10,
-             houses=[["G4", "G8", "G7"], ["G12", "G16", "G2"], ["G24", "G28", "G17"]],
+             houses=[["G1", "G5", "G9", "G14", "G3", "G7"], ["G12", "G16", "G6"], ["G24", "G28", "G17"]],
              collapsed=[["G11", "G15", "G21"], [], []])
     play(st, "G25", "G29")  # all size 1: the NPC captures all three, T = 9 + 3
     out = st.outcome()

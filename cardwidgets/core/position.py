@@ -254,7 +254,9 @@ def option_text(value: Any) -> str:
     if isinstance(value, str) and _WORD.match(value) and value not in ("true", "false", "null") \
             and not re.fullmatch(r"-?[0-9]+", value):
         return value
-    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+    from .state import _json_safe  # keys as JSON writes them: a table may mix numbers and names
+
+    return json.dumps(_json_safe(value), separators=(",", ":"), sort_keys=True)
 
 
 def seat_text(seat: int | None) -> str:

@@ -34,12 +34,13 @@ from typing import Any, Mapping, Sequence
 
 from ...core import ANY, Event, IllegalActionError, InvalidActionError, Recorded
 from ...core.deck import read_cards
+from ...core.position import load_position
 from .cards import (CRABS, GREEN, NAME, NPC, PINK, PLAY, TRICKS, Arrange, Decline, Draw, GiveUp, Move,
                     Place, Play, Row, Take, card_id, check_deck, config, duo_winners, names, parse_action,
                     round_score, size_of)
 from .solo import SoloState, can_finish, hint, hint_from_view
 from .spec import DUO, SOLO, SPEC, STANDARD
-from .trick import DuoState, StandardState
+from .trick import DuoState, StandardState, check_options
 
 _CLASSES = {STANDARD: StandardState, DUO: DuoState, SOLO: SoloState}
 _DEFAULT_PLAYERS = {STANDARD: 4, DUO: 2, SOLO: 1}
@@ -100,20 +101,6 @@ def new_game(players: int = _UNSET, seed: int | None = None, deck: Sequence[Any]
     return _new_solo(players, seed, deck, chance, options)
 
 
-def _check_standard(st: StandardState) -> None:
-    o, n = st.options, st.players
-    if o["card_set"] == "advanced" and n == 7:
-        raise ValueError("card_set='advanced' is not allowed with 7 players: the advanced card sets are for 3 to 6 "
-                         "players (rule Y12.3)")
-    if o["dealer"] is not None and o["dealer"] >= n:
-        raise ValueError(f"dealer={o['dealer']!r} is not allowed; allowed values: a seat 0..{n - 1} or None "
-                         f"(rule Y2.6)")
-    lo, hi = o["size_track"]
-    if not lo <= o["marker_start"] <= hi:
-        raise ValueError(f"marker_start={o['marker_start']!r} is not allowed; allowed values: a value on the size "
-                         f"track, {lo} to {hi} (rule Y1.5)")
-
-
 def _first_order(st: Any, deck: Any, what: str) -> list[int]:
     """The first deal's card order: the checked ``deck=`` (kept in ``deck_order``), or a shuffle."""
     if deck is not None:
@@ -127,7 +114,7 @@ def _first_order(st: Any, deck: Any, what: str) -> list[int]:
 
 def _new_standard(players: Any, seed: Any, deck: Any, chance: Any, options: dict) -> StandardState:
     st = StandardState._create(players, seed, STANDARD, options, chance)
-    _check_standard(st)
+    check_options(st)
     cfg = st._cfg = config(STANDARD, st.players, st.options)
     order = _first_order(st, deck, f"a {st.players}-player {st.options['card_set']} game")
     n = st.players
@@ -203,6 +190,19 @@ def _new_solo(players: Any, seed: Any, deck: Any, chance: Any, options: dict) ->
     return st
 
 
+def from_position(text: str, seed: int | None = None):
+    """A state from position text (``state.to_position()``; the grammar is in the rules
+    reference, "Position text"). Unknown parts (``?``) are dealt with ``seed``, which also
+    seeds every later shuffle. Raises :class:`~cardwidgets.core.position.PositionError`.
+
+    >>> st = from_position("yadokarick/1 players=4 mode=standard trick=10 turn=A marker=8 "
+    ...                    "hands=G2/P4/G36/P32 houses=G4,G8,G1/G12,G16/-/-", seed=1)
+    >>> st.current_player, st.hand(2), st.house_size(0), len(st.view(None)["aside"])
+    (0, ['G36'], 9, 63)
+    """
+    return load_position(text, seed, lambda mode: _CLASSES[SPEC.mode(mode).name])
+
+
 def from_dict(data: dict[str, Any]):
     """A state saved with ``to_dict`` (any mode)."""
     mode = data.get("mode") if isinstance(data, dict) else None
@@ -267,7 +267,7 @@ def setup_standard(players: int = 4, hands: Sequence[Sequence[str]] | None = Non
     ('A plays G2, size 2 (rule Y4.2).', 1)
     """
     st = StandardState._create(players, seed, STANDARD, options, None)
-    _check_standard(st)
+    check_options(st)
     cfg = st._cfg = config(STANDARD, st.players, st.options)
     n = st.players
     if not isinstance(trick_no, int) or not 1 <= trick_no <= TRICKS:
@@ -336,6 +336,7 @@ def setup_standard(players: int = 4, hands: Sequence[Sequence[str]] | None = Non
     st._last = None
     st._winners = None
     st._reason = ""
+    st._check_loaded()  # a hand-built position is held to the same rules as a loaded one
     st._mark_origin()
     return st
 
@@ -422,6 +423,7 @@ def setup_duo(hands: Sequence[Sequence[str]] | None = None, *, npc_deck: Sequenc
     events: list[Event] = []
     st._advance(events)
     st.setup_events = events
+    st._check_loaded()  # a hand-built position is held to the same rules as a loaded one
     st._mark_origin()
     return st
 
@@ -489,6 +491,7 @@ def setup_solo(row: Sequence[str] = (), *, crabs: Mapping[str, Sequence[str]] | 
     events: list[Event] = []
     st._fill(events)
     st.setup_events = events
+    st._check_loaded()  # a hand-built position is held to the same rules as a loaded one
     st._mark_origin()
     return st
 
@@ -504,6 +507,6 @@ DEMO_DECK += [NAME[c] for c in range(72) if NAME[c] not in set(DEMO_DECK)]
 __all__ = [
     "ANY", "Arrange", "CRABS", "DEMO_DECK", "Decline", "Draw", "DuoState", "GiveUp", "IllegalActionError",
     "InvalidActionError", "Move", "Place", "Play", "Row", "SPEC", "SoloState", "StandardState", "Take", "can_finish",
-    "card_id", "duo_winners", "from_dict", "hint", "hint_from_view", "new_game", "parse_action", "round_score",
+    "card_id", "duo_winners", "from_dict", "from_position", "hint", "hint_from_view", "new_game", "parse_action", "round_score",
     "setup_duo", "setup_position", "setup_solo", "setup_standard", "size_of",
 ]

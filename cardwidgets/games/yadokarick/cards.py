@@ -673,6 +673,8 @@ def parse_action(text: str) -> Any:
             card = card[5:].strip()
         return PLACE[_card_token(card, text)][_crab_token(crab.strip(), text)]
     tokens = s.replace(",", " ").split()
+    if not tokens:  # nothing but commas
+        raise InvalidActionError(f"{quote(text)}: no action, only separators; {_EXAMPLES}")
     verb = tokens[0].lower()
     rest = tokens[1:]
     if len(tokens) == 1:
@@ -747,16 +749,70 @@ def decode_lists(value: Any, what: str = "cards") -> list[list[int]]:
     return [decode_cards(x, what) for x in value]
 
 
-def check_seat(value: Any, n: int, what: str, none_ok: bool = False) -> None:
+class LoadError(ValueError):
+    """A loaded state (``from_dict``, position text) that no game could reach.
+
+    ``key`` names the part that is wrong, as the field of the position text it is
+    written in (``hands``, ``turn`` ...), so that a position error can point at its column.
+    """
+
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(f"{key}: {message}")
+        self.key, self.reason = key, message
+
+
+def check_seat(value: Any, n: int, key: str, none_ok: bool = False) -> None:
     if value is None and none_ok:
         return
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < n:
-        raise ValueError(f"{what} must be a seat 0..{n - 1}, got {show(value, 20)}")
+        raise LoadError(key, f"expected a seat 0..{n - 1}, got {show(value, 20)}")
 
 
-def small_int(value: Any, what: str, lo: int = 0, hi: int = 10**6) -> None:
+def small_int(value: Any, key: str, lo: int = 0, hi: int = 10**6) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise ValueError(f"{what} must be an int from {lo} to {hi}, got {show(value, 20)}")
+        raise LoadError(key, f"expected an int from {lo} to {hi}, got {show(value, 20)}")
+
+
+def check_flag(value: Any, key: str) -> None:
+    if not isinstance(value, bool):
+        raise LoadError(key, f"expected True or False, got {show(value, 20)}")
+
+
+def check_record(st: Any, kinds: tuple[type, ...]) -> None:
+    """What every mode checks on loading: the history holds actions of this mode and ends with
+    the last action the views show; a ``deck=`` order is the cards of this game; a hand-built
+    start (``position``) is itself a sound position of the same game, mode and options."""
+    last = st._last[1] if st.mode != "solo" and st._last is not None else st._last
+    if last is not None and not isinstance(last, kinds):
+        raise LoadError("last_action", f"{last} is not an action of the {st.mode} mode")
+    if st._history is not None:
+        node, a = st._history
+        if last is None or str(a) != str(last):
+            raise LoadError("last_action", f"the history ends with {a}, but the last action is {last}")
+        while True:
+            if not isinstance(a, kinds):
+                raise LoadError("history", f"{a} is not an action of the {st.mode} mode")
+            if node is None:
+                break
+            node, a = node
+    if st.deck_order is not None:
+        if st._origin is not None:
+            raise LoadError("deck", "a game starts from a deck order or from a hand-built position, not both")
+        check_deck(list(st.deck_order), st._cfg.cards, f"this {st.mode} game")
+    origin = st._origin
+    if origin is None:
+        return
+    from . import from_dict, from_position  # the modes' loaders (a cycle at import time only)
+
+    if isinstance(origin, str):
+        start = from_position(origin, st.seed)
+    elif isinstance(origin, dict):
+        start = from_dict({**origin, "history": [], "position": None})
+    else:
+        raise LoadError("position", f"a hand-built start is position text or a saved state, not "
+                                    f"{type(origin).__name__}")
+    if (type(start), start.players, start.options) != (type(st), st.players, st.options):
+        raise LoadError("position", "the hand-built start is another game: its mode, players or options differ")
 
 
 __all__ = [
