@@ -588,14 +588,20 @@ class SoloState(State):
         out += [f"take {NAME[c]}" for c in self._bonus]
         return out
 
-    def _twin(self, seat: int, rng: Any) -> "SoloState":
-        """The decks in another order (their contents follow from what is on the table)."""
-        twin = self.clone()
-        for i in (0, 1):
-            d = twin._decks[i][:]
-            rng.shuffle(d)
-            twin._decks[i] = d
-        return twin
+    def _sample(self, seat: int, rng: Any) -> "SoloState":
+        """The decks in a new order. What is in each deck is known (the cards of its colour seen
+        nowhere else, Y15.4), except where cards are out of play: those are dealt again with
+        the deck of their colour, the deck and the out cards keeping their sizes."""
+        world = self.clone()
+        out: list[int] = []
+        for colour in (0, 1):
+            deck = self._decks[colour]
+            pool = sorted(deck + [c for c in self._out if c & 1 == colour])  # the order of the real cards
+            rng.shuffle(pool)  # must not show through, so the pool is sorted first
+            world._decks[colour] = pool[:len(deck)]
+            out += pool[len(deck):]
+        world._out = tuple(out)
+        return world
 
     def __repr__(self) -> str:
         return f"<SoloState seed={self.seed} turn={self._turns} phase={self._phase}>"
@@ -622,7 +628,9 @@ class SoloState(State):
         cfg = self._cfg = config(self.mode, 1, self.options)
         removed = ",".join(map(str, self.options["solo_removed"])) or "none"
         r = Reader(parsed, cfg.cards, f"solo plays both colours without the numbers {removed}")
-        phase = self._phase = r.take("phase", "turn").choice(
+        fresh = not any(parsed.fields.has(k) for k in ("row", "crabs", "score", "penalty", "turns"))
+        default = ("setup_color" if cfg.one_color else "setup") if fresh else "turn"  # a new game, or a turn
+        phase = self._phase = r.take("phase", default).choice(
             ("setup", "setup_color", "turn", "refill", "bonus", "finished"))
         self._turns = r.take("turns", "0").int(0, SPEC.max_actions(1, self.options))
         self._row, _ = r.card_list(r.take("row", "-"))

@@ -16,6 +16,7 @@ roof fixes the house for the rest of the round.
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 from itertools import permutations
 from typing import Any
 
@@ -78,6 +79,42 @@ def check_options(st: Any) -> None:
     if not lo <= o["marker_start"] <= hi:
         raise ValueError(f"marker_start={o['marker_start']!r} is not allowed; allowed values: a value on the size "
                          f"track, {lo} to {hi} (rule Y1.5)")
+
+
+def _deal(world: Any, rng: Any, pool: list[int], seats: list[int], blind: list[tuple[int, int]]) -> list[int]:
+    """Deal ``pool`` at random into a clone: each of ``seats`` gets as many cards as it holds,
+    each blind collapsed pile its ``k`` bottom cards; the rest is returned (aside, NPC deck).
+    The pool is sorted first, so that the world depends on the rng and on what the seat knows
+    only, never on where the real cards are."""
+    pool.sort()
+    rng.shuffle(pool)
+    i = 0
+    for s in seats:
+        m = len(world._hands[s])
+        world._hands[s] = [PLAY[c] for c in sorted(pool[i:i + m])]
+        i += m
+    for s, k in blind:
+        world._collapsed[s][:k] = pool[i:i + k]
+        i += k
+    return pool[i:]
+
+
+@lru_cache(maxsize=64)
+def _origin_text_piles(text: str, seed: int, cls: type) -> tuple[int, tuple[tuple[int, ...], ...]]:
+    from . import from_position  # the package's loader (imported here: it imports this module)
+
+    st = from_position(text, seed)
+    return getattr(st, "_round", 1), tuple(tuple(p) for p in st._collapsed)
+
+
+def _origin_piles(origin: Any, seed: int, cls: type) -> tuple[int, Any] | None:
+    """The round and the collapsed piles of a hand-built start (position text or a saved state)."""
+    if isinstance(origin, str):
+        return _origin_text_piles(origin, seed, cls)
+    state = origin.get("state") if isinstance(origin, dict) else None
+    if not isinstance(state, dict):
+        return None
+    return state.get("round", 1), decode_lists(state.get("collapsed", []), "collapsed")
 
 
 def _cap(text: str) -> str:
@@ -181,10 +218,17 @@ class _TrickTable(State):
                             f"{_cap(name)} places {order} on {self._their(who)} house: H = {h} (rule {rule})."))
             if gone:
                 f = sum(size[c] for c in self._collapsed[who])
-                ev.append(Event("collapse", {"who": name, "cards": names(gone), "collapsed_size": f}, "Y8.4",
-                                f"{_cap(name)}'s house holds more than {cfg.house_limit} cards: {listing(gone)} "
-                                f"{'collapses' if len(gone) == 1 else 'collapse'} face down, F = {f} "
-                                f"(rule Y8.4)."))
+                head = f"{_cap(name)}'s house holds more than {cfg.house_limit} cards: "
+                verb = "collapses" if len(gone) == 1 else "collapse"
+                text = f"{head}{listing(gone)} {verb} face down, F = {f} (rule Y8.4)."
+                data = {"who": name, "cards": names(gone), "collapsed_size": f}
+                if cfg.collapsed_public:
+                    ev.append(Event("collapse", data, "Y8.4", text))
+                else:  # only the owner sees its collapsed pile (Y15.3); the others see how many cards went
+                    ev.append(Event("collapse", data, "Y8.4", text, audience=(who,) if who < self.players else ()))
+                    ev.append(Event("collapse", {"who": name, "count": len(gone)}, "Y8.4",
+                                    f"{head}{plural(len(gone), 'card')} {verb} face down (rule Y8.4).",
+                                    audience=tuple(s for s in range(self.players) if s != who)))
             if roofed:
                 r = [NAME[c] for c in cards if roof[c]]
                 ev.append(Event("roof", {"who": name, "roof": r, "size": h}, "Y8.5",
@@ -295,6 +339,18 @@ class _TrickTable(State):
     def _captured(self) -> list[tuple[int, ...]]:
         """Captured cards not yet placed (standard, ``placement_order="choose"``)."""
         return []
+
+    def _blind(self, seat: int) -> list[tuple[int, int]]:
+        """``(owner, k)``: the bottom ``k`` cards of ``owner``'s collapsed pile, which ``seat`` never
+        saw. With ``collapsed_visibility="count_only"`` a collapsed pile is face down to the
+        others, but every card in it was seen face up in a house, except those a hand-built
+        position put there at the start of this round."""
+        if self._cfg.collapsed_public or self._origin is None:
+            return []
+        start = _origin_piles(self._origin, self.seed, type(self))
+        if start is None or start[0] != getattr(self, "_round", 1):
+            return []
+        return [(w, len(pile)) for w, pile in enumerate(start[1]) if w != seat and pile]
 
 
 # =========================================================================== standard
@@ -790,18 +846,20 @@ class StandardState(_TrickTable):
             out += ["move left", "move right", "move stay"]
         return out
 
-    def _twin(self, seat: int, rng: Any) -> "StandardState":
-        twin = self.clone()
-        hidden = [a.cid for s in range(self.players) if s != seat for a in self._hands[s]] + list(self._aside)
-        rng.shuffle(hidden)
-        k = 0
-        for s in range(self.players):
-            if s != seat:
-                m = len(self._hands[s])
-                twin._hands[s] = [PLAY[c] for c in sorted(hidden[k:k + m])]
-                k += m
-        twin._aside = tuple(hidden[k:])
-        return twin
+    def _sample(self, seat: int, rng: Any) -> "StandardState":
+        """Deal the cards ``seat`` has not seen (the other hands, the cards set aside, and with
+        ``collapsed_visibility="count_only"`` the collapsed cards it never saw in a house) again
+        at random; hand sizes and pile sizes stay. Every card played was seen face up, and there
+        is no duty to follow (Y4.2), so nothing else is known about a hand."""
+        others = [s for s in range(self.players) if s != seat]
+        blind = self._blind(seat)
+        pool = [a.cid for s in others for a in self._hands[s]]
+        pool += self._aside
+        for s, k in blind:
+            pool += self._collapsed[s][:k]
+        world = self.clone()
+        world._aside = tuple(_deal(world, rng, pool, others, blind))
+        return world
 
     def __repr__(self) -> str:
         return (f"<StandardState players={self.players} seed={self.seed} round={self._round} "
@@ -1418,17 +1476,20 @@ class DuoState(_TrickTable):
         s = self._cur if seat is None else seat
         return [] if s is None else [f"play {c}" for c in self.hand(s)]
 
-    def _twin(self, seat: int, rng: Any) -> "DuoState":
-        twin = self.clone()
+    def _sample(self, seat: int, rng: Any) -> "DuoState":
+        """Deal the cards ``seat`` has not seen again at random: the other player's hand, the NPC
+        deck in a new order (its next card is unknown until turned over, Y13.5), the cards set
+        aside, and with ``collapsed_visibility="count_only"`` the collapsed cards it never saw."""
         other = 1 - seat
-        hidden = [a.cid for a in self._hands[other]] + list(self._npc_deck) + list(self._aside)
-        rng.shuffle(hidden)
-        m = len(self._hands[other])
-        twin._hands[other] = [PLAY[c] for c in sorted(hidden[:m])]
-        d = len(self._npc_deck)
-        twin._npc_deck = hidden[m:m + d]
-        twin._aside = tuple(hidden[m + d:])
-        return twin
+        blind = self._blind(seat)
+        pool = [a.cid for a in self._hands[other]] + self._npc_deck + list(self._aside)
+        for s, k in blind:
+            pool += self._collapsed[s][:k]
+        world = self.clone()
+        rest = _deal(world, rng, pool, [other], blind)
+        world._aside = tuple(rest[:len(self._aside)])
+        world._npc_deck = rest[len(self._aside):]
+        return world
 
     def __repr__(self) -> str:
         return f"<DuoState seed={self.seed} trick={self._trick_no} phase={self._phase}>"
