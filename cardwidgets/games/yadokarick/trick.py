@@ -100,17 +100,19 @@ def _deal(world: Any, rng: Any, pool: list[int], seats: list[int], blind: list[t
 
 
 @lru_cache(maxsize=64)
-def _origin_text_piles(text: str, seed: int, cls: type) -> tuple[int, tuple[tuple[int, ...], ...]]:
+def _text_start(text: str, seed: int) -> tuple[int, tuple[tuple[int, ...], ...]]:
     from . import from_position  # the package's loader (imported here: it imports this module)
 
     st = from_position(text, seed)
     return getattr(st, "_round", 1), tuple(tuple(p) for p in st._collapsed)
 
 
-def _origin_piles(origin: Any, seed: int, cls: type) -> tuple[int, Any] | None:
-    """The round and the collapsed piles of a hand-built start (position text or a saved state)."""
+def _origin_start(st: Any) -> tuple[int, Any] | None:
+    """The round and the collapsed piles of ``st``'s hand-built start (position text or a saved
+    state), if it has one."""
+    origin = st._origin
     if isinstance(origin, str):
-        return _origin_text_piles(origin, seed, cls)
+        return _text_start(origin, st.seed)
     state = origin.get("state") if isinstance(origin, dict) else None
     if not isinstance(state, dict):
         return None
@@ -224,11 +226,14 @@ class _TrickTable(State):
                 data = {"who": name, "cards": names(gone), "collapsed_size": f}
                 if cfg.collapsed_public:
                     ev.append(Event("collapse", data, "Y8.4", text))
-                else:  # only the owner sees its collapsed pile (Y15.3); the others see how many cards went
-                    ev.append(Event("collapse", data, "Y8.4", text, audience=(who,) if who < self.players else ()))
+                else:  # everyone sees how many cards go; only the owner sees which (Y15.3)
                     ev.append(Event("collapse", {"who": name, "count": len(gone)}, "Y8.4",
-                                    f"{head}{plural(len(gone), 'card')} {verb} face down (rule Y8.4).",
-                                    audience=tuple(s for s in range(self.players) if s != who)))
+                                    f"{head}{plural(len(gone), 'card')} {verb} face down (rule Y8.4)."))
+                    owner = (who,) if who < self.players else ()  # the NPC's pile: the teacher view only
+                    which = "they are" if len(gone) > 1 else "it is"
+                    secret = f"only {name} sees that pile" if owner else "no player sees the NPC's collapsed pile"
+                    ev.append(Event("collapse_cards", data, "Y15.3", f"Face down, {which} {listing(gone)}: F = {f}; "
+                                                                    f"{secret} (rule Y15.3).", audience=owner))
             if roofed:
                 r = [NAME[c] for c in cards if roof[c]]
                 ev.append(Event("roof", {"who": name, "roof": r, "size": h}, "Y8.5",
@@ -318,7 +323,7 @@ class _TrickTable(State):
             if self._roofed[w] != (cfg.roofs_apply and has_roof):
                 raise LoadError("houses", f"{name}'s house is {'' if self._roofed[w] else 'not '}roofed, but "
                                           f"{'it holds' if has_roof else 'it never held'} a roof card "
-                                          f"(rules Y8.5{', Y13.7' if self.mode == 'duo' else ''})")
+                                          f"({'rules Y8.5, Y13.7' if self.mode == 'duo' else 'rule Y8.5'})")
         small_int(self._trick_no, "trick", 1, TRICKS)
         if not isinstance(self._reason, str):
             raise LoadError("phase", "the reason of the result is text")
@@ -347,7 +352,7 @@ class _TrickTable(State):
         position put there at the start of this round."""
         if self._cfg.collapsed_public or self._origin is None:
             return []
-        start = _origin_piles(self._origin, self.seed, type(self))
+        start = _origin_start(self)
         if start is None or start[0] != getattr(self, "_round", 1):
             return []
         return [(w, len(pile)) for w, pile in enumerate(start[1]) if w != seat and pile]
@@ -983,13 +988,15 @@ class StandardState(_TrickTable):
         self._roofed = tuple(any(cfg.roof[c] for c in h + g) for h, g in zip(self._houses, self._collapsed))
         self._discard = discard
         results = []
+        done = self._round if phase == "finished" else self._round - 1
         if parsed.fields.has("results"):
-            for i, part in enumerate(r.take("results").split("/")):
+            parts = r.take("results").split("/")
+            for i, part in enumerate(parts, done - len(parts) + 1):  # the last rounds over
                 t, hs, fs = part.split(":", 3)
                 tv, h, f = t.int(*cfg.track), hs.ints(0, 10**6), fs.ints(0, 10**6)
                 if len(h) != n or len(f) != n:
                     raise part.error(f"a round's result is target:{n} house sizes:{n} collapsed sizes")
-                results.append({"round": i + 1, "target": tv, "house_sizes": h, "collapsed_sizes": f,
+                results.append({"round": i, "target": tv, "house_sizes": h, "collapsed_sizes": f,
                                 "scores": [round_score(a, b, tv) for a, b in zip(h, f)]})
         self._results = tuple(results)
         sums = tuple(sum(x["scores"][s] for x in results) for s in range(n))
@@ -1153,30 +1160,32 @@ class StandardState(_TrickTable):
                 not all(type(t) is int and abs(t) <= 10**9 for t in totals):
             raise LoadError("totals", f"expected {n} ints")
         results = self._results
-        if not results:
-            return  # a hand-built position may start with totals and no record of the rounds before
         done = self._round if self._phase == "finished" else self._round - 1
-        if len(results) != done:
+        # The results are the last rounds over. A game dealt from its start records them all, and
+        # its totals are their sums; a hand-built start may bring totals without the rounds before.
+        first = done - len(results) + 1
+        if not isinstance(results, tuple) or first < 1:
             raise LoadError("results", f"{plural(done, 'round')} {'is' if done == 1 else 'are'} over, so there "
-                                       f"{'is' if done == 1 else 'are'} {plural(done, 'result')}")
+                                       f"{'is' if done == 1 else 'are'} at most {plural(done, 'result')}")
         lo, hi = cfg.track
         sums = [0] * n
-        for i, r in enumerate(results):
+        for i, r in enumerate(results, first):
             if not isinstance(r, dict) or set(r) != {"round", "target", "house_sizes", "collapsed_sizes", "scores"}:
                 raise LoadError("results", "a round's result has its round, target, house sizes, collapsed sizes "
                                            "and scores")
             t, hs, fs = r["target"], r["house_sizes"], r["collapsed_sizes"]
-            if r["round"] != i + 1 or type(t) is not int or not lo <= t <= hi:
-                raise LoadError("results", f"round {i + 1}'s target is a value of the size track")
+            if r["round"] != i or type(t) is not int or not lo <= t <= hi:
+                raise LoadError("results", f"round {i}'s result has its number and a target on the size track")
             for v in (hs, fs):
                 if not isinstance(v, list) or len(v) != n or not all(type(x) is int and 0 <= x <= 10**6 for x in v):
-                    raise LoadError("results", f"round {i + 1}: expected {n} sizes")
+                    raise LoadError("results", f"round {i}: expected {n} sizes")
             if r["scores"] != [round_score(h, f, t) for h, f in zip(hs, fs)]:
-                raise LoadError("results", f"round {i + 1}: the scores follow from the sizes and the target "
+                raise LoadError("results", f"round {i}: the scores follow from the sizes and the target "
                                            f"(rules Y10.2, Y10.3)")
             sums = [a + b for a, b in zip(sums, r["scores"])]
-        if tuple(sums) != totals:
-            raise LoadError("totals", "the totals are the sums of the round scores (rule Y10.4)")
+        if first == 1 and tuple(sums) != totals:
+            raise LoadError("totals", f"the totals are the sums of the round scores{' so far' if done else ''}"
+                                      f" (rule Y10.4)")
 
 
 # =========================================================================== duo
