@@ -881,3 +881,132 @@ def test_refusals_in_duo_and_after_the_end():
     std_st.apply("=")
     assert std_st.is_terminal and std_st.phase == "finished" and std_st.legal_actions() == []
     refused(std_st, "move left", "G1")
+
+
+# =========================================================================== notation hardening
+@pytest.mark.parametrize("text", [",", " , ", ",,", ", ,\t,"])
+def test_regression_commas_alone_are_invalid_everywhere(text):
+    # Found by review: "," split into no word at all and parse_action raised IndexError, which
+    # escaped apply, is_legal, explain (which must never raise), preview and replays.
+    with pytest.raises(InvalidActionError, match="no action"):
+        C.parse_action(text)
+    for st in (Y.new_game(players=4, seed=1), Y.new_game(mode="solo", seed=1)):
+        before = st.to_dict()
+        with pytest.raises(InvalidActionError):
+            st.apply(text)
+        with pytest.raises(InvalidActionError):
+            st.preview(text)
+        assert not st.is_legal(text)
+        ex = st.explain(text)
+        assert not ex.legal and ex.rule is None and str(ex).startswith("Invalid:")
+        assert st.to_dict() == before
+    rep = Replay.from_state(Y.new_game(players=4, seed=1))
+    rep.actions = [text]
+    from cardwidgets import ReplayError
+
+    with pytest.raises(ReplayError) as info:
+        Replay.from_json(rep.to_json())
+    assert info.value.index == 0
+
+
+def test_any_text_parses_or_is_invalid_and_explain_never_raises():
+    hypothesis = pytest.importorskip("hypothesis")
+    from hypothesis import given, settings
+    from hypothesis import strategies as hs
+
+    alphabet = hs.sampled_from(list("GPgp0123456789 ,<>=+-xXdD:;") + ["play", "move", "place", "give", "up",
+                                                                      "arrange", "take", "draw", "row", "on",
+                                                                      "green", "pink", "left", "\t", "\u00a0"])
+    words = hs.lists(alphabet, max_size=12).map("".join)
+    states = [Y.new_game(players=4, seed=1), Y.new_game(mode="duo", seed=1), Y.new_game(mode="solo", seed=1),
+              Y.new_game(players=3, seed=2, placement_order="choose")]
+    snapshots = [s.to_dict() for s in states]
+
+    @settings(max_examples=600, deadline=None, derandomize=True, database=None)
+    @given(hs.one_of(hs.text(max_size=40), words))
+    def check(text):
+        try:
+            action = C.parse_action(text)
+        except InvalidActionError:
+            action = None
+        if action is not None:
+            assert C.parse_action(str(action)) == action
+        for st in states:
+            ex = st.explain(text)
+            assert isinstance(ex.legal, bool) and isinstance(str(ex), str)
+            for seat in (None, 0):
+                st.explain(text, seat)
+
+    check()
+    assert [s.to_dict() for s in states] == snapshots
+    assert hypothesis
+
+
+# =========================================================================== hidden collapsed piles
+def _collapse_game(mode, **options):
+    """A game under collapsed_visibility='count_only' played until some collapses happened; every
+    event with the position it happened in."""
+    for seed in range(40):
+        st = Y.new_game(mode=mode, seed=seed, collapsed_visibility="count_only", **options)
+        rng = random.Random(seed)
+        events = []
+        while not st.is_terminal:
+            owners = [list(x) for x in st._collapsed]
+            for e in st.apply(rng.choice(st.legal_actions())):
+                events.append((e, owners))
+        if sum(e.kind == "collapse" for e, _ in events) >= 2:
+            return st, [e for e, _ in events]
+    raise AssertionError("no collapse happened")
+
+
+@pytest.mark.parametrize("mode, options", [("standard", dict(players=4, rounds=1)),
+                                           ("standard", dict(players=3, rounds=1)),
+                                           ("duo", dict(players=2))])
+def test_count_only_collapses_are_narrated_without_their_cards(mode, options):
+    st, events = _collapse_game(mode, **options)
+    collapses = [e for e in events if e.kind in ("collapse", "collapse_cards")]
+    names = set(C.NAME)
+    for e in collapses:
+        if e.kind == "collapse":  # the public line: who, and how many cards
+            assert e.audience is None and set(e.data) == {"who", "count"}
+            assert not names & set(e.text.replace(",", " ").replace(".", " ").split()), e.text
+        else:  # the private line: the owner only (nobody at the table for the NPC)
+            who = e.data["who"]
+            owner = () if who == "the NPC" else ("AB".index(who) if mode == "duo" else "ABCDEFG".index(who),)
+            assert e.audience == owner and e.data["cards"] and all(c in e.text for c in e.data["cards"])
+    assert any(e.kind == "collapse_cards" for e in collapses)
+    for seat in range(st.players):
+        lines = [e for e in events if e.visible_to(seat)]
+        for e in lines:
+            if e.kind == "collapse_cards":
+                assert e.audience == (seat,)
+        mine = [e for e in collapses if e.kind == "collapse_cards" and e.audience == (seat,)]
+        assert len([e for e in lines if e.kind == "collapse_cards"]) == len(mine)
+    teacher = [e for e in events if e.visible_to(None)]
+    assert len(teacher) == len(events)
+
+
+def test_public_collapses_name_their_cards_to_everyone():
+    st = std([["P11"], ["G9"], ["P7"], ["G14"]], houses=[["G1", "G2", "G3", "G4", "G5", "G6"], [], [], []])
+    e = next(e for e in play(st, "P11", "G9", "P7", "G14") if e.kind == "collapse")
+    assert e.audience is None and e.data["cards"] == ["G1", "G2"] and "G1 and G2 collapse face down, F = 3" in e.text
+
+
+# =========================================================================== the right knob
+@pytest.mark.parametrize("kwargs, words", [
+    (dict(players=2), ["players=2 is not allowed", "use mode='duo'", "'standard' (3–7 players)", "'duo' (2 players)",
+                       "'solo' (1 player)"]),
+    (dict(players=1), ["use mode='solo'"]),
+    (dict(players=3, mode="duo"), ["use mode='standard'"]),
+    (dict(players=8), ["allowed values: 3, 4, 5, 6, 7", "'duo' (2 players)"]),
+    (dict(mode="advanced"), ["mode='advanced' is not allowed", "use card_set='advanced'", "'solo' (1 player)"]),
+])
+def test_errors_point_at_the_mode_or_option_to_use(kwargs, words):
+    with pytest.raises(ValueError) as info:
+        Y.new_game(**kwargs)
+    for w in words:
+        assert w in str(info.value), str(info.value)
+    text = "yadokarick/1 " + " ".join(f"{k}={v}" for k, v in {"players": 4, **kwargs}.items())
+    with pytest.raises(ValueError) as info:  # a position text points at the same knob
+        Y.from_position(text)
+    assert all(w in str(info.value) for w in words), str(info.value)
