@@ -361,3 +361,20 @@ def test_load_errors_carry_the_field():
     with pytest.raises(C.LoadError) as info:
         Y.from_dict(corrupt(st, ("state", "roofed"), [True] * 4))
     assert info.value.key == "houses" and "rule Y8.5" in str(info.value)
+
+
+def test_the_rules_reference_documents_every_field_and_its_examples_load():
+    from importlib import resources
+
+    text = resources.files("cardwidgets.rules").joinpath("yadokarick.md").read_text(encoding="utf-8")
+    section = text.split("\n## Position text\n", 1)[1]
+    examples = [line for line in section.splitlines() if line.startswith("yadokarick/1 ")]
+    assert len(examples) == 3
+    for line in examples:
+        st = from_position(line, seed=1)
+        same(from_position(st.to_position()), st)
+    for mode, players in (("standard", 4), ("standard", 3), ("duo", 2), ("solo", 1)):
+        for seed in range(3):
+            st = random_game(mode, seed, 25, players=players)
+            for key in (part.partition("=")[0] for part in st.to_position().split(" ")[3:]):
+                assert f"`{key}=`" in section, key

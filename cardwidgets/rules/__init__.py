@@ -247,8 +247,7 @@ def lookup(rule_id: str, game: str | None = None) -> Rule:
     game:
         Search this game's rules, then the core rules. Without it every game
         and the core rules are searched; an ID that more than one game defines
-        (the ``ASM-n`` assumptions of Crypto Trick and Yadokarick) then needs
-        ``game=``.
+        then needs ``game=``.
 
     Returns
     -------
@@ -271,12 +270,8 @@ def lookup(rule_id: str, game: str | None = None) -> Rule:
     'Sets and runs'
     >>> lookup("G1", game="depot").game
     'core'
-    >>> lookup("ASM-3", game="yadokarick").title
+    >>> lookup("YA-3", game="yadokarick").title
     'House sizes'
-    >>> lookup("ASM-3")
-    Traceback (most recent call last):
-    ...
-    LookupError: ASM-3 is defined by crypto_trick and yadokarick; pass game=
     >>> lookup("D4.2", game="cirno_neu")
     Traceback (most recent call last):
     ...

@@ -7,7 +7,7 @@ card ids sort by number first and ``cid ± 2`` is the same colour one number awa
 
 The house sizes and roof numbers are data of the :class:`Config` built from the
 options (``size_table``, ``roof_numbers``): the real card list is not known, so
-the default sizes are assumptions (Y1.2, ASM-3).
+the default sizes are assumptions (Y1.2, YA-3).
 
 >>> NAME[card_id("g25")], size_of("G25"), size_of("P8")
 ('G25', 1, 4)
@@ -61,7 +61,7 @@ def card_id(text: Any) -> int | None:
 
 
 def default_size(number: int) -> int:
-    """The assumed house size of a number: 1, 2, 3, 4, 1, 2, ... (Y1.2, ASM-3)."""
+    """The assumed house size of a number: 1, 2, 3, 4, 1, 2, ... (Y1.2, YA-3)."""
     return (number - 1) % 4 + 1
 
 
