@@ -275,7 +275,6 @@ def _standard_mid():
     (("state", "results"), [{"round": 1}], "are over"),
     (("state", "marker"), 22, "expected an int from 1 to 21"),
     (("state", "winners"), [0], "no winners"),
-    (("state", "reason"), "A wins", "no winners"),
     (("state", "last"), None, "the history ends with"),
     (("state", "last_trick"), None, "the trick just judged"),
     (("state", "round"), 9, "expected an int from 1 to 4"),

@@ -124,7 +124,6 @@ def _new_standard(players: Any, seed: Any, deck: Any, chance: Any, options: dict
     st._results = ()
     st._last = None
     st._winners = None
-    st._reason = ""
     st._marker = cfg.marker_start
     events: list[Event] = []
     st._start_round(order, events)
@@ -139,7 +138,6 @@ def _new_duo(players: Any, seed: Any, deck: Any, chance: Any, options: dict) -> 
     st._cur = None
     st._last = None
     st._winners = None
-    st._reason = ""
     events: list[Event] = []
     st._start(order, events)
     st.setup_events = events
@@ -162,7 +160,6 @@ def _blank_solo(players: Any, seed: Any, chance: Any, options: dict) -> SoloStat
     st._setup_color = None
     st._turns = 0
     st._last = None
-    st._reason = ""
     return st
 
 
@@ -335,7 +332,6 @@ def setup_standard(players: int = 4, hands: Sequence[Sequence[str]] | None = Non
     st._last_trick = None
     st._last = None
     st._winners = None
-    st._reason = ""
     st._check_loaded()  # a hand-built position is held to the same rules as a loaded one
     st._mark_origin()
     return st
@@ -419,7 +415,6 @@ def setup_duo(hands: Sequence[Sequence[str]] | None = None, *, npc_deck: Sequenc
     st._last_trick = None
     st._last = None
     st._winners = None
-    st._reason = ""
     events: list[Event] = []
     st._advance(events)
     st.setup_events = events

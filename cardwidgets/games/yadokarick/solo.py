@@ -150,7 +150,7 @@ class SoloState(State):
 
     __slots__ = ("_cfg", "_acc", "_fits", "_decks", "_row", "_crabs", "_roofmode", "_score", "_penalty", "_out",
                  "_phase", "_bonus",
-                 "_bonus_used", "_setup", "_setup_color", "_turns", "_last", "_reason")
+                 "_bonus_used", "_setup", "_setup_color", "_turns", "_last")
     FIELDS = (
         Field("_cfg", save=False),
         Field("_decks", "lists", _enc_decks, _dec_decks),
@@ -170,7 +170,6 @@ class SoloState(State):
         Field("_turns"),
         Field("_last", encode=lambda x: None if x is None else str(x), decode=lambda v: None if v is None
               else parse_action(v)),
-        Field("_reason"),
     )
 
     # ------------------------------------------------------------- reading
@@ -489,10 +488,9 @@ class SoloState(State):
         s = self._cfg.size
         plus = sum(s[c] for c in self._score)
         minus = sum(s[c] for c in self._penalty)
-        self._reason = self._end_text()
         if ev is not None:
             ev.append(Event("game_end", {"score": plus - minus, "plus": plus, "minus": minus}, "Y14.13",
-                            f"The game is over: {self._reason}."))
+                            f"The game is over: {self._end_text()}."))
 
     def _end_text(self) -> str:
         s = self._cfg.size
@@ -575,7 +573,7 @@ class SoloState(State):
     def outcome(self) -> Outcome | None:
         if self._phase != "finished":
             return None
-        return Outcome((0,), (self.score,), self._reason)
+        return Outcome((0,), (self.score,), self._end_text())
 
     def ui_candidates(self, seat: int | None) -> list[str]:
         """Every placement of a row card on a crab, every give-up and both draws: the table can say
@@ -676,14 +674,8 @@ class SoloState(State):
         self._last = None
         if parsed.fields.has("last_action"):
             self._last = r.action(r.take("last_action"), None)[1]
-        self._reason = ""
         self._acc, self._fits = [], []
-
-        def finish() -> None:
-            if self._phase == "finished" and not (self._decks[0] or self._decks[1] or self._can_finish_any()):
-                self._reason = self._end_text()
-
-        r.check(self, finish)
+        r.check(self)
 
     # ------------------------------------------------------------- loading
     def _derive(self) -> None:
@@ -752,8 +744,6 @@ class SoloState(State):
         if self._setup_color not in (None, 0, 1) or isinstance(self._setup_color, bool):
             raise LoadError("row_colour", "the first row's colour is green or pink")
         small_int(self._turns, "turns", 0, SPEC.max_actions(1, self.options))
-        if not isinstance(self._reason, str):
-            raise LoadError("phase", "the reason of the result is text")
         check_record(self, ACTION_TYPES[3:])
         decks = self._decks
         setup = self._setup
@@ -801,10 +791,6 @@ class SoloState(State):
             if decks[0] or decks[1] or self._can_finish_any():
                 raise LoadError("phase", "the game ends once both decks are empty and no crab can be finished "
                                          "(rule Y14.13)")
-            if self._reason != self._end_text():
-                raise LoadError("phase", "the result does not match the score and penalty piles")
-        if phase != "finished" and self._reason:
-            raise LoadError("phase", "a game still running has no result")
 
 
 def buildable(k: int, stack: Sequence[int], roofs: Sequence[bool], nonstrict: bool) -> bool:
