@@ -36,8 +36,8 @@ from ...core import ANY, Event, IllegalActionError, InvalidActionError, Recorded
 from ...core.deck import read_cards
 from ...core.position import load_position
 from .cards import (CRABS, GREEN, NAME, NPC, PINK, PLAY, TRICKS, Arrange, Decline, Draw, GiveUp, Move,
-                    Place, Play, Row, Take, card_id, check_deck, config, duo_winners, names, parse_action,
-                    round_score, size_of)
+                    Place, Play, Row, Take, card_id, check_deck, config, default_config, duo_winners, names,
+                    parse_action, round_score, size_of)
 from .solo import SoloState, can_finish, hint, hint_from_view
 from .spec import DUO, SOLO, SPEC, STANDARD
 from .trick import DuoState, StandardState, check_options
@@ -55,7 +55,7 @@ _UNSET: Any = _ModeDefault()
 
 
 def _mode_of(mode: Any) -> str:
-    return SPEC.mode(mode).name
+    return mode if mode.__class__ is str and mode in _CLASSES else SPEC.mode(mode).name  # SPEC.mode: errors
 
 
 def new_game(players: int = _UNSET, seed: int | None = None, deck: Sequence[Any] | None = None, *,
@@ -101,9 +101,11 @@ def new_game(players: int = _UNSET, seed: int | None = None, deck: Sequence[Any]
     return _new_solo(players, seed, deck, chance, options)
 
 
-def _first_order(st: Any, deck: Any, what: str) -> list[int]:
+def _first_order(st: Any, deck: Any) -> list[int]:
     """The first deal's card order: the checked ``deck=`` (kept in ``deck_order``), or a shuffle."""
     if deck is not None:
+        what = (f"a duo game in {st.options['duo_color']}" if st.mode == DUO
+                else f"a {st.players}-player {st.options['card_set']} game")
         order = check_deck(deck, st._cfg.cards, what)
         st.deck_order = tuple(names(order))
         return order
@@ -115,8 +117,8 @@ def _first_order(st: Any, deck: Any, what: str) -> list[int]:
 def _new_standard(players: Any, seed: Any, deck: Any, chance: Any, options: dict) -> StandardState:
     st = StandardState._create(players, seed, STANDARD, options, chance)
     check_options(st)
-    cfg = st._cfg = config(STANDARD, st.players, st.options)
-    order = _first_order(st, deck, f"a {st.players}-player {st.options['card_set']} game")
+    cfg = st._cfg = (config if options else default_config)(STANDARD, st.players, st.options)
+    order = _first_order(st, deck)
     n = st.players
     st._round = 1
     st._dealer = cfg.dealer
@@ -133,8 +135,8 @@ def _new_standard(players: Any, seed: Any, deck: Any, chance: Any, options: dict
 
 def _new_duo(players: Any, seed: Any, deck: Any, chance: Any, options: dict) -> DuoState:
     st = DuoState._create(players, seed, DUO, options, chance)
-    cfg = st._cfg = config(DUO, st.players, st.options)
-    order = _first_order(st, deck, f"a duo game in {st.options['duo_color']}")
+    cfg = st._cfg = (config if options else default_config)(DUO, st.players, st.options)
+    order = _first_order(st, deck)
     st._cur = None
     st._last = None
     st._winners = None
@@ -146,7 +148,7 @@ def _new_duo(players: Any, seed: Any, deck: Any, chance: Any, options: dict) -> 
 
 def _blank_solo(players: Any, seed: Any, chance: Any, options: dict) -> SoloState:
     st = SoloState._create(players, seed, SOLO, options, chance)
-    st._cfg = config(SOLO, st.players, st.options)
+    st._cfg = (config if options else default_config)(SOLO, st.players, st.options)
     st._row = []
     st._crabs = [[], [], [], []]
     st._roofmode = (False,) * 4

@@ -247,6 +247,18 @@ def config(mode: str, players: int, options: dict[str, Any]) -> Config:
     return hit
 
 
+_DEFAULT_CONFIGS: dict[tuple[str, int], Config] = {}
+
+
+def default_config(mode: str, players: int, options: dict[str, Any]) -> Config:
+    """:func:`config` of options that are all at their defaults (a game set up without options,
+    as simulations do by the thousand): looked up by mode and player count alone."""
+    hit = _DEFAULT_CONFIGS.get((mode, players))
+    if hit is None:
+        hit = _DEFAULT_CONFIGS[(mode, players)] = config(mode, players, options)
+    return hit
+
+
 def _make_config(mode: str, players: int, o: dict[str, Any]) -> Config:
     size, roof = size_tables(o)
     roofset = frozenset(c for c in range(72) if roof[c])
@@ -336,6 +348,20 @@ def judge_duo(cards: Sequence[int], size: Sequence[int]) -> tuple[int, list[int]
     """Judge a duo trick: ``(captor position, captured cards)`` (Y13.6)."""
     smax = max(size[c] for c in cards)
     return cards.index(max(cards)), [c for c in cards if size[c] == smax]
+
+
+def duo_winner_seats(h0: int, h1: int, t: int) -> tuple[int, ...]:
+    """The winners of :func:`duo_winners` alone (the end of every simulated duo game).
+
+    >>> duo_winner_seats(10, 11, 12), duo_winner_seats(13, 5, 12), duo_winner_seats(15, 15, 12)
+    ((1,), (1,), (0, 1))
+    """
+    b0 = h0 > t
+    if b0 == (h1 > t):
+        if h0 == h1:
+            return (0, 1)
+        return ((0,) if h0 < h1 else (1,)) if b0 else ((0,) if h0 > h1 else (1,))
+    return (1,) if b0 else (0,)
 
 
 def duo_winners(h0: int, h1: int, t: int) -> tuple[tuple[int, ...], str]:

@@ -25,7 +25,8 @@ from ...core.errors import show
 from ...core.position import Parsed, PositionError, seat_text
 from .positions import Reader, option_error, write_action, write_cards, write_lists
 from .cards import (ACTION_TYPES, HAND_SIZE, MOVE, NAME, NPC, PLAY, TRICKS, Arrange, LoadError, Move, Play, arrange,
-                    check_record, check_seat, config, decode_cards, decode_lists, duo_winners, encode_lists,
+                    check_record, check_seat, config, decode_cards, decode_lists, duo_winner_seats, duo_winners,
+                    encode_lists,
                     judge_duo, judge_standard, listing, names, parse_action, round_score, small_int)
 from .spec import SPEC
 
@@ -63,7 +64,7 @@ def _dec_trick(v: Any) -> Any:
     return None if v is None else (v[0], tuple(decode_cards(v[1], "last_trick")))
 
 
-_DEAL_TEXT: dict[tuple[int, ...], str] = {}  # the duo deal's narration per table order
+_DEALS: dict[tuple[int, ...], Event] = {}  # the duo deal's event per table order (events are never changed)
 
 
 def check_options(st: Any) -> None:
@@ -631,7 +632,7 @@ class StandardState(_TrickTable):
         deal = HAND_SIZE * n
         hands: list[list[Play]] = [[] for _ in range(n)]
         for j in range(n):
-            hands[(start + j) % n] = list(map(PLAY.__getitem__, sorted(order[j:deal:n])))
+            hands[(start + j) % n] = [PLAY[c] for c in sorted(order[j:deal:n])]
         self._hands = hands
         self._aside = tuple(order[deal:])
         self._houses = [[] for _ in range(n)]
@@ -1245,6 +1246,11 @@ class DuoState(_TrickTable):
         return z + [self._npc_deck, self._aside, self._discard, self._trick] + self._houses + self._collapsed
 
     # ------------------------------------------------------------- legal actions
+    def legal_actions(self) -> list[Any]:
+        """The hand's cards by number (a new list); none once the game is over."""
+        cur = self._cur
+        return [] if cur is None else self._hands[cur][:]
+
     def _legal(self) -> list[Any]:
         """The hand's cards by number."""
         return self._hands[self._cur]
@@ -1333,51 +1339,69 @@ class DuoState(_TrickTable):
 
     def _judge(self, ev: list[Event] | None) -> bool:
         """Y13.6: the highest number captures the cards of the largest size; Y13.8: the next leader.
-        True when that was the last trick."""
+        True when that was the last trick. (Comparisons rather than ``max``/``index``: this runs
+        once per trick of every simulated game.)"""
         trick = self._trick
         cfg = self._cfg
         size = cfg.size
         a, b, c = trick
-        hi = max(trick)
-        pos = trick.index(hi)
-        sa, sb, sc = size[a], size[b], size[c]
-        if sa == sb == sc:
-            smax = sa
-            taken = trick
-            gone = None
+        if a > b:
+            pos = 0 if a > c else 2
         else:
-            smax = sa if sa >= sb else sb
-            if sc > smax:
-                smax = sc
-            taken, gone = [], []
-            (taken if sa == smax else gone).append(a)
-            (taken if sb == smax else gone).append(b)
-            (taken if sc == smax else gone).append(c)
-        who = cfg.seq[self._lead][pos]
+            pos = 1 if b > c else 2
+        sa, sb, sc = size[a], size[b], size[c]
+        smax = sa if sa >= sb else sb
+        if sc > smax:
+            smax = sc
+        gone = None
+        if sa == smax:
+            if sb == smax:
+                if sc == smax:
+                    taken = trick
+                else:
+                    taken, gone = [a, b], [c]
+            elif sc == smax:
+                taken, gone = [a, c], [b]
+            else:
+                taken, gone = [a], [b, c]
+        elif sb == smax:
+            if sc == smax:
+                taken, gone = [b, c], [a]
+            else:
+                taken, gone = [b], [a, c]
+        else:
+            taken, gone = [c], [a, b]
+        lead = self._lead
+        who = cfg.seq[lead][pos]
         if ev is not None:
             name = self._who(who)
             ev.append(Event("capture", {"who": self.seat_label(who), "cards": names(taken)}, "Y13.6",
-                            f"{name[0].upper() + name[1:]} played the highest number, {NAME[hi]}; the largest size "
-                            f"is {smax}, so {name} captures {listing(taken)} (rule Y13.6)."))
+                            f"{name[0].upper() + name[1:]} played the highest number, {NAME[trick[pos]]}; the "
+                            f"largest size is {smax}, so {name} captures {listing(taken)} (rule Y13.6)."))
+        roof = cfg.roof
         if self._roofed[who]:
             self._capture(who, taken, ev)
+        elif roof[a] or roof[b] or roof[c]:
+            self._build(who, _auto_order(taken, roof), ev)
+        elif ev is None and len(self._houses[who]) + len(taken) <= cfg.house_limit:
+            self._houses[who] += taken  # the usual case: no roof, no collapse, nothing to say (Y8.2)
         else:
-            self._build(who, taken if cfg.roofset.isdisjoint(taken) else _auto_order(taken, cfg.roof), ev)
+            self._build(who, taken, ev)
         if gone:
             self._discard += gone
             if ev is not None:
                 ev.append(Event("discard", {"cards": names(gone)}, "Y13.6",
                                 f"{listing(gone)} {'goes' if len(gone) == 1 else 'go'} to the discard pile "
                                 f"(rule Y13.6)."))
-        self._last_trick = (self._lead, trick)  # the list is never changed again
+        self._last_trick = (lead, trick)  # the list is never changed again
         self._trick = []
-        self._lead = (self._lead + pos + 1) % 3
+        lead = self._lead = (lead + pos + 1) % 3
         if self._trick_no == TRICKS:
             self._finish(ev)
             return True
         self._trick_no += 1
         if ev is not None:
-            nxt = cfg.order[self._lead]
+            nxt = cfg.order[lead]
             ev.append(Event("lead", {"who": self.seat_label(nxt), "trick": self._trick_no}, "Y13.8",
                             f"{self._who(nxt)[0].upper() + self._who(nxt)[1:]} leads trick {self._trick_no}, "
                             f"sitting left of {self._who(who)} (rule Y13.8)."))
@@ -1386,7 +1410,7 @@ class DuoState(_TrickTable):
     def _finish(self, ev: list[Event] | None) -> None:
         size = self._cfg.size
         h0, h1, t = (sum([size[c] for c in h]) for h in self._houses)
-        self._winners = duo_winners(h0, h1, t)[0]
+        self._winners = duo_winner_seats(h0, h1, t)
         self._phase = "finished"
         self._cur = None
         if ev is not None:
@@ -1405,11 +1429,11 @@ class DuoState(_TrickTable):
     def _start(self, order: list[int], ev: list[Event] | None) -> None:
         """Deal (Y13.2, Y13.13): 10 cards to each player, alternately, the first player in table order
         first; the other cards form the NPC deck, top first."""
-        first = self._cfg.order[0] if self._cfg.order[0] != NPC else self._cfg.order[1]
+        cfg = self._cfg
         deal = 2 * HAND_SIZE
-        one = list(map(PLAY.__getitem__, sorted(order[0:deal:2])))
-        two = list(map(PLAY.__getitem__, sorted(order[1:deal:2])))
-        self._hands = [one, two] if first == 0 else [two, one]
+        one = [PLAY[c] for c in sorted(order[0:deal:2])]
+        two = [PLAY[c] for c in sorted(order[1:deal:2])]
+        self._hands = [one, two] if cfg.order[0] == 0 or cfg.order[0] == NPC and cfg.order[1] == 0 else [two, one]
         self._npc_deck = order[:deal - 1:-1]
         self._aside = ()
         self._houses = [[], [], []]
@@ -1423,15 +1447,19 @@ class DuoState(_TrickTable):
         self._last_trick = None
         if ev is not None:
             order = self._cfg.order
-            text = _DEAL_TEXT.get(order)
-            if text is None:
+            deal_event = _DEALS.get(order)
+            if deal_event is None:  # the same words for every game at this table: made once
                 table = ", ".join(self._who(w) for w in order)
-                text = _DEAL_TEXT[order] = (
+                deal_event = _DEALS[order] = Event(
+                    "deal", {"order": [self.seat_label(w) for w in order]}, "Y13.2",
                     f"Each player gets 10 cards; the other 16 form the NPC's face-down deck (rule Y13.2). "
                     f"Clockwise the table is {table}, and {self._who(order[0])} leads the first trick "
                     f"(rules Y13.3, Y13.4).")
-            ev.append(Event("deal", {"order": [self.seat_label(w) for w in order]}, "Y13.2", text))
-        self._advance(ev)
+            ev.append(deal_event)
+        if cfg.order[0] == NPC:
+            self._advance(ev)  # the NPC leads trick 1: its card is turned over while setting up
+        else:
+            self._cur = cfg.order[0]
 
     # ------------------------------------------------------------- views
     def view(self, seat: int | None) -> dict[str, Any]:
