@@ -148,6 +148,7 @@ def _new_duo(players: Any, seed: Any, deck: Any, chance: Any, options: dict) -> 
 
 def _blank_solo(players: Any, seed: Any, chance: Any, options: dict) -> SoloState:
     st = SoloState._create(players, seed, SOLO, options, chance)
+    st.is_terminal = False
     st._cfg = (config if options else default_config)(SOLO, st.players, st.options)
     st._row = []
     st._crabs = [[], [], [], []]
@@ -322,6 +323,7 @@ def setup_standard(players: int = 4, hands: Sequence[Sequence[str]] | None = Non
         raise ValueError(f"marker must be on the size track, {lo} to {hi}")
     st._movers = st._entitled = st._moved = ()
     st._pending = ()
+    st.is_terminal = False
     st._trick_no = trick_no
     st._round = round
     st._dealer = (leader - 1) % n if dealer is None else dealer
@@ -414,6 +416,7 @@ def setup_duo(hands: Sequence[Sequence[str]] | None = None, *, npc_deck: Sequenc
     st._phase = "play"
     st._trick_no = trick_no
     st._cur = None
+    st.is_terminal = False
     st._last_trick = None
     st._last = None
     st._winners = None

@@ -492,12 +492,18 @@ class Arrange:
         return "arrange " + ",".join(self.cards)
 
 
-@dataclass(frozen=True, slots=True)
+_PLACES: list[Any] = [None] * (72 * 4)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class Place:
     """Solo: place a row card on crab A, B, C or D (Y14.4).
 
-    >>> Place("g17", "b"), str(Place("P5", "D"))
-    (Place(card='G17', crab='B'), 'place P5 D')
+    There is one ``Place`` object per card and crab, as for :class:`Play`: placements compare
+    by identity, which keeps the row's placement lists fast to update.
+
+    >>> Place("g17", "b"), str(Place("P5", "D")), Place("P5", "d") is Place("p5", "D")
+    (Place(card='G17', crab='B'), 'place P5 D', True)
     """
 
     kind = "place"
@@ -506,6 +512,13 @@ class Place:
     cid: int = field(init=False, repr=False, compare=False)
     k: int = field(init=False, repr=False, compare=False)
 
+    def __new__(cls, card: Any, crab: Any) -> "Place":
+        i = 4 * _card(card, "place") + CRABS.index(_crab(crab, "place"))
+        hit = _PLACES[i]
+        if hit is None:
+            hit = _PLACES[i] = object.__new__(cls)
+        return hit
+
     def __post_init__(self) -> None:
         c = _card(self.card, "place")
         crab = _crab(self.crab, "place")
@@ -513,6 +526,9 @@ class Place:
         object.__setattr__(self, "crab", crab)
         object.__setattr__(self, "cid", c)
         object.__setattr__(self, "k", CRABS.index(crab))
+
+    def __reduce__(self) -> tuple:
+        return (Place, (self.card, self.crab))
 
     def __str__(self) -> str:
         return f"place {self.card} {self.crab}"

@@ -148,11 +148,14 @@ class SoloState(State):
     action_types = ACTION_TYPES
     _parse = staticmethod(parse_action)
 
-    __slots__ = ("_cfg", "_acc", "_fits", "_decks", "_row", "_crabs", "_roofmode", "_score", "_penalty", "_out",
+    # ``is_terminal`` is a plain attribute kept in step with the phase (a simulation reads it once
+    # per action, and a property costs more).
+    __slots__ = ("is_terminal", "_cfg", "_acc", "_fits", "_decks", "_row", "_crabs", "_roofmode", "_score", "_penalty", "_out",
                  "_phase", "_bonus",
                  "_bonus_used", "_setup", "_setup_color", "_turns", "_last")
     FIELDS = (
         Field("_cfg", save=False),
+        Field("is_terminal", save=False),
         Field("_decks", "lists", _enc_decks, _dec_decks),
         Field("_row", "list", names, decode_cards),
         Field("_crabs", "lists", encode_lists, decode_lists),
@@ -176,10 +179,6 @@ class SoloState(State):
     @property
     def current_player(self) -> int | None:
         return None if self._phase == "finished" else 0
-
-    @property
-    def is_terminal(self) -> bool:
-        return self._phase == "finished"
 
     @property
     def phase(self) -> str:
@@ -241,7 +240,7 @@ class SoloState(State):
         if ph == "turn":
             f0, f1, f2, f3 = self._fits
             crabs = self._crabs
-            out = f0 + f1 + f2 + f3
+            out = [*f0, *f1, *f2, *f3]
             if crabs[0]:
                 out.append(_GA)
             if crabs[1]:
@@ -391,7 +390,7 @@ class SoloState(State):
         stack = self._crabs[k]
         acc = self._acc[k] = _ACC[cfg.nonstrict][k][((2 * stack[0] + 1) if self._roofmode[k] else 2 * stack[-1])
                                                     if stack else _EMPTY]
-        self._fits[k] = [*filter(None, map(acc.__getitem__, self._row))]
+        self._fits[k] = [x for c in self._row if (x := acc[c])]
         decks = self._decks
         if len(self._row) == ROW_SIZE - 1 and decks[0] and decks[1] and not self._setup:
             self._phase = "refill"  # what _fill decides here: the player picks the deck
@@ -407,7 +406,7 @@ class SoloState(State):
             self._roofmode = self._roofmode[:k] + (False,) + self._roofmode[k + 1:]
         self._turns += 1
         acc = self._acc[k] = _ACC[self._cfg.nonstrict][k][_EMPTY]
-        self._fits[k] = [*filter(None, map(acc.__getitem__, self._row))]
+        self._fits[k] = [x for c in self._row if (x := acc[c])]
         if ev is not None:
             pts = self._cfg.size_of(stack)
             ev.append(Event("give_up", {"crab": a.crab, "cards": names(stack), "penalty": pts}, "Y14.11",
@@ -485,6 +484,7 @@ class SoloState(State):
             self._phase = "turn"
             return
         self._phase = "finished"
+        self.is_terminal = True
         s = self._cfg.size
         plus = sum(s[c] for c in self._score)
         minus = sum(s[c] for c in self._penalty)
@@ -680,6 +680,7 @@ class SoloState(State):
     # ------------------------------------------------------------- loading
     def _derive(self) -> None:
         self._cfg = config(self.mode, self.players, self.options)
+        self.is_terminal = self._phase == "finished"
         roof = self._cfg.roof
         self._roofmode = tuple(any(roof[c] for c in s) for s in self._crabs)
         self._reaccept()
@@ -690,7 +691,7 @@ class SoloState(State):
         rm = self._roofmode
         self._acc = [acc[k][_key(s, rm[k])] for k, s in enumerate(self._crabs)]
         row = self._row
-        self._fits = [[*filter(None, map(a.__getitem__, row))] for a in self._acc]
+        self._fits = [[x for c in row if (x := a[c])] for a in self._acc]
 
     def _unfit(self, c: int) -> None:
         """Card ``c`` left the row: it is no longer a placement on any crab."""

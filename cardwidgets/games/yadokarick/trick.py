@@ -139,16 +139,14 @@ class _TrickTable(State):
     SPEC = SPEC
     action_types = ACTION_TYPES
     _parse = staticmethod(parse_action)
-    __slots__ = ()
+    # ``is_terminal`` is a plain attribute kept in step with ``_cur`` (set where a game starts,
+    # ends or is loaded): a simulation reads it once per action, and a property costs more.
+    __slots__ = ("is_terminal",)
 
     # ------------------------------------------------------------- reading
     @property
     def current_player(self) -> int | None:
         return self._cur
-
-    @property
-    def is_terminal(self) -> bool:
-        return self._cur is None
 
     @property
     def phase(self) -> str:
@@ -373,6 +371,7 @@ class StandardState(_TrickTable):
                  "_round", "_dealer", "_totals", "_results", "_last_trick", "_last", "_winners")
     FIELDS = (
         Field("_cfg", save=False),
+        Field("is_terminal", save=False),
         Field("_hands", "lists", _enc_hands, _dec_hands),
         Field("_houses", "lists", encode_lists, decode_lists),
         Field("_collapsed", "lists", encode_lists, decode_lists),
@@ -468,6 +467,29 @@ class StandardState(_TrickTable):
         return None
 
     # ------------------------------------------------------------- transitions
+    def apply_unchecked(self, a: Any) -> None:
+        """Simulation fast path (see ``State.apply_unchecked``): a play or a marker move with as few
+        calls as possible; exactly the state ``apply`` leaves (the conformance suite compares)."""
+        k = a.__class__
+        if k is Arrange:
+            State.apply_unchecked(self, a)
+            return
+        p = self._cur
+        self._last = (p, a)
+        self._history = (self._history, a)
+        self._moves += 1
+        if k is Move:
+            self._move(p, a, None)
+            return
+        self._hands[p].remove(a)
+        trick = self._trick
+        trick.append(a.cid)
+        n = self.players
+        if len(trick) < n:
+            self._cur = p + 1 if p + 1 < n else 0
+        else:
+            self._judge(None)
+
     def _apply(self, a: Any, ev: list[Event] | None) -> None:
         k = a.__class__
         p = self._cur
@@ -490,63 +512,86 @@ class StandardState(_TrickTable):
             self._arranged(p, a, ev)
 
     def _judge(self, ev: list[Event] | None) -> None:
-        """Y5 / Y6: find the movers and the captures; build; discard; then the marker phase."""
+        """Y5 / Y6: find the movers and the captures; build; discard; then the marker phase.
+
+        With 4 to 7 players one pass finds the lowest card and each colour's highest card and
+        largest size, and a second sorts the cards into captures and discards (Y6.1–Y6.3):
+        this runs once per trick of every simulated game, so it avoids ``min``/``max`` and
+        comprehensions."""
         trick = self._trick
         n = self.players
         lead = self._leader
         cfg = self._cfg
         size = cfg.size
-        lo = min(trick)
-        p1 = trick.index(lo)
         if n == 3:
-            movers: tuple[int, ...] = ((lead + p1) % 3,)
-            hi = max(trick)
+            lo = min(trick)
+            movers: tuple[int, ...] = ((lead + trick.index(lo)) % 3,)
             if cfg.capture_all:
                 taken = trick[:]
             else:
-                smax = max(size[c] for c in trick)
+                smax = max([size[c] for c in trick])
                 taken = [c for c in trick if size[c] == smax]
-            caps = [(trick.index(hi), taken)]
+            caps = [(trick.index(max(trick)), taken)]
+            gone = [c for c in trick if c not in taken] if len(taken) < 3 else None
         else:
-            if not lo & 1 and lo + 1 in trick:  # the same number in pink (Y6.1)
+            lo = 72
+            ghi = phi = -1
+            gs = ps = 0
+            for c in trick:
+                if c < lo:
+                    lo = c
+                if c & 1:
+                    if c > phi:
+                        phi = c
+                    if size[c] > ps:
+                        ps = size[c]
+                else:
+                    if c > ghi:
+                        ghi = c
+                    if size[c] > gs:
+                        gs = size[c]
+            p1 = trick.index(lo)
+            if not lo & 1 and phi > lo and lo + 1 in trick:  # the same number in pink (Y6.1)
                 p2 = trick.index(lo + 1)
                 movers = ((lead + p1) % n, (lead + p2) % n) if p1 < p2 else ((lead + p2) % n, (lead + p1) % n)
             else:
                 movers = ((lead + p1) % n,)
-            caps = []
-            greens = [c for c in trick if not c & 1]
-            if greens:
-                if len(greens) > 1:
-                    sm = max([size[c] for c in greens])
-                    caps.append((trick.index(max(greens)), [c for c in greens if size[c] == sm]))
+            greens, pinks, gone = [], [], []
+            for c in trick:
+                if c & 1:
+                    if size[c] == ps:
+                        pinks.append(c)
+                    else:
+                        gone.append(c)
+                elif size[c] == gs:
+                    greens.append(c)
                 else:
-                    caps.append((trick.index(greens[0]), greens))
-            if len(greens) < n:
-                pinks = [c for c in trick if c & 1]
-                if len(pinks) > 1:
-                    sm = max([size[c] for c in pinks])
-                    caps.append((trick.index(max(pinks)), [c for c in pinks if size[c] == sm]))
-                else:
-                    caps.append((trick.index(pinks[0]), pinks))
-                if len(caps) == 2 and caps[0][0] > caps[1][0]:
-                    caps.reverse()
+                    gone.append(c)
+            if ghi < 0:
+                caps = [(trick.index(phi), pinks)]
+            elif phi < 0:
+                caps = [(trick.index(ghi), greens)]
+            else:
+                pg, pp = trick.index(ghi), trick.index(phi)
+                caps = [(pg, greens), (pp, pinks)] if pg < pp else [(pp, pinks), (pg, greens)]
         if ev is not None:
             self._say_judgment(movers, caps, ev)
         pending = []
-        ncap = 0
         roofed = self._roofed
+        houses = self._houses
         for pos, cards in caps:
-            ncap += len(cards)
             who = (lead + pos) % n
             if roofed[who]:
                 self._capture(who, cards, ev)  # discarded (Y8.6)
             elif cfg.choose and len(cards) > 1:
                 pending.append((who, tuple(cards)))
+            elif not cfg.roofset.isdisjoint(cards):
+                self._build(who, _auto_order(cards, cfg.roof), ev)
+            elif ev is None and len(houses[who]) + len(cards) <= cfg.house_limit:
+                houses[who] += cards  # the usual case: no roof, no collapse, nothing to say (Y8.2)
             else:
-                self._build(who, cards if cfg.roofset.isdisjoint(cards) else _auto_order(cards, cfg.roof), ev)
-        if ncap < n:
-            captured = caps[0][1] + caps[1][1] if len(caps) == 2 else caps[0][1]
-            gone = [c for c in trick if c not in captured]
+                self._build(who, cards, ev)
+        if gone:
             self._discard += gone
             if ev is not None:
                 rule = "Y5.3" if n == 3 else "Y6.3"
@@ -643,6 +688,7 @@ class StandardState(_TrickTable):
         if self._round == 1 or self._cfg.reset_marker:
             self._marker = self._cfg.marker_start
         self._leader = self._cur = start
+        self.is_terminal = False
         self._phase = "play"
         self._trick_no = 1
         self._movers = self._entitled = self._moved = ()
@@ -698,6 +744,7 @@ class StandardState(_TrickTable):
         self._winners = tuple(s for s in range(self.players) if self._totals[s] == best)
         self._phase = "finished"
         self._cur = None
+        self.is_terminal = True
         if ev is not None:
             ev.append(Event("game_end", {"winners": list(self._winners), "totals": list(self._totals)}, "Y11.1",
                             f"The game is over: {self._end_text()}."))
@@ -1011,6 +1058,7 @@ class StandardState(_TrickTable):
     # ------------------------------------------------------------- loading
     def _derive(self) -> None:
         self._cfg = config(self.mode, self.players, self.options)
+        self.is_terminal = self._cur is None
 
     def _check_loaded(self) -> None:
         """Refuse a state no standard game can reach (``LoadError``, a ``ValueError``): options
@@ -1198,6 +1246,7 @@ class DuoState(_TrickTable):
                  "_trick", "_lead", "_cur", "_phase", "_trick_no", "_last_trick", "_last", "_winners")
     FIELDS = (
         Field("_cfg", save=False),
+        Field("is_terminal", save=False),
         Field("_hands", "lists", _enc_hands, _dec_hands),
         Field("_npc_deck", "list", lambda d: names(d[::-1]), lambda v: decode_cards(v, "npc_deck")[::-1]),
         Field("_aside", encode=names, decode=lambda v: tuple(decode_cards(v, "aside"))),
@@ -1282,10 +1331,8 @@ class DuoState(_TrickTable):
     def apply_unchecked(self, a: Any) -> None:
         """Simulation fast path (see ``State.apply_unchecked``): ``_apply`` without narration, written
         out so that a play, the NPC's card and the judgment cost as few calls as possible. It
-        leaves exactly the state ``apply`` leaves (the conformance suite compares them)."""
-        if self._previewing:
-            State.apply_unchecked(self, a)
-            return
+        leaves exactly the state ``apply`` leaves (the conformance suite compares them). A preview
+        never comes here: it applies with ``_apply``, which stops before the NPC's hidden card."""
         p = self._cur
         self._last = (p, a)
         self._hands[p].remove(a)
@@ -1413,6 +1460,7 @@ class DuoState(_TrickTable):
         self._winners = duo_winner_seats(h0, h1, t)
         self._phase = "finished"
         self._cur = None
+        self.is_terminal = True
         if ev is not None:
             ev.append(Event("game_end", {"target": self.house_size(NPC), "houses": [self.house_size(0),
                                          self.house_size(1)], "winners": list(self._winners)},
@@ -1445,6 +1493,7 @@ class DuoState(_TrickTable):
         self._phase = "play"
         self._trick_no = 1
         self._last_trick = None
+        self.is_terminal = False
         if ev is not None:
             order = self._cfg.order
             deal_event = _DEALS.get(order)
@@ -1657,6 +1706,7 @@ class DuoState(_TrickTable):
     # ------------------------------------------------------------- loading
     def _derive(self) -> None:
         self._cfg = config(self.mode, self.players, self.options)
+        self.is_terminal = self._cur is None
 
     def _check_loaded(self) -> None:
         """Refuse a state no duo game can reach (``LoadError``, a ``ValueError``): zones and cards
