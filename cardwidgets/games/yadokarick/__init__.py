@@ -12,6 +12,11 @@ Three modes, one engine each (rule IDs ``Y0``–``Y15``, resolutions ``YA-*``;
 * ``mode="solo"`` (1 player, :class:`SoloState`): four crabs, a row of five cards,
   finished houses score (Y14). ``state.hint()`` suggests a move and says why.
 
+A position is one line of text (``state.to_position()``, :func:`from_position`; the
+grammar is in the rules reference, "Position text"), and ``state.sample_world(seat)``
+deals again what a seat has not seen: the other hands and the cards set aside, the NPC
+deck, the order of the solo decks.
+
 >>> st = new_game(players=4, seed=1, deck=DEMO_DECK)
 >>> st.hand(0)[:4], st.current_player
 (['G1', 'P2', 'G4', 'P5'], 0)
@@ -25,6 +30,11 @@ Illegal: rule Y4.2 — B does not hold P36 (hand: P1, G3, G5, P8, G9, P14, P15, 
 >>> solo = new_game(players=1, mode="solo", seed=5)
 >>> solo.phase, solo.legal_actions()[0]
 ('setup', Draw(colour='green'))
+>>> world = st.sample_world(1, 7)
+>>> world.hand(1) == st.hand(1), world.hand(0) == st.hand(0), world.view(1) == st.view(1)
+(True, False, True)
+>>> from_position(st.to_position()).view(None) == st.view(None)
+True
 """
 
 from __future__ import annotations
