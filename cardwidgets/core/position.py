@@ -250,13 +250,14 @@ def _option_value(raw: str, col: int, key: str) -> Any:
 
 
 def option_text(value: Any) -> str:
-    """An option's value as a position writes it: a plain word or number, else compact JSON."""
+    """An option's value as a position writes it: a plain word or number, else compact JSON
+    (a space inside a string written ``\\u0020``, so the value stays one field)."""
     if isinstance(value, str) and _WORD.match(value) and value not in ("true", "false", "null") \
             and not re.fullmatch(r"-?[0-9]+", value):
         return value
     from .state import _json_safe  # keys as JSON writes them: a table may mix numbers and names
 
-    return json.dumps(_json_safe(value), separators=(",", ":"), sort_keys=True)
+    return json.dumps(_json_safe(value), separators=(",", ":"), sort_keys=True).replace(" ", "\\u0020")
 
 
 def seat_text(seat: int | None) -> str:

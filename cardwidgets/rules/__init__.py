@@ -270,8 +270,8 @@ def lookup(rule_id: str, game: str | None = None) -> Rule:
     'Sets and runs'
     >>> lookup("G1", game="depot").game
     'core'
-    >>> lookup("YA-3", game="yadokarick").title
-    'House sizes'
+    >>> lookup("CA-8", game="crypto_trick").title
+    'How declaring works'
     >>> lookup("D4.2", game="cirno_neu")
     Traceback (most recent call last):
     ...
