@@ -255,9 +255,7 @@ def option_text(value: Any) -> str:
     if isinstance(value, str) and _WORD.match(value) and value not in ("true", "false", "null") \
             and not re.fullmatch(r"-?[0-9]+", value):
         return value
-    from .state import _json_safe  # keys as JSON writes them: a table may mix numbers and names
-
-    return json.dumps(_json_safe(value), separators=(",", ":"), sort_keys=True).replace(" ", "\\u0020")
+    return json.dumps(value, separators=(",", ":"), sort_keys=True).replace(" ", "\\u0020")
 
 
 def seat_text(seat: int | None) -> str:
@@ -276,8 +274,10 @@ def write_position(state: "State", fields: Iterable[tuple[str, str]]) -> str:
     parts = [f"{spec.name}/{spec.version}", f"players={state.players}"]
     if len(spec.modes) > 1:
         parts.append(f"mode={state.mode}")
+    from .state import _json_safe  # keys as JSON has them: a table may mix numbers and names
+
     for name, value in spec.non_defaults(state.options).items():
-        parts.append(f"{name}={option_text(value)}")
+        parts.append(f"{name}={option_text(_json_safe(value))}")
     for key, value in fields:
         if not value or any(ch.isspace() for ch in value):
             raise AssertionError(f"{spec.name}: field {key}= must be non-empty and hold no spaces: {value!r}")
