@@ -994,12 +994,12 @@ def test_public_collapses_name_their_cards_to_everyone():
 
 # =========================================================================== the right knob
 @pytest.mark.parametrize("kwargs, words", [
-    (dict(players=2), ["players=2 is not allowed", "use mode='duo'", "'standard' (3–7 players)", "'duo' (2 players)",
-                       "'solo' (1 player)"]),
+    (dict(players=2), ["players=2 is not allowed", "use mode='duo'", "'standard' for 3–7 players",
+                       "'duo' for 2 players", "'solo' for 1 player"]),
     (dict(players=1), ["use mode='solo'"]),
     (dict(players=3, mode="duo"), ["use mode='standard'"]),
-    (dict(players=8), ["allowed values: 3, 4, 5, 6, 7", "'duo' (2 players)"]),
-    (dict(mode="advanced"), ["mode='advanced' is not allowed", "use card_set='advanced'", "'solo' (1 player)"]),
+    (dict(players=8), ["allowed values: 3, 4, 5, 6, 7", "'duo' for 2 players"]),
+    (dict(mode="advanced"), ["mode='advanced' is not allowed", "use card_set='advanced'", "'solo' for 1 player"]),
 ])
 def test_errors_point_at_the_mode_or_option_to_use(kwargs, words):
     with pytest.raises(ValueError) as info:
