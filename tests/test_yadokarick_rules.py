@@ -1010,3 +1010,47 @@ def test_errors_point_at_the_mode_or_option_to_use(kwargs, words):
     with pytest.raises(ValueError) as info:  # a position text points at the same knob
         Y.from_position(text)
     assert all(w in str(info.value) for w in words), str(info.value)
+
+
+# =========================================================================== the simulation fast path
+@pytest.mark.parametrize("mode, options", [
+    ("standard", dict(players=4)), ("standard", dict(players=3, three_player_capture="largest_size")),
+    ("standard", dict(players=7, house_limit=2, rounds=1)),
+    ("standard", dict(players=4, placement_order="choose", tie_leader="last_actual_mover", rounds=1)),
+    ("duo", dict(players=2)), ("duo", dict(players=2, npc_seat=0, duo_first_leader=1)),
+    ("duo", dict(players=2, npc_seat=2, house_limit=2, duo_roofs=False)),
+    ("solo", dict(players=1)), ("solo", dict(players=1, solo_initial_row="one_color", solo_bonus_chain=False,
+                                             solo_bonus_on_setup=True)),
+])
+def test_the_fast_path_leaves_the_state_apply_leaves_after_every_action(mode, options):
+    """``apply_unchecked`` has its own code for the common steps (a play, the NPC's card, the
+    judgment, a placement, a draw): after every action it must equal the narrated path."""
+    for seed in range(6):
+        fast = Y.new_game(mode=mode, seed=seed, **options)
+        slow = fast.clone()
+        rng = random.Random(seed)
+        while not fast.is_terminal:
+            legal = fast.legal_actions()
+            assert [str(a) for a in legal] == [str(a) for a in slow.legal_actions()]
+            a = legal[rng.randrange(len(legal))]
+            fast.apply_unchecked(a)
+            slow.apply(a)
+            assert fast.to_dict() == slow.to_dict() and fast.is_terminal == slow.is_terminal
+        assert slow.is_terminal and fast.outcome() == slow.outcome()
+
+
+def test_the_fast_path_from_hand_built_positions():
+    starts = [Y.setup_standard(4, [["G30", "G5"], ["P7", "G1"], ["P3", "G2"], ["G23", "G3"]], trick_no=9,
+                               houses=[["G8", "G12", "G16", "G24", "G28", "G32"], [], [], []]),
+              Y.setup_duo([["G36", "G1"], ["G8", "G2"]], npc_deck=["G20", "G5", "G9"], trick_no=9,
+                          houses=[[], [], ["G4", "G7", "G11", "G15", "G19", "G23"]]),
+              Y.setup_solo(["P17", "P19", "G5", "G31", "G8"], green=["G6", "G2"], pink=["P18", "P3"])]
+    for start in starts:
+        for seed in range(5):
+            fast, slow = start.clone(), start.clone()
+            rng = random.Random(seed)
+            while not fast.is_terminal:
+                a = rng.choice(fast.legal_actions())
+                fast.apply_unchecked(a)
+                slow.apply(a)
+                assert fast.to_dict() == slow.to_dict()
