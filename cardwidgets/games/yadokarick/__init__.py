@@ -517,6 +517,6 @@ DEMO_DECK += [NAME[c] for c in range(72) if NAME[c] not in set(DEMO_DECK)]
 __all__ = [
     "ANY", "Arrange", "CRABS", "DEMO_DECK", "Decline", "Draw", "DuoState", "GiveUp", "IllegalActionError",
     "InvalidActionError", "Move", "Place", "Play", "Row", "SPEC", "SoloState", "StandardState", "Take", "can_finish",
-    "card_id", "duo_winners", "from_dict", "from_position", "hint", "hint_from_view", "new_game", "parse_action", "round_score",
-    "setup_duo", "setup_position", "setup_solo", "setup_standard", "size_of",
+    "card_id", "duo_winners", "from_dict", "from_position", "hint", "hint_from_view", "new_game", "parse_action",
+    "round_score", "setup_duo", "setup_position", "setup_solo", "setup_standard", "size_of",
 ]

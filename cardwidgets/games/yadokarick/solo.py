@@ -150,9 +150,8 @@ class SoloState(State):
 
     # ``is_terminal`` is a plain attribute kept in step with the phase (a simulation reads it once
     # per action, and a property costs more).
-    __slots__ = ("is_terminal", "_cfg", "_acc", "_fits", "_decks", "_row", "_crabs", "_roofmode", "_score", "_penalty", "_out",
-                 "_phase", "_bonus",
-                 "_bonus_used", "_setup", "_setup_color", "_turns", "_last")
+    __slots__ = ("is_terminal", "_cfg", "_acc", "_fits", "_decks", "_row", "_crabs", "_roofmode", "_score",
+                 "_penalty", "_out", "_phase", "_bonus", "_bonus_used", "_setup", "_setup_color", "_turns", "_last")
     FIELDS = (
         Field("_cfg", save=False),
         Field("is_terminal", save=False),

@@ -26,8 +26,7 @@ from ...core.position import Parsed, PositionError, seat_text
 from .positions import Reader, option_error, write_action, write_cards, write_lists
 from .cards import (ACTION_TYPES, HAND_SIZE, MOVE, NAME, NPC, PLAY, TRICKS, Arrange, LoadError, Move, Play, arrange,
                     check_record, check_seat, config, decode_cards, decode_lists, duo_winner_seats, duo_winners,
-                    encode_lists,
-                    judge_duo, judge_standard, listing, names, parse_action, round_score, small_int)
+                    encode_lists, judge_standard, listing, names, parse_action, round_score, small_int)
 from .spec import SPEC
 
 _MOVES = {
