@@ -274,8 +274,10 @@ def write_position(state: "State", fields: Iterable[tuple[str, str]]) -> str:
     parts = [f"{spec.name}/{spec.version}", f"players={state.players}"]
     if len(spec.modes) > 1:
         parts.append(f"mode={state.mode}")
+    from .state import _json_safe  # keys as JSON has them: a table may mix numbers and names
+
     for name, value in spec.non_defaults(state.options).items():
-        parts.append(f"{name}={option_text(value)}")
+        parts.append(f"{name}={option_text(_json_safe(value))}")
     for key, value in fields:
         if not value or any(ch.isspace() for ch in value):
             raise AssertionError(f"{spec.name}: field {key}= must be non-empty and hold no spaces: {value!r}")
