@@ -1,0 +1,143 @@
+"""cirno+neu lessons: what their words claim is what the engine does.
+
+``tests/test_lessons.py`` checks every lesson's mechanics along its first solution.
+Here: every accepted move (not only the first) plays through, the texts cite rules
+that exist, and each lesson's story -- who busts with which hand, whose turn it is,
+who deals, the chips, the winner -- matches the engine.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from cardwidgets import lessons, rules
+from cardwidgets.lessons import Lesson, LessonRun
+
+IDS = lessons.available("cirno_neu")
+RULE_ID = re.compile(r"\bN\d+(?:\.\d+)?\b")
+
+
+def test_teaching_order():
+    assert IDS == ["cirno_neu/" + n for n in ("the-running-sum", "minus-cards-and-99", "pass-and-turn",
+                                             "shot", "double", "busting", "life-system")]
+
+
+@pytest.mark.parametrize("lesson_id", IDS)
+def test_every_accepted_move_plays_through(lesson_id, report):
+    """Depth-first over every accepted move of every step: each path completes."""
+    lesson = lessons.load(lesson_id)
+    paths = 0
+
+    def walk(moves: list[str]) -> None:
+        nonlocal paths
+        run = _replay(lesson, moves)
+        if run.done:
+            paths += 1
+            return
+        legal = {str(a) for a in run.state.legal_actions()}
+        step = lesson.steps[run.index]
+        ok = [m for m in step.accept if m in legal]
+        assert ok, f"{lesson_id} step {run.index}: no accepted move is legal after {moves}"
+        for move in ok:
+            walk(moves + [move])
+
+    walk([])
+    assert paths >= 1
+    report("lessons", "cirno_neu", accepted_paths=paths)
+
+
+def _replay(lesson: Lesson, moves: list[str]) -> LessonRun:
+    run = lesson.start()
+    for m in moves:
+        fb = run.attempt(m)
+        assert fb.ok, f"{lesson.id}: {m} refused: {fb.text}"
+    return run
+
+
+@pytest.mark.parametrize("lesson_id", IDS)
+def test_the_words_cite_rules_that_exist(lesson_id):
+    lesson = lessons.load(lesson_id)
+    assert 2 <= len(lesson.steps) <= 6 and lesson.intro and lesson.outro
+    texts = [lesson.intro, lesson.outro]
+    for step in lesson.steps:
+        assert step.rule in lesson.rules, f"{lesson_id}: step rule {step.rule} is not in the lesson's rules"
+        assert step.done, f"{lesson_id}: every step says why once it is played"
+        texts += [step.say, step.hint, step.other, step.done, *step.replies.values()]
+    cited = {rid for t in texts for rid in RULE_ID.findall(t)}
+    assert cited, f"{lesson_id} cites no rule in its words"
+    for rid in cited | set(lesson.rules):
+        rules.lookup(rid, game="cirno_neu")
+    for t in texts:
+        assert not re.search(r"(^|\s)/\w", t), f"{lesson_id}: a file path in the words: {t}"
+
+
+def _busts(run: LessonRun) -> list[tuple[int, tuple[str, ...]]]:
+    tl = run.timeline
+    return [(e.data["seat"], tuple(e.data["hand"])) for n in range(1, tl.cursor + 1)
+            for e in tl.events(n) if e.kind == "bust"]
+
+
+#: Per lesson: the step after which to look, and what the lesson's words say is true then.
+#: ``busts``: (seat, hand shown) of every bust so far; ``turn``: the view's turn fields;
+#: ``view``: other view fields; ``winner``: the match's winner.
+STORY = {
+    "cirno_neu/the-running-sum": [(2, {"busts": [(1, ("2", "3", "9"))], "view": {"round": 2, "dealer": 2}})],
+    "cirno_neu/minus-cards-and-99": [
+        (1, {"view": {"sum": 99}, "hand": ["4", "-1", "-10"]}),
+        (2, {"view": {"sum": 98}, "hand": ["4", "-10", "99"]}),
+        (3, {"busts": [(1, ("5", "6", "8"))]})],
+    "cirno_neu/pass-and-turn": [
+        (1, {"view": {"sum": 96, "clockwise": True}}),
+        (2, {"view": {"sum": 89, "clockwise": False}}),
+        (3, {"view": {"sum": 99, "clockwise": True}}),
+        (4, {"busts": [(3, ("8", "10", "50"))], "view": {"dealer": 0}})],
+    "cirno_neu/shot": [
+        (1, {"turn": {"kind": "shot", "anchor": 2}, "view": {"sum": 89}}),
+        (2, {"turn": {"kind": "normal", "anchor": 0}, "view": {"sum": 99}}),
+        (3, {"busts": [(1, ("6", "7", "10"))]})],
+    "cirno_neu/double": [
+        (1, {"turn": {"required": 2}, "view": {"sum": 90}, "hand": ["4", "5", "9"]}),
+        (3, {"turn": {"required": 1}, "view": {"sum": 89}, "hand": ["3", "9", "DSHOT"]}),
+        (4, {"busts": [(2, ("7", "8", "10"))]})],
+    "cirno_neu/busting": [
+        (1, {"busts": [(1, ("6", "10"))], "view": {"round": 2, "dealer": 2, "sum": 0, "eliminated": [1]},
+             "hand": ["50", "99", "DSHOT"]}),
+        (2, {"view": {"sum": 50}, "hand": ["2", "99", "DSHOT"]}),
+        (3, {"busts": [(1, ("6", "10")), (2, ("5", "8", "10"))], "winner": 0})],
+    "cirno_neu/life-system": [
+        (0, {"view": {"chips": [2, 1, 1]}}),
+        (1, {"busts": [(0, ("2", "6", "8"))], "view": {"round": 4, "dealer": 0, "chips": [1, 1, 1]}}),
+        (2, {"view": {"round": 5, "dealer": 2, "chips": [1, 0, 1], "sum": 50}}),
+        (3, {"busts": [(0, ("2", "6", "8")), (1, ("8", "10", "10")), (2, ("3", "8", "10"))],
+             "view": {"chips": [1, 0, 0]}, "winner": 0})],
+}
+
+
+def test_every_lesson_has_its_story():
+    assert sorted(STORY) == sorted(IDS)
+
+
+@pytest.mark.parametrize("lesson_id", IDS)
+def test_the_story_matches_the_engine(lesson_id):
+    lesson = lessons.load(lesson_id)
+    solution = lesson.solution()
+    for after, facts in STORY[lesson_id]:
+        run = _replay(lesson, solution[:after])
+        view = run.state.view(lesson.seat)
+        where = f"{lesson_id} after step {after}"
+        if "busts" in facts:
+            assert _busts(run) == facts["busts"], where
+        for key, value in facts.get("view", {}).items():
+            assert view[key] == value, f"{where}: {key}"
+        for key, value in facts.get("turn", {}).items():
+            assert view["turn"][key] == value, f"{where}: turn {key}"
+        if "hand" in facts:
+            assert sorted(view["hands"][lesson.seat]) == sorted(facts["hand"]), where
+        if "winner" in facts:
+            assert run.state.outcome().winners == (facts["winner"],), where
+        else:
+            assert not run.state.is_terminal, where
+        if after < len(lesson.steps):
+            assert run.state.current_player == lesson.seat, where
