@@ -1,0 +1,151 @@
+"""Crypto Trick lessons: their words name only cards the student has seen, and the
+scores, totals and trick winners they state are the engine's.
+
+``tests/test_lessons.py`` checks that every lesson plays; this checks what the
+Crypto Trick lessons say about the position (the numbers in a step's words, and
+what would happen after the tempting wrong moves they answer).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from cardwidgets import lessons, rules
+
+IDS = lessons.available("crypto_trick")
+CARD = re.compile(r"\b[YBRPGW]\d\b")
+RULE = re.compile(r"\bC\d+(?:\.\d+)?\b")
+
+
+def _at(lesson_id: str, index: int):
+    """A run of the lesson at step ``index``, each earlier step solved."""
+    lesson = lessons.load(lesson_id)
+    run = lesson.start()
+    for i in range(index):
+        step = lesson.steps[i]
+        move = step.accept[0] if step.accept else str(run.state.legal_actions()[0])
+        assert run.attempt(move).ok
+    return run
+
+
+def _seen(run) -> set[str]:
+    """The cards the student's seat has seen: its view (without the deck list) and its narration."""
+    view = {k: v for k, v in run.state.view(run.seat).items() if k not in ("cards", "block_cards")}
+    return set(CARD.findall(json.dumps(view))) | set(CARD.findall(" ".join(run.timeline.narration(run.seat))))
+
+
+def _named(*texts: str) -> set[str]:
+    return {c for t in texts for c in CARD.findall(t)}
+
+
+def test_the_lessons_are_in_teaching_order():
+    assert IDS == [f"crypto_trick/{n}" for n in
+                   ("the-offer", "giving", "following", "trumps", "blocks-and-scoring", "the-whole-game")]
+    for lesson_id in IDS:
+        assert 2 <= len(lessons.load(lesson_id).steps) <= 6
+
+
+@pytest.mark.parametrize("lesson_id", IDS)
+def test_the_words_name_only_cards_the_student_has_seen(lesson_id, report):
+    lesson = lessons.load(lesson_id)
+    run = lesson.start()
+    named = 0
+    unseen = _named(lesson.intro) - _seen(run)
+    assert not unseen, f"{lesson_id} intro names {unseen}"
+    for i, step in enumerate(lesson.steps):
+        before = _named(step.say, step.hint, step.other, *step.replies.values())
+        assert not before - _seen(run), f"{lesson_id} step {i} names {before - _seen(run)} before the move"
+        move = step.accept[0] if step.accept else str(run.state.legal_actions()[0])
+        assert run.attempt(move).ok
+        after = _named(step.done)
+        assert not after - _seen(run), f"{lesson_id} step {i} 'done' names {after - _seen(run)}"
+        named += len(before) + len(after)
+    assert not _named(lesson.outro) - _seen(run)
+    report("lessons", "crypto_trick", cards_named_and_seen=named)
+
+
+@pytest.mark.parametrize("lesson_id", IDS)
+def test_every_rule_the_words_cite_resolves(lesson_id):
+    lesson = lessons.load(lesson_id)
+    texts = [lesson.intro, lesson.outro]
+    for step in lesson.steps:
+        texts += [step.say, step.hint, step.other, step.done, *step.replies.values()]
+    cited = {r for t in texts for r in RULE.findall(t)}
+    assert cited
+    for rid in cited:
+        assert rules.lookup(rid, game="crypto_trick").id == rid
+
+
+def _scores(state) -> list[int]:
+    return [state.score_now(s)[2] for s in range(state.players)]
+
+
+def test_blocks_and_scoring_numbers():
+    lid = "crypto_trick/blocks-and-scoring"
+    run = _at(lid, 0)
+    assert _scores(run.state)[0] == 4  # "2 × 2 = 4 points so far"
+    ducked = run.state.clone()
+    ducked.apply("play B2")  # the reply: B5 goes to B, you stay at 4
+    assert ducked.view(None)["last_trick"]["winner"] == 1 and _scores(ducked)[0] == 4
+    assert _scores(_at(lid, 1).state)[0] == 9  # "3 blocks in 3 colours, 9 points"
+    # The reply to passing on Y4: whoever then leads it, you must follow with R6, which wins
+    # the last trick and brings a fourth block or more, scored as the count alone.
+    for b_declares in ("pass", "want"):
+        st = _at(lid, 2).state.clone()
+        st.apply("pass")
+        st.apply(b_declares)
+        while st.current_player != 0:
+            st.apply(st.legal_actions()[0])
+        assert [str(a) for a in st.legal_actions()] == ["play R6"]
+        while st.round == 1:
+            st.apply(st.legal_actions()[0])
+        result = st.view(None)["results"][-1]
+        assert result["last_winner"] == 0 and result["blocks"][0] >= 4
+        assert result["scores"][0] == result["blocks"][0] < 9
+    result = _at(lid, 4).state.view(None)["results"][-1]
+    assert result["blocks"] == [3, 0, 5] and result["scores"] == [9, 5, 5]
+
+
+def test_the_whole_game_numbers():
+    lid = "crypto_trick/the-whole-game"
+    run = _at(lid, 0)
+    assert list(run.state.totals) == [11, 14, 9]
+    ducked = run.state.clone()
+    ducked.apply("play R2")  # the reply: 15 for you and 18 for B going into the last trick
+    assert [t + s for t, s in zip(ducked.totals, _scores(ducked))][:2] == [15, 18]
+    after = _at(lid, 1).state
+    assert [t + s for t, s in zip(after.totals, _scores(after))][:2] == [20, 20]
+    out = _at(lid, 2).state.outcome()
+    assert out.winners == (0, 1) and tuple(out.scores) == (20, 20, 11)
+
+
+def test_trick_winners_the_words_state():
+    # following: either red wins the trick for you; trumps: a low trump, then the later 6.
+    for move in ("play R5", "play R6"):
+        st = _at("crypto_trick/following", 0).state.clone()
+        st.apply(move)
+        assert st.current_player == 0 and st.phase == "offer"
+    trumps = _at("crypto_trick/trumps", 1).state
+    assert trumps.view(None)["last_trick"]["winner"] == 0
+    tie = _at("crypto_trick/trumps", 2).state.clone()
+    tie.apply("play W1")  # the reply: a 1 is lower than C's 6
+    assert tie.view(None)["last_trick"]["winner"] == 2
+    assert _at("crypto_trick/trumps", 3).state.view(None)["last_trick"]["winner"] == 0
+
+
+@pytest.mark.parametrize("lesson_id", IDS)
+def test_every_accepted_move_leads_through_the_lesson(lesson_id):
+    # A step may accept several moves (either red, either low trump): the scripted replies
+    # and the later steps must hold after each of them, not only after the first listed.
+    lesson = lessons.load(lesson_id)
+    for i, step in enumerate(lesson.steps):
+        for alternative in step.accept[1:]:
+            run = _at(lesson_id, i)
+            assert run.attempt(alternative).ok
+            for later in lesson.steps[i + 1:]:
+                move = later.accept[0] if later.accept else str(run.state.legal_actions()[0])
+                assert run.attempt(move).ok, f"{lesson_id}: after {alternative!r}, {move!r} is refused"
+            assert run.done
