@@ -9,10 +9,11 @@ and changes nothing, and the scripted replies hand the turn back to the student.
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
-from cardwidgets import available_games, lessons
+from cardwidgets import available_games, lessons, rules
 from cardwidgets.lessons import Feedback, Lesson, LessonError
 
 ALL = lessons.available()
@@ -38,17 +39,57 @@ def test_unknown_lessons_and_games():
 
 @pytest.mark.parametrize("lesson_id", ALL)
 def test_lesson_data(lesson_id):
+    """Titles, intros, hints and words for every step; every rule cited resolves; no paths."""
     lesson = lessons.load(lesson_id)
     assert lesson.id == lesson_id and lesson.game == lesson_id.split("/")[0]
-    assert lesson.title and lesson.rules and lesson.steps
-    from cardwidgets import rules
-
-    for rid in lesson.rules:
-        rules.lookup(rid, game=lesson.game)
+    assert lesson.title and lesson.rules and lesson.intro and lesson.outro
+    assert 2 <= len(lesson.steps) <= 6, f"{lesson_id}: a lesson has 2 to 6 steps"
+    texts = [lesson.intro, lesson.outro]
     for step in lesson.steps:
-        assert step.say and step.hint, f"{lesson_id}: every step says something and has a hint"
+        assert step.say and step.hint and step.done, f"{lesson_id}: every step says, hints and explains"
+        texts += [step.say, step.hint, step.other, step.done, *step.replies.values()]
         if step.rule:
             rules.lookup(step.rule, game=lesson.game)
+    cited = {rid for t in texts for rid in rules.cited(t, game=lesson.game)}
+    assert cited, f"{lesson_id} cites no rule in its words"
+    for rid in cited | set(lesson.rules):
+        rules.lookup(rid, game=lesson.game)
+    for t in texts:
+        assert not re.search(r"(^|\s)/\w|ASM-|\bspec\b", t), f"{lesson_id}: words a student cannot use: {t}"
+
+
+@pytest.mark.parametrize("lesson_id", ALL)
+def test_every_accepted_move_plays_through(lesson_id, report):
+    """Depth first over every accepted move of every step: each path completes the lesson."""
+    lesson = lessons.load(lesson_id)
+    paths = 0
+
+    def walk(moves: list[str]) -> None:
+        nonlocal paths
+        run = lesson.start()
+        for m in moves:
+            fb = run.attempt(m)
+            assert fb.ok, f"{lesson_id}: after {moves}, {m} is refused: {fb.text}"
+        if run.done:
+            paths += 1
+            return
+        step = lesson.steps[run.index]
+        legal = [str(a) for a in run.state.legal_actions()]
+        ok = [m for m in legal if m in step.accept] if step.check is None else \
+            [m for m in legal if _accepted(lesson, moves, m)]
+        assert ok, f"{lesson_id} step {run.index}: no accepted move is legal after {moves}"
+        for move in ok:
+            walk(moves + [move])
+
+    walk([])
+    report("lessons", lesson.game, accepted_paths=paths)
+
+
+def _accepted(lesson: Lesson, moves: list[str], move: str) -> bool:
+    run = lesson.start()
+    for m in moves:
+        run.attempt(m)
+    return run.attempt(move).ok
 
 
 @pytest.mark.parametrize("lesson_id", ALL)
@@ -145,6 +186,23 @@ def test_named_checks():
         _demo(check="nonsense")
     with pytest.raises(LessonError, match="accept"):
         _demo()
+
+
+def test_one_action_at_a_time():
+    double = "cirno_neu/1 players=3 turn=A need=2 sum=80 hands=4,5,9/1,2,3/-1,6,7 draw=?"
+    steps = [{"say": "First card.", "hint": "h", "check": "any"},
+             {"say": "Second card.", "hint": "h", "accept": ["play 5"], "then": ["play 1", "play -1"]}]
+    lesson = Lesson.from_dict("cirno_neu/double", {"title": "T", "rules": [], "position": double, "steps": steps})
+    run = lesson.start()
+    fb = run.attempt("play 4, 5")  # both cards of the double turn in one text
+    assert not fb.ok and "one move at a time" in fb.text and run.timeline.cursor == 0
+    assert run.attempt("play 4").ok and run.attempt("play 5").ok and run.done
+
+
+def test_scripted_replies_are_the_other_seats_moves():
+    mine = {"say": "Play the 5.", "hint": "h", "accept": ["play 5"], "then": ["play 1", "play -1", "play pass"]}
+    with pytest.raises(LessonError, match="student"):
+        _demo(mine).start().attempt("play 5")
 
 
 def test_scripted_replies_must_hand_the_turn_back():

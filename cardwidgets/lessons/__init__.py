@@ -344,17 +344,19 @@ class LessonRun:
             return Feedback(False, str(e), None)
         except IllegalActionError as e:
             return Feedback(False, f"{e.reason[:1].upper()}{e.reason[1:]} — rule {e.rule}.", e.rule)
-        trial = before.clone()
-        events: list[Event] = []
-        for a in plan:
-            events += trial.apply_checked(a)
-        played = plan[0] if len(plan) == 1 else ", ".join(map(str, plan))
+        if len(plan) != 1:  # each step practises one move: a step's check sees one action
+            return Feedback(False, "In a lesson, play one move at a time.", None)
+        played = plan[0]
+        events = before.clone().apply_checked(played)
         if not step.accepts(before, played, events):
             text = step.replies.get(str(played)) or step.other or \
                 "That move is legal, but it is not what this step asks for: read the step again."
             return Feedback(False, text, step.rule)
         self.timeline.step(action, seat)
         for i, reply in enumerate(step.then):
+            if seat is not None and self.state.current_player == seat:
+                raise LessonError(f"{self.lesson.id}: step {self.index} reply #{i} {reply!r} would be the "
+                                  f"student's move: replies are the other seats' moves")
             try:
                 self.timeline.step(reply)
             except (IllegalActionError, InvalidActionError) as e:
