@@ -8,7 +8,6 @@ who deals, the chips, the winner -- matches the engine.
 
 from __future__ import annotations
 
-import re
 
 import pytest
 
@@ -16,7 +15,6 @@ from cardwidgets import lessons
 from cardwidgets.lessons import Lesson, LessonRun
 
 IDS = lessons.available("cirno_neu")
-RULE_ID = re.compile(r"\bN\d+(?:\.\d+)?\b")
 
 
 def test_teaching_order():
