@@ -107,8 +107,10 @@ def test_a_running_game_has_no_empty_hand():
     data = _respond()
     hands = data["state"]["hands"]
     victim = (data["state"]["current"] + 1) % data["players"]
-    hands[(victim + 1) % data["players"]] += hands[victim]
-    hands[victim] = []
+    known = data["state"]["known"]
+    for zone in (hands, known):
+        zone[(victim + 1) % data["players"]] += zone[victim]
+        zone[victim] = []
     _refused(data, "empty hand")
 
 
@@ -223,8 +225,9 @@ def test_a_replay_of_a_hand_built_game_still_loads():
 def test_states_saved_before_the_built_record_still_load():
     st = setup_position(4, [[1, 2], [3], [4], [5]], [1, 2, 3, 4], deck=[5, 6])
     data = json.loads(json.dumps(st.to_dict()))
-    del data["state"]["built"]
-    del data["position"]["state"]["built"]
+    for d in (data["state"], data["position"]["state"]):
+        for key in ("built", "known", "deck_known"):
+            del d[key]
     assert from_dict(data).to_dict()["state"] == st.to_dict()["state"]
 
 

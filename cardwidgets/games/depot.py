@@ -141,6 +141,8 @@ class Play:
     strength: tuple[int, int] = field(init=False, repr=False, compare=False)
     #: The cards as a packed count vector (see ``_ONE``), so applying a play is one subtraction.
     _counts: int = field(init=False, repr=False, compare=False)
+    #: ``(bit shift, copies)`` per value played: what the table forgets of the player's known cards.
+    _parts: tuple[tuple[int, int], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         cards = _card_values(self.cards)
@@ -149,6 +151,7 @@ class Play:
         object.__setattr__(self, "cards", cards)
         object.__setattr__(self, "strength", (len(cards), sum(cards)))
         object.__setattr__(self, "_counts", sum(_ONE[v] for v in cards))
+        object.__setattr__(self, "_parts", tuple((8 * v, cards.count(v)) for v in sorted(set(cards))))
 
     def __str__(self) -> str:
         return "play " + " ".join(map(str, self.cards))
@@ -561,7 +564,7 @@ class DepotState(State):
         "_hands", "_storage", "_info", "_deck", "_discard", "_target", "_standing",
         "_current", "_passes", "_round", "_game_no", "_starter", "_phase", "_turns",
         "_lost", "_penalties", "_results", "_winners", "_reason", "_termination", "_last", "_built",
-        "_max_turns", "_noted", "_when_empty",
+        "_known", "_deck_known", "_max_turns", "_noted", "_when_empty",
     )
     FIELDS = (
         Field("_hands", "list", lambda hs: [_cards(h) for h in hs], lambda hs: [_zone(h) for h in hs]),
@@ -583,6 +586,8 @@ class DepotState(State):
         Field("_last", encode=lambda x: None if x is None else [x[0], str(x[1])],
               decode=lambda x: None if x is None else _pair(x, "last action", parse_action)),
         Field("_built", encode=lambda b: None if b is None else _cards(b), decode=_decode_built),
+        Field("_known", "list", lambda ks: [_cards(k) for k in ks], lambda ks: [_zone(k) for k in _list(ks, "known")]),
+        Field("_deck_known"),
         Field("_max_turns", save=False), Field("_noted", save=False), Field("_when_empty", save=False),
     )
 
@@ -747,6 +752,15 @@ class DepotState(State):
     def _do_play(self, p: int, play: Play, ev: list[Event] | None) -> None:
         hands = self._hands
         hand = hands[p] = hands[p] - play._counts
+        known = self._known[p]
+        if known:
+            # The table knew some of these cards were in the hand (taken from the Storage):
+            # it now knows that many fewer, never less than none.
+            for shift, k in play._parts:
+                had = known >> shift & 255
+                if had:
+                    known -= (had if had < k else k) << shift
+            self._known[p] = known
         prev = self._standing
         if prev is not None:
             self._discard += prev[1]._counts
@@ -784,10 +798,14 @@ class DepotState(State):
             hand += moved
             storage -= moved
             have -= taken
+            self._known[p] += moved  # everyone saw them go into this hand (D6.2)
         if give is not None:
             hand -= _ONE[give]
             storage += _ONE[give]
             have += 1
+            known = self._known[p]
+            if known >> 8 * give & 255:
+                self._known[p] = known - _ONE[give]
         self._hands[p], self._storage = hand, storage
         goal = noted if self._noted else self._target
         self._passes += 1
@@ -865,6 +883,7 @@ class DepotState(State):
             self._rng_count += 1
         self._deck = (*cards, *self._deck)  # any cards still in the deck stay on top
         self._discard = 0
+        self._deck_known = True  # everyone saw the discard pile that became the deck
         if ev is not None:
             ev.append(Event("reshuffle", {"cards": len(cards)}, "D9.1",
                             f"The deck is empty: the {len(cards)}-card discard pile is shuffled into a new "
@@ -1022,6 +1041,8 @@ class DepotState(State):
         for _ in range(min(t0, len(deck))):
             storage += _ONE[deck.pop()]
         self._hands, self._storage, self._info = hands, storage, _STORAGE[storage]
+        self._known = [0] * n
+        self._deck_known = False
         self._deck = tuple(deck)
         self._discard = 0
         self._target = t0
@@ -1056,9 +1077,14 @@ class DepotState(State):
     def from_dict(cls, data: dict[str, Any]) -> "DepotState":
         """Rebuild a state from :meth:`to_dict`; ``ValueError`` if the data is not a state a
         game could reach (see ``_check_loaded``)."""
-        if isinstance(data, dict) and isinstance(data.get("state"), dict) and "built" not in data["state"]:
-            # Saved before the record of hand-built cards existed: keep the cards it holds.
-            data = {**data, "state": {**data["state"], "built": True}}
+        state = data.get("state") if isinstance(data, dict) else None
+        if isinstance(state, dict) and "built" not in state:
+            # Saved before these records existed: its cards are its game's cards, and the
+            # table is taken to know nothing of the hands and the deck.
+            hands = state.get("hands")
+            data = {**data, "state": {"built": True, "deck_known": False,
+                                      "known": [[] for _ in hands] if isinstance(hands, list) else None,
+                                      **state}}
         return super().from_dict(data)  # type: ignore[return-value]
 
     def _derive(self) -> None:
@@ -1095,6 +1121,10 @@ class DepotState(State):
             _number(v, "lost points", 0, 10**6)
         if len(self._penalties) != n:
             raise ValueError(f"penalties: expected {n} piles")
+        if len(self._known) != n or not all(_within(k, h) for k, h in zip(self._known, self._hands)):
+            raise ValueError("the cards known to be in a hand must be in that hand")
+        if not isinstance(self._deck_known, bool):
+            raise ValueError("deck_known must be true or false")
         if not isinstance(self._reason, str):
             raise ValueError("the reason the game ended must be text")
         if self._standing is not None:
@@ -1337,19 +1367,35 @@ class DepotState(State):
             lines.append(f"Finished: {v['outcome']['reason']}")
         return "\n".join(lines)
 
-    def _twin(self, seat: int, rng: Any) -> "DepotState":
-        twin = self.clone()
-        hidden = [v for s in range(self.players) if s != seat for v in _cards(self._hands[s])]
-        hidden += list(self._deck)
-        rng.shuffle(hidden)
+    # ------------------------------------------------------------- determinization
+    def _sample(self, seat: int, rng: Any) -> "DepotState":
+        """Deal again every card ``seat`` cannot place (D11).
+
+        Everything but the other hands and the deck order is public. Of another hand the
+        table knows the cards it saw the player take from the Storage and not yet play or
+        give (``_known``); those stay. After a reshuffle the deck is the discard pile
+        everyone saw, less the cards drawn since, so only its order is dealt again;
+        before one, the deck and the unknown parts of the other hands share their cards.
+        The cards to deal are sorted first, so the world depends on ``rng`` and on what
+        ``seat`` knows only.
+        """
+        world = self.clone()
+        others = [s for s in range(self.players) if s != seat]
+        unknown = [self._hands[s] - self._known[s] for s in others]
+        deck = _counts(self._deck)
+        pool = _cards(sum(unknown) + (0 if self._deck_known else deck))
+        rng.shuffle(pool)
         k = 0
-        for s in range(self.players):
-            if s != seat:
-                size = _size(self._hands[s])
-                twin._hands[s] = _counts(hidden[k:k + size])
-                k += size
-        twin._deck = tuple(hidden[k:])
-        return twin
+        for s, u in zip(others, unknown):
+            size = _size(u)
+            world._hands[s] = self._known[s] + _counts(pool[k:k + size])
+            k += size
+        if self._deck_known:
+            pool = _cards(deck)
+            rng.shuffle(pool)
+            k = 0
+        world._deck = tuple(pool[k:])
+        return world
 
     def __repr__(self) -> str:
         return f"<DepotState players={self.players} seed={self.seed} turn={self._moves} phase={self._phase}>"
