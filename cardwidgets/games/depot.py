@@ -29,6 +29,7 @@ from ..core import (ANY, Event, Field, GameSpec, IllegalActionError, InvalidActi
                     Phase, State, Termination, plural, tuple_field)
 from ..core.deck import check_deck
 from ..core.errors import quote, show
+from ..core.position import Parsed, PositionError, Value, cards_text, deal_unknown, load_position, seat_text
 from ..core.spec import int_range, optional, seat_or_random
 
 VALUES = range(1, 9)
@@ -141,6 +142,8 @@ class Play:
     strength: tuple[int, int] = field(init=False, repr=False, compare=False)
     #: The cards as a packed count vector (see ``_ONE``), so applying a play is one subtraction.
     _counts: int = field(init=False, repr=False, compare=False)
+    #: ``(bit shift, copies)`` per value played: what the table forgets of the player's known cards.
+    _parts: tuple[tuple[int, int], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         cards = _card_values(self.cards)
@@ -149,6 +152,7 @@ class Play:
         object.__setattr__(self, "cards", cards)
         object.__setattr__(self, "strength", (len(cards), sum(cards)))
         object.__setattr__(self, "_counts", sum(_ONE[v] for v in cards))
+        object.__setattr__(self, "_parts", tuple((8 * v, cards.count(v)) for v in sorted(set(cards))))
 
     def __str__(self) -> str:
         return "play " + " ".join(map(str, self.cards))
@@ -449,6 +453,9 @@ def _zone(cards: Any) -> int:
     if not isinstance(cards, list) or any(isinstance(v, bool) or not isinstance(v, int) or v not in VALUES
                                           for v in cards):
         raise ValueError(f"a zone is a list of card values 1-8, got {show(cards, 60)}")
+    if len(cards) > 255 and max(Counter(cards).values()) > 255:
+        # one byte per value (see _ONE): more would spill into the next value's count
+        raise ValueError("a zone holds more than 255 cards of one value")
     return _counts(cards)
 
 
@@ -456,6 +463,115 @@ def _deck_tuple(top_first: Any) -> tuple[int, ...]:
     """The internal deck (top card last) from a list written top first."""
     _zone(top_first)  # validates the values
     return tuple(top_first[::-1])
+
+
+def _list(value: Any, what: str) -> list:
+    if not isinstance(value, list):
+        raise ValueError(f"{what}: expected a list, got {show(value, 40)}")
+    return value
+
+
+def _pair(value: Any, what: str, second: Any) -> tuple[int, Any]:
+    """A saved ``[seat, thing]`` (the standing play, the last action); the seat is checked later."""
+    if not isinstance(value, list) or len(value) != 2:
+        raise ValueError(f"{what}: expected [seat, ...], got {show(value, 40)}")
+    return value[0], second(value[1])
+
+
+def _play_of(cards: Any) -> "Play":
+    return _play(_card_values(_list(cards, "standing play")))
+
+
+def _decode_penalties(piles: Any) -> tuple[tuple[int, ...], ...]:
+    out = []
+    for pile in _list(piles, "penalties"):
+        _zone(pile)
+        out.append(tuple(pile))
+    return tuple(out)
+
+
+_RESULT_KEYS = ("game", "ranking", "cards_left", "hands", "taken", "lost_points")
+
+
+def _result_copy(r: dict[str, Any]) -> dict[str, Any]:
+    return {"game": r["game"], "ranking": list(r["ranking"]), "cards_left": list(r["cards_left"]),
+            "hands": [list(h) for h in r["hands"]], "taken": list(r["taken"]), "lost_points": list(r["lost_points"])}
+
+
+def _decode_results(results: Any) -> tuple[dict[str, Any], ...]:
+    """The saved records of finished games, their shape checked (their sense is checked with the state)."""
+    out = []
+    for r in _list(results, "results"):
+        if not isinstance(r, dict) or sorted(r) != sorted(_RESULT_KEYS):
+            raise ValueError(f"a game result has the keys {', '.join(_RESULT_KEYS)}; got {show(r, 60)}")
+        for key in _RESULT_KEYS[1:]:
+            _list(r[key], f"result {key}")
+        for h in r["hands"]:
+            _zone(h)
+        ints = [r["game"], *r["ranking"], *r["cards_left"], *r["lost_points"],
+                *(t for t in r["taken"] if t is not None)]
+        if any(isinstance(v, bool) or not isinstance(v, int) for v in ints):
+            raise ValueError(f"a game result holds something other than numbers: {show(r, 60)}")
+        out.append(_result_copy(r))
+    return tuple(out)
+
+
+def _decode_built(cards: Any) -> int | None | bool:
+    # ``True`` stands for a state saved before the record existed (see DepotState.from_dict).
+    return cards if cards is None or cards is True else _zone(cards)
+
+
+class _Inconsistent(ValueError):
+    """A loaded state no game could reach; ``field`` names the position field it is about."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+def _number(v: Any, what: str, lo: int, hi: int, field: str | None = None) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+        raise _Inconsistent(f"{what} must be a whole number from {lo} to {hi}, got {show(v, 20)}", field)
+    return v
+
+
+def _seat_of(v: Any, n: int, what: str, field: str | None = None) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < n:
+        raise _Inconsistent(f"{what} must be a seat 0..{n - 1}, got {show(v, 20)}", field)
+    return v
+
+
+def _result_text(r: dict[str, Any]) -> str:
+    """A finished game of a match in position text: ranking, hands at the end, penalty cards."""
+    return ("".join(seat_text(s) for s in r["ranking"]) + ":" + "/".join(cards_text(h) for h in r["hands"]) + ":"
+            + ",".join("-" if t is None else str(t) for t in r["taken"]))
+
+
+def _read_results(v: Value, n: int) -> list[tuple[dict[str, Any], Value]]:
+    """The ``results`` field: ``(record, where its penalty cards are written)`` per finished game."""
+    if v.text == "-":
+        return []
+    out = []
+    lost = [0] * n
+    for i, game in enumerate(v.split(";")):
+        ranking, hands, taken = game.split(":", 3)
+        if len(ranking.text) != n:
+            raise ranking.error(f"the ranking of game {i + 1} names every seat once, such as "
+                                f"{''.join(seat_text(s) for s in range(n))}")
+        order = [Value(ch, ranking.column + k, v.key).seat(n) for k, ch in enumerate(ranking.text)]
+        if len(set(order)) != n:
+            raise ranking.error(f"the ranking of game {i + 1} names every seat once")
+        cards = [h.cards(_DIGITS.get, "a value 1-8") for h in hands.split("/", n)]
+        took = [None if t.text == "-" else t.int(1, 8) for t in taken.split(",", n)]
+        lost = [a + (t or 0) for a, t in zip(lost, took)]
+        out.append(({"game": i + 1, "ranking": order, "cards_left": [len(h) for h in cards], "hands": cards,
+                     "taken": took, "lost_points": list(lost)}, taken))
+    return out
+
+
+def _within(small: int, big: int) -> bool:
+    """Whether every count of the zone ``small`` is at most the same count of ``big``."""
+    return all(a <= b for a, b in zip(_vec(small), _vec(big)))
 
 
 def _ordinal(n: int) -> str:
@@ -484,9 +600,9 @@ class DepotState(State):
     # clone shares is ever mutated in place (only the list of hands is copied).
     __slots__ = (
         "_hands", "_storage", "_info", "_deck", "_discard", "_target", "_standing",
-        "_current", "_leader", "_passes", "_round", "_game_no", "_starter", "_phase", "_turns",
-        "_lost", "_penalties", "_results", "_winners", "_reason", "_termination", "_last",
-        "_max_turns", "_noted", "_when_empty",
+        "_current", "_passes", "_round", "_game_no", "_starter", "_phase", "_turns",
+        "_lost", "_penalties", "_results", "_winners", "_reason", "_termination", "_last", "_built",
+        "_known", "_deck_known", "_max_turns", "_noted", "_when_empty",
     )
     FIELDS = (
         Field("_hands", "list", lambda hs: [_cards(h) for h in hs], lambda hs: [_zone(h) for h in hs]),
@@ -494,19 +610,22 @@ class DepotState(State):
         Field("_info", save=False),
         Field("_deck", encode=lambda d: list(d[::-1]), decode=lambda d: _deck_tuple(d)),
         Field("_discard", encode=_cards, decode=_zone),
-        Field("_target"), Field("_current"), Field("_leader"), Field("_passes"), Field("_round"),
+        Field("_target"), Field("_current"), Field("_passes"), Field("_round"),
         Field("_game_no"), Field("_starter"), Field("_phase"), Field("_turns"),
         Field("_standing", encode=lambda s: None if s is None else [s[0], list(s[1].cards)],
-              decode=lambda s: None if s is None else (s[0], _play(_card_values(s[1])))),
+              decode=lambda s: None if s is None else _pair(s, "standing", _play_of)),
         tuple_field("_lost"),
-        Field("_penalties", encode=lambda ps: [list(p) for p in ps], decode=lambda ps: tuple(map(tuple, ps))),
-        Field("_results", encode=lambda rs: [dict(r) for r in rs], decode=lambda rs: tuple(map(dict, rs))),
+        Field("_penalties", encode=lambda ps: [list(p) for p in ps], decode=_decode_penalties),
+        Field("_results", encode=lambda rs: [_result_copy(r) for r in rs], decode=_decode_results),
         Field("_winners", encode=lambda w: None if w is None else list(w),
-              decode=lambda w: None if w is None else tuple(w)),
+              decode=lambda w: None if w is None else tuple(_list(w, "winners"))),
         Field("_reason"),
         Field("_termination", encode=lambda t: t.value, decode=Termination),
         Field("_last", encode=lambda x: None if x is None else [x[0], str(x[1])],
-              decode=lambda x: None if x is None else (x[0], parse_action(x[1]))),
+              decode=lambda x: None if x is None else _pair(x, "last action", parse_action)),
+        Field("_built", encode=lambda b: None if b is None else _cards(b), decode=_decode_built),
+        Field("_known", "list", lambda ks: [_cards(k) for k in ks], lambda ks: [_zone(k) for k in _list(ks, "known")]),
+        Field("_deck_known"),
         Field("_max_turns", save=False), Field("_noted", save=False), Field("_when_empty", save=False),
     )
 
@@ -662,7 +781,7 @@ class DepotState(State):
             self._do_pass(p, action, ev)
         if self._turns >= self._max_turns and self._phase != "finished":
             self._phase, self._winners, self._termination = "finished", (), Termination.ABORTED
-            self._reason = f"stopped after {self._turns} turns by the safety cap (rule D9.3)"
+            self._reason = self._abort_reason()
             if ev is not None:
                 ev.append(Event("abort", {"turns": self._turns}, "D9.3",
                                 f"The game is stopped after {self._turns} turns: a safety cap, not a rule "
@@ -671,6 +790,15 @@ class DepotState(State):
     def _do_play(self, p: int, play: Play, ev: list[Event] | None) -> None:
         hands = self._hands
         hand = hands[p] = hands[p] - play._counts
+        known = self._known[p]
+        if known:
+            # The table knew some of these cards were in the hand (taken from the Storage):
+            # it now knows that many fewer, never less than none.
+            for shift, k in play._parts:
+                had = known >> shift & 255
+                if had:
+                    known -= (had if had < k else k) << shift
+            self._known[p] = known
         prev = self._standing
         if prev is not None:
             self._discard += prev[1]._counts
@@ -708,10 +836,14 @@ class DepotState(State):
             hand += moved
             storage -= moved
             have -= taken
+            self._known[p] += moved  # everyone saw them go into this hand (D6.2)
         if give is not None:
             hand -= _ONE[give]
             storage += _ONE[give]
             have += 1
+            known = self._known[p]
+            if known >> 8 * give & 255:
+                self._known[p] = known - _ONE[give]
         self._hands[p], self._storage = hand, storage
         goal = noted if self._noted else self._target
         self._passes += 1
@@ -789,6 +921,7 @@ class DepotState(State):
             self._rng_count += 1
         self._deck = (*cards, *self._deck)  # any cards still in the deck stay on top
         self._discard = 0
+        self._deck_known = True  # everyone saw the discard pile that became the deck
         if ev is not None:
             ev.append(Event("reshuffle", {"cards": len(cards)}, "D9.1",
                             f"The deck is empty: the {len(cards)}-card discard pile is shuffled into a new "
@@ -800,7 +933,7 @@ class DepotState(State):
         self._discard += play._counts
         self._standing = None
         self._target += 1
-        self._leader = self._current = owner
+        self._current = owner
         self._passes = 0
         self._round += 1
         self._phase = "lead"
@@ -816,15 +949,19 @@ class DepotState(State):
     # ------------------------------------------------------------- game and match end
     def _ranking(self, winner: int) -> list[int]:
         """D10.2: winner first, then fewer cards, then higher total, then the tiebreak."""
-        n = self.players
+        tie = None
         if self.options["rank_tiebreak"] == "random":
-            order = list(range(n))
-            self._shuffle(order)
-            tie = {s: order.index(s) for s in range(n)}
-        else:
-            tie = {s: (s - winner - 1) % n for s in range(n)}
+            tie = list(range(self.players))
+            self._shuffle(tie)
+        return self._rank(winner, self._hands, tie)
+
+    def _rank(self, winner: int, hands: Sequence[int], order: list[int] | None) -> list[int]:
+        """The D10.2 ranking of these hands; ties broken by ``order`` (a seat order), else
+        clockwise from the seat after the winner."""
+        n = self.players
+        tie = {s: (s - winner - 1) % n for s in range(n)} if order is None else {s: order.index(s) for s in range(n)}
         others = [s for s in range(n) if s != winner]
-        counts = [_vec(h) for h in self._hands]
+        counts = [_vec(h) for h in hands]
         others.sort(key=lambda s: (sum(counts[s]), -sum(v * c for v, c in enumerate(counts[s])), tie[s]))
         return [winner, *others]
 
@@ -861,8 +998,7 @@ class DepotState(State):
                             f"{who} has played their last card: game {self._game_no} is over (rule D8.1)."))
         if self.options["games"] == 1:
             self._phase = "finished"
-            self._winners = (p,)
-            self._reason = f"{who} emptied their hand (rule D8.1)"
+            self._winners, self._reason = self._end_of(p)
             return
         self._hidden(ev, "the hands are shown and ranked (rule D10.2)")
         ranking = self._ranking(p)
@@ -895,17 +1031,25 @@ class DepotState(State):
                                 f"Game {self._game_no} of {self.options['games']}: the cards are shuffled and "
                                 f"dealt again; {self.seat_label(starter)} leads (rule D10.6)."))
             return
+        self._phase = "finished"
+        self._winners, self._reason = self._end_of(p)
+        if ev is not None:
+            ev.append(Event("match_end", {"winners": list(self._winners)}, "D10.7",
+                            f"The match is over: {self._reason}."))
+
+    def _end_of(self, p: int) -> tuple[tuple[int, ...], str]:
+        """The winners and the reason of a game (or match) that ``p`` has just ended by going out."""
+        if self.options["games"] == 1:
+            return (p,), f"{self.seat_label(p)} emptied their hand (rule D8.1)"
         best = min(self._lost)
         tied = [s for s in range(self.players) if self._lost[s] == best]
         if len(tied) > 1 and self.options["match_tie"] == "last_game_rank":
-            tied = [min(tied, key=ranking.index)]
-        self._phase = "finished"
-        self._winners = tuple(tied)
+            tied = [min(tied, key=self._results[-1]["ranking"].index)]
         names = " and ".join(self.seat_label(s) for s in tied)
-        self._reason = (f"fewest lost points after {self.options['games']} games: {names} with {best} "
-                        f"(rule D10.7)")
-        if ev is not None:
-            ev.append(Event("match_end", {"winners": list(tied)}, "D10.7", f"The match is over: {self._reason}."))
+        return tuple(tied), f"fewest lost points after {self.options['games']} games: {names} with {best} (rule D10.7)"
+
+    def _abort_reason(self) -> str:
+        return f"stopped after {self._turns} turns by the safety cap (rule D9.3)"
 
     # ------------------------------------------------------------- setup
     def _setup(self, starter: int, order: list[int] | None) -> None:
@@ -921,6 +1065,10 @@ class DepotState(State):
                 self._penalties = ((),) * n
             order = [v for v in VALUES for _ in range(counts[v])]
             self._shuffle(order)
+            # After a hand-built first game the penalty piles may hold cards the deck has not:
+            # then this game's cards are the ones dealt and the piles.
+            self._built = None if min(counts.values()) >= 0 else \
+                _counts(order) + _counts(v for pile in self._penalties for v in pile)
         deck = order[::-1]  # internal: top of the deck is the end of the list
         hand_size = self.options["hand_size"][n]
         hands = [0] * n
@@ -931,11 +1079,13 @@ class DepotState(State):
         for _ in range(min(t0, len(deck))):
             storage += _ONE[deck.pop()]
         self._hands, self._storage, self._info = hands, storage, _STORAGE[storage]
+        self._known = [0] * n
+        self._deck_known = False
         self._deck = tuple(deck)
         self._discard = 0
         self._target = t0
         self._standing = None
-        self._current = self._leader = self._starter = starter
+        self._current = self._starter = starter
         self._passes = 0
         self._round = 1
         self._phase = "lead"
@@ -961,6 +1111,20 @@ class DepotState(State):
         return Counter({v: k for v, k in self._deck_counts().items() if k})
 
     # ------------------------------------------------------------- loading
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "DepotState":
+        """Rebuild a state from :meth:`to_dict`; ``ValueError`` if the data is not a state a
+        game could reach (see ``_check_loaded``)."""
+        state = data.get("state") if isinstance(data, dict) else None
+        if isinstance(state, dict) and "built" not in state:
+            # Saved before these records existed: its cards are its game's cards, and the
+            # table is taken to know nothing of the hands and the deck.
+            hands = state.get("hands")
+            data = {**data, "state": {"built": True, "deck_known": False,
+                                      "known": [[] for _ in hands] if isinstance(hands, list) else None,
+                                      **state}}
+        return super().from_dict(data)  # type: ignore[return-value]
+
     def _derive(self) -> None:
         self._info = _STORAGE[self._storage]
         self._max_turns = self.options["max_turns"] or TURN_BOUND
@@ -968,27 +1132,217 @@ class DepotState(State):
         self._when_empty = self.options["reshuffle_timing"] == "when_empty"
 
     def _check_loaded(self) -> None:
+        """Refuse a loaded state that no game could reach: a field of the wrong type or range,
+        cards created or lost, or fields that disagree (who is to act, the phase, the records)."""
         n = self.players
-        if len(self._hands) != n or len(self._lost) != n or len(self._penalties) != n:
-            raise ValueError(f"a {n}-player state needs {n} hands, lost points and penalty piles")
+        self._check_fields(n)
+        self._check_cards()
+        self._check_turn(n)
+        self._check_records(n)
+        self._check_start()
+
+    def _check_fields(self, n: int) -> None:
+        if not isinstance(self._hands, list) or len(self._hands) != n:
+            raise _Inconsistent(f"a {n}-player state needs {n} hands", "hands")
+        for name in ("_current", "_starter"):
+            _seat_of(getattr(self, name), n, name[1:])
+        _number(self._target, "target", 0, 10**6, "target")
+        _number(self._round, "round", 1, 10**6, "round")
+        _number(self._game_no, "game", 1, self.options["games"], "game")
+        _number(self._passes, "passes", 0, n - 2, "passes")  # n - 1 passes in a row end the round (D7.1)
+        _number(self._turns, "turns", 0, self._max_turns, "turns")
         if self._phase not in ("lead", "respond", "finished"):
-            raise ValueError(f"unknown phase {self._phase!r}")
-        for name in ("_current", "_leader", "_starter"):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < n:
-                raise ValueError(f"{name[1:]} must be a seat 0..{n - 1}")
-        if self._standing is not None and not 0 <= self._standing[0] < n:
-            raise ValueError("the standing play's owner must be a seat")
-        if (self._standing is None) != (self._phase != "respond") and self._phase != "finished":
-            raise ValueError("a standing play exists exactly in the respond phase")
-        for name in ("_target", "_passes", "_round", "_game_no", "_turns"):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < 10**6:
-                raise ValueError(f"{name[1:]} must be a small int >= 0")
-        # A hand-built position may hold any cards, but every zone is a count vector of
-        # one byte per value: no value may appear more than 255 times in all.
-        if any(k > 255 for k in self.all_cards().values()):
-            raise ValueError("more than 255 cards of one value")
+            raise ValueError(f"unknown phase {show(self._phase)}")
+        if not isinstance(self._lost, tuple) or len(self._lost) != n:
+            raise ValueError(f"lost points: expected {n} numbers")
+        for v in self._lost:
+            _number(v, "lost points", 0, 10**6)
+        if len(self._penalties) != n:
+            raise _Inconsistent(f"penalties: expected {n} piles", "results")
+        if len(self._known) != n or not all(_within(k, h) for k, h in zip(self._known, self._hands)):
+            raise ValueError("the cards known to be in a hand must be in that hand")
+        if not isinstance(self._deck_known, bool):
+            raise ValueError("deck_known must be true or false")
+        if not isinstance(self._reason, str):
+            raise ValueError("the reason the game ended must be text")
+        if self._standing is not None:
+            _seat_of(self._standing[0], n, "the standing play's owner", "standing")
+            if shape(self._standing[1].cards) is None:
+                raise _Inconsistent(f"the standing play {_fmt(self._standing[1].cards)} is neither a set nor a run "
+                                    f"(D4.2)", "standing")
+        if self._last is not None:
+            _seat_of(self._last[0], n, "the last action's seat")
+        if self._winners is not None:
+            for s in self._winners:
+                _seat_of(s, n, "winner")
+        if self._deck_order_bad():
+            raise ValueError("the recorded deck order is not a deck of this game")
+        self._check_origin()
+
+    def _check_origin(self) -> None:
+        """A hand-built start (what replays record) must itself be a position of this game."""
+        origin = self._origin
+        if origin is None:
+            return
+        if self.deck_order is not None:
+            raise ValueError("a game starts from a deck order or from a hand-built position, not both")
+        if isinstance(origin, str):
+            start = from_position(origin, self.seed)
+        elif not isinstance(origin, dict) or origin.get("position") is not None:
+            raise ValueError("the hand-built start must be position text or a saved position of its own")
+        else:
+            start = type(self).from_dict({**origin, "history": []})
+        if (start.players, start.mode, start.options) != (self.players, self.mode, self.options):
+            raise ValueError("the hand-built start is a game with other options")
+
+    def _deck_order_bad(self) -> bool:
+        if self.deck_order is None:
+            return False
+        try:
+            _check_deck(list(self.deck_order), self._deck_multiset())
+        except ValueError:
+            return True
+        return False
+
+    def _check_cards(self) -> None:
+        have = self.all_cards()
+        if any(k > 255 for k in have.values()):
+            raise ValueError("more than 255 cards of one value")  # one byte per value (see _ONE)
+        if self._built is True:  # saved by an older version: whatever it holds is its game's cards
+            self._built = _counts(have.elements())
+        want = self._deck_multiset() if self._built is None else Counter(_cards(self._built))
+        if have != want:
+            extra, missing = have - want, want - have
+            raise ValueError("the cards are not those of this game (cards created or lost): "
+                             + "; ".join(f"{what} {_fmt(sorted(c.elements()))}"
+                                         for what, c in (("extra", extra), ("missing", missing)) if c))
+        if self._info.size > max(self._target, 1):
+            # take-and-give never grows the Storage, the refills stop at T; only a give to
+            # an empty Storage can put 1 card there when T is 0 (D6.3, D6.5)
+            raise _Inconsistent(f"the Storage holds {self._info.size} cards, more than its target {self._target}",
+                                "target")
+
+    def _check_turn(self, n: int) -> None:
+        standing, last, passes, cur = self._standing, self._last, self._passes, self._current
+        finished, normal = self._phase == "finished", self._termination is Termination.NORMAL
+        if finished and normal:
+            # the last play emptied its owner's hand (D8.1): nothing moved after it
+            if standing is None or cur != standing[0] or passes or self._hands[cur]:
+                raise _Inconsistent("a finished game ends on the play that emptied its owner's hand (D8.1)", "turn")
+            if last is not None and last != standing:
+                raise _Inconsistent("the last action of a finished game is the play that ended it", "last")
+            if sum(1 for h in self._hands if not h) != 1:
+                raise _Inconsistent("exactly one hand is empty when a game ends (D8.1)", "hands")
+            return
+        if self._phase == "lead" and standing is not None or self._phase == "respond" and standing is None:
+            raise _Inconsistent("a standing play is on the table exactly in the respond phase (D5.2)", "standing")
+        if standing is None:
+            if passes or last is not None:
+                raise _Inconsistent("a round starts with no pass and no last action (D5.2)", "last")
+        else:
+            if (cur - standing[0] - 1) % n != passes:
+                after = f"after {self.seat_label(standing[0])}'s play and {plural(passes, 'pass', 'passes')}"
+                raise _Inconsistent(f"{after} it is {self.seat_label((standing[0] + 1 + passes) % n)}'s turn, not "
+                                    f"{self.seat_label(cur)}'s (D5.1, D7.1)", "turn")
+            if last is not None:
+                if last[0] != (cur - 1) % n:
+                    raise _Inconsistent("the last action was not made by the previous player (D5.1)", "last")
+                if type(last[1]) is Play and (passes or last != standing):
+                    raise _Inconsistent("the last play is the standing play (D4.9)", "last")
+                if type(last[1]) is Pass and not passes:
+                    raise _Inconsistent("after a pass the pass count is at least 1 (D6.7)", "last")
+        if any(not h for h in self._hands):
+            raise _Inconsistent("a game in progress has no empty hand: the game ends when one empties (D8.1)", "hands")
+        if finished:  # stopped by the safety cap (D9.3)
+            if self._termination is not Termination.ABORTED or self._winners != () or \
+                    self._turns != self._max_turns or self._reason != self._abort_reason():
+                raise _Inconsistent("a game stopped by the safety cap has no winner and reached the cap (D9.3)",
+                                    "turns")
+        elif self._winners is not None or self._reason or not normal or self._turns >= self._max_turns:
+            raise ValueError("a game in progress has no winner, no outcome and is below the turn cap")
+
+    def _check_records(self, n: int) -> None:
+        games, results = self.options["games"], self._results
+        ended = self._phase == "finished" and self._termination is Termination.NORMAL
+        want = 0 if games == 1 else self._game_no - (not ended)
+        if len(results) != want or ended and self._game_no != games:
+            raise _Inconsistent(f"{plural(len(results), 'game')} recorded, but this is game {self._game_no} of "
+                                f"{games}{' and it is over' if ended else ''}", "results")
+        lost = [0] * n
+        for i, r in enumerate(results):
+            self._check_result(i, r, n, lost)
+        if tuple(lost) != self._lost:
+            raise _Inconsistent("the lost points are not the sum of the penalty cards taken (D10.4)", "results")
+        if self._penalties != self._penalty_piles():
+            raise _Inconsistent("the penalty piles are not the penalty cards taken (D10.5)", "results")
+        if self._phase == "finished" and self._termination is Termination.NORMAL:
+            if (self._winners, self._reason) != self._end_of(self._standing[0]):
+                raise ValueError("the winners and the reason are not what the rules give (D8.2, D10.7)")
+
+    def _check_result(self, i: int, r: dict[str, Any], n: int, lost: list[int]) -> None:
+        ranking, hands, taken = r["ranking"], r["hands"], r["taken"]
+        if r["game"] != i + 1 or sorted(ranking) != list(range(n)) or len(hands) != n or len(taken) != n \
+                or r["cards_left"] != [len(h) for h in hands] or len(r["lost_points"]) != n:
+            raise _Inconsistent(f"the record of game {i + 1} is not one of a {n}-player game", "results")
+        if hands[ranking[0]] or not all(hands[s] for s in ranking[1:]) or taken[ranking[0]] is not None:
+            raise _Inconsistent(f"in the record of game {i + 1} the winner is not ranked first (D10.2)", "results")
+        keys = [(len(hands[s]), -sum(hands[s])) for s in ranking[1:]]
+        if keys != sorted(keys) or self.options["rank_tiebreak"] == "seat_after_winner" and \
+                ranking != self._rank(ranking[0], [_counts(h) for h in hands], None):
+            raise _Inconsistent(f"the ranking of game {i + 1} does not follow rule D10.2", "results")
+        for s, t in enumerate(taken):
+            if t is not None:
+                if t not in VALUES:
+                    raise _Inconsistent(f"the record of game {i + 1} holds a penalty card {show(t)}", "results")
+                lost[s] += t
+        if r["lost_points"] != lost:
+            raise _Inconsistent(f"the lost points after game {i + 1} are not the sums of the penalty cards "
+                                f"(D10.4)", "results")
+
+    def _penalty_piles(self) -> tuple[tuple[int, ...], ...]:
+        """The penalty piles the recorded games leave (D10.5)."""
+        piles: list[tuple[int, ...]] = [()] * self.players
+        leave = self.options["penalty_cards_leave_play"]
+        for r in self._results:
+            if not leave:
+                piles = [()] * self.players  # the next deal took them back
+            piles = [pile + ((t,) if t is not None else ()) for pile, t in zip(piles, r["taken"])]
+        if not leave and self._game_no > len(self._results):
+            piles = [()] * self.players  # a game was dealt after the last record
+        return tuple(piles)
+
+    def _check_start(self) -> None:
+        """What a game dealt by the rules adds: its start, the target and the count of turns."""
+        opts, results, n = self.options, self._results, self.players
+        if results and self._game_no > len(results):
+            rule, last = opts["next_game_starter"], results[-1]["ranking"]
+            if rule == "last_place" and self._starter != last[-1] or rule == "winner" and self._starter != last[0]:
+                raise _Inconsistent(f"game {self._game_no} starts with the seat rule D10.6 names", "starter")
+        sp = opts["starting_player"]
+        if sp != "random" and opts["next_game_starter"] == "rotate" and self._starter != (sp + self._game_no - 1) % n:
+            raise _Inconsistent(f"game {self._game_no} starts with the seat rule D10.6 names", "starter")
+        if self._moves:
+            last = self.last_move
+            if self._last is not None and last != self._last[1]:
+                raise ValueError("the last action is not the last action of the history")
+            # The last action is forgotten only when it ended a round (a pass, D7.2) or a
+            # game of a match (a play, D10.6).
+            if self._last is None and (self._standing is not None or
+                                       (self._round == 1) != (type(last) is Play) or
+                                       type(last) is Play and self._game_no == 1):
+                raise ValueError(f"the last action {last} is missing from the table")
+        if self._built is not None:
+            return  # a hand-built game may start anywhere
+        if sp != "random" and self._game_no == 1 and self._starter != sp:
+            raise ValueError("game 1 starts with the starting player (D2.5)")
+        t0 = opts["initial_storage"][n]
+        if self._target != t0 + self._round - 1:
+            raise ValueError(f"in round {self._round} the Storage target is {t0 + self._round - 1}, not "
+                             f"{self._target} (D2.3, D7.3)")
+        if self._turns > self._moves or self._game_no == 1 and self._turns != self._moves:
+            raise ValueError(f"{self._turns} turns in this game but {self._moves} actions in the history")
+        if self._round == 1 and self._phase == "lead" and (self._turns or self._current != self._starter):
+            raise ValueError("round 1 is led by the game's starting player, on the first turn (D2.5, D10.6)")
 
     # ------------------------------------------------------------- outcome and views
     def outcome(self) -> Outcome | None:
@@ -1058,19 +1412,208 @@ class DepotState(State):
             lines.append(f"Finished: {v['outcome']['reason']}")
         return "\n".join(lines)
 
-    def _twin(self, seat: int, rng: Any) -> "DepotState":
-        twin = self.clone()
-        hidden = [v for s in range(self.players) if s != seat for v in _cards(self._hands[s])]
-        hidden += list(self._deck)
-        rng.shuffle(hidden)
+    # ------------------------------------------------------------- position text
+    def _position_fields(self) -> list[tuple[str, str]]:
+        """The fields of :meth:`to_position` (the grammar is in the rules reference, "Position text")."""
+        out = []
+        if self._built is not None and self._built != _counts(self._deck_multiset().elements()):
+            # a hand-built game with cards of its own (setup_position): how many of each value
+            out.append(("cards", ",".join(map(str, _vec(self._built)[1:]))))
+        if self.options["games"] == 3:
+            out += [("game", str(self._game_no)), ("starter", seat_text(self._starter))]
+            if self._results:
+                out.append(("results", ";".join(_result_text(r) for r in self._results)))
+        out.append(("round", str(self._round)))
+        if self._target != self._usual_target():
+            out.append(("target", str(self._target)))
+        finished = self._phase == "finished"
+        aborted = self._termination is Termination.ABORTED
+        out.append(("turn", "-" if finished else seat_text(self._current)))
+        if aborted:
+            out.append(("aborted", "1"))
+        if self._standing is not None:
+            owner, play = self._standing
+            out.append(("standing", f"{seat_text(owner)}:{cards_text(play.cards)}"))
+            if aborted and self._passes:
+                out.append(("passes", str(self._passes)))  # no seat to act to count them from
+        if self._last is not None:
+            out.append(("last", f"{seat_text(self._last[0])}:{str(self._last[1]).replace(' ', '_')}"))
+        out.append(("hands", "/".join(cards_text(_cards(h)) for h in self._hands)))
+        out.append(("storage", cards_text(_cards(self._storage))))
+        if self._discard:
+            out.append(("discard", cards_text(_cards(self._discard))))
+        out.append(("deck", cards_text(self._deck[::-1])))
+        if self.options["max_turns"] is not None and not aborted:
+            out.append(("turns", str(self._turns)))
+        return out
+
+    def _usual_target(self) -> int:
+        """T in this round of a game dealt by the rules (D2.3, D7.3)."""
+        return self.options["initial_storage"][self.players] + self._round - 1
+
+    def _load_position(self, parsed: Parsed) -> None:
+        n, opts = self.players, self.options
+        take = parsed.take
+        places: list[tuple[Value, list[int]]] = []  # (where, cards) of every card written out
+        where: dict[str | None, Value] = {}
+
+        def field(key: str, default: str | None = None) -> Value:
+            v = where[key] = take(key, default)
+            return v
+
+        full = self._deck_multiset()
+        counts = field("cards", ",".join(str(full[v]) for v in VALUES)).ints(0, 255)
+        if len(counts) != 8:
+            raise where["cards"].error(f"write how many cards of each value 1 to 8 this game has: 8 numbers, "
+                                       f"got {len(counts)}")
+        game_cards = Counter({v: k for v, k in zip(VALUES, counts) if k})
+        match = opts["games"] == 3
+        self._game_no = field("game", "1").int(1, opts["games"])
+        results = _read_results(field("results", "-"), n) if match else ()
+        if len(results) != self._game_no - 1 and not (len(results) == self._game_no == opts["games"]):
+            raise where["results"].error(f"this is game {self._game_no}, so results must hold "
+                                         f"{plural(self._game_no - 1, 'finished game')}; it holds {len(results)}")
+        self._results = tuple(r for r, _ in results)
+        self._lost = tuple(results[-1][0]["lost_points"]) if results else (0,) * n
+        self._penalties = self._penalty_piles()  # the penalty cards still out of play (D10.5)
+        if results:
+            places.append((results[-1][1], [v for pile in self._penalties for v in pile]))
+        sp = opts["starting_player"]
+        self._starter = field("starter", "A" if sp == "random" else seat_text(sp)).seat(n)
+        self._round = field("round", "1").int(1, 10**6)
+        self._target = field("target", str(self._usual_target())).int(0, 10**6)
+        turn = field("turn").seat(n, none=True)
+        aborted = field("aborted", "0").flag()
+        standing = field("standing", "-")
+        self._standing = None
+        if standing.text != "-":
+            owner, cards = standing.split(":", 2)
+            play = _play(tuple(sorted(cards.cards(_DIGITS.get, "a value 1-8"))))
+            if shape(play.cards) is None:
+                raise cards.error(f"{_fmt(play.cards)} is neither a set nor a run (D4.2)")
+            self._standing = (owner.seat(n), play)
+            places.append((cards, list(play.cards)))
+        last = field("last", "-")
+        self._last = None
+        if last.text != "-":
+            seat, action = last.split(":", 2)
+            try:
+                self._last = (seat.seat(n), parse_action(action.text.replace("_", " ")))
+            except InvalidActionError as e:
+                raise action.error(f"{show(action.text)} is not an action written with '_' for spaces, "
+                                   f"such as play_4_5 ({e})") from None
+        # who is to act (D5.1, D7.1): the passes are counted from the standing play
+        if turn is None and not aborted:
+            if self._standing is None:
+                raise where["turn"].error("a finished game ends on a play: write the standing play that ended it")
+            self._phase, self._current, self._passes = "finished", self._standing[0], 0
+        else:
+            self._phase = "finished" if aborted else "lead" if self._standing is None else "respond"
+            self._current = self._starter if turn is None else turn
+            self._passes = 0
+            if self._standing is not None:
+                derived = (self._current - self._standing[0] - 1) % n
+                self._passes = field("passes", str(derived)).int(0, n - 2) if turn is None else derived
+                if turn is None:
+                    self._current = (self._standing[0] + 1 + self._passes) % n
+                elif derived == n - 1:
+                    raise where["turn"].error(f"{seat_text(turn)} owns the standing play: everyone else "
+                                              f"passing would have ended the round (D7.1)")
+        # the cards
+        hands = field("hands").split("/", n)
+        self._hands = [0] * n
+        unknown: list[tuple[Any, int | None]] = []
+        for s, part in enumerate(hands):
+            if part.unknown:
+                count = part.unknown_count()
+                if count is None:
+                    raise part.error("a hidden hand is written with its size, such as ?9")
+                unknown.append((s, count))
+            else:
+                cards = part.cards(_DIGITS.get, "a value 1-8")
+                places.append((part, cards))
+                self._hands[s] = _counts(cards)
+        storage = field("storage").cards(_DIGITS.get, "a value 1-8")
+        places.append((where["storage"], storage))
+        discard = field("discard", "-").cards(_DIGITS.get, "a value 1-8")
+        places.append((where["discard"], discard))
+        deck_v = field("deck", "?")
+        deck: list[int] = []
+        if deck_v.unknown:
+            unknown.append(("deck", deck_v.unknown_count()))
+        else:
+            deck = deck_v.cards(_DIGITS.get, "a value 1-8")
+            places.append((deck_v, deck))
+        pool = Counter(game_cards)
+        for at, cards in sorted(places, key=lambda pc: pc[0].column):
+            pool.subtract(cards)
+            over = sorted(v for v, k in pool.items() if k < 0)
+            if over:
+                v = over[0]
+                raise at.error(f"one {v} too many: this game has {plural(game_cards[v], 'card')} of value {v} "
+                               f"(every card is in one place)")
+        rest = sorted(pool.elements())
+        if not unknown and rest:
+            raise deck_v.error(f"{plural(len(rest), 'card')} {_fmt(rest)} {'is' if len(rest) == 1 else 'are'} "
+                               f"not placed: write them somewhere or write the deck as '?'")
+        # A size that does not add up is the deck's fault when it says its size, else the hands'.
+        blame = deck_v if deck_v.text.startswith("?") and deck_v.text != "?" else \
+            next((hands[s] for s, _ in unknown if s != "deck"), deck_v)
+        for name, cards in deal_unknown(self, unknown, rest, blame):
+            if name == "deck":
+                deck = cards
+            else:
+                self._hands[name] = _counts(cards)
+        self._storage, self._discard = _counts(storage), _counts(discard)
+        self._deck = tuple(deck[::-1])
+        self._known = [0] * n
+        self._deck_known = False
+        self._built = _counts(game_cards.elements())
+        max_turns = opts["max_turns"] or TURN_BOUND
+        self._turns = field("turns", str(max_turns if aborted else 0)).int(0, max_turns)
+        self._termination = Termination.ABORTED if aborted else Termination.NORMAL
+        self._winners, self._reason = None, ""
+        if aborted:
+            self._winners, self._reason = (), self._abort_reason()
+        elif self._phase == "finished":
+            self._winners, self._reason = self._end_of(self._standing[0])
+        # The rules' checks, blamed on the field they are about.
+        try:
+            self._derive()
+            self._check_loaded()
+        except _Inconsistent as e:
+            at = where.get(e.field)
+            raise (at.error(str(e)) if at is not None else PositionError(str(e))) from None
+
+    # ------------------------------------------------------------- determinization
+    def _sample(self, seat: int, rng: Any) -> "DepotState":
+        """Deal again every card ``seat`` cannot place (D11).
+
+        Everything but the other hands and the deck order is public. Of another hand the
+        table knows the cards it saw the player take from the Storage and not yet play or
+        give (``_known``); those stay. After a reshuffle the deck is the discard pile
+        everyone saw, less the cards drawn since, so only its order is dealt again;
+        before one, the deck and the unknown parts of the other hands share their cards.
+        The cards to deal are sorted first, so the world depends on ``rng`` and on what
+        ``seat`` knows only.
+        """
+        world = self.clone()
+        others = [s for s in range(self.players) if s != seat]
+        unknown = [self._hands[s] - self._known[s] for s in others]
+        deck = _counts(self._deck)
+        pool = _cards(sum(unknown) + (0 if self._deck_known else deck))
+        rng.shuffle(pool)
         k = 0
-        for s in range(self.players):
-            if s != seat:
-                size = _size(self._hands[s])
-                twin._hands[s] = _counts(hidden[k:k + size])
-                k += size
-        twin._deck = tuple(hidden[k:])
-        return twin
+        for s, u in zip(others, unknown):
+            size = _size(u)
+            world._hands[s] = self._known[s] + _counts(pool[k:k + size])
+            k += size
+        if self._deck_known:
+            pool = _cards(deck)
+            rng.shuffle(pool)
+            k = 0
+        world._deck = tuple(pool[k:])
+        return world
 
     def __repr__(self) -> str:
         return f"<DepotState players={self.players} seed={self.seed} turn={self._moves} phase={self._phase}>"
@@ -1103,9 +1646,12 @@ def new_game(players: int = 4, seed: int | None = None, deck: list[int] | None =
         raise ValueError(f"starting_player={sp!r} is not allowed; allowed values: 0..{n - 1} or 'random'")
     need = st._deck_multiset()
     hand_size, t0 = opts["hand_size"][n], opts["initial_storage"][n]
-    if sum(need.values()) < hand_size * n + t0:
+    # In a match up to n - 1 penalty cards per game leave play (D10.5): the last game must deal too.
+    out = (opts["games"] - 1) * (n - 1) if opts["penalty_cards_leave_play"] else 0
+    if sum(need.values()) - out < hand_size * n + t0:
         raise ValueError(f"deck_counts has {sum(need.values())} cards; {n} players need at least "
-                         f"{hand_size * n + t0} to deal (rules D2.2, D2.3)")
+                         f"{hand_size * n + t0 + out} to deal" + (f" every game ({out} penalty cards may leave play)"
+                                                                  if out else "") + " (rules D2.2, D2.3, D10.5)")
     if deck is not None:
         deck = _check_deck(deck, need)
         st.deck_order = tuple(deck)
@@ -1116,6 +1662,7 @@ def new_game(players: int = 4, seed: int | None = None, deck: list[int] | None =
     st._winners = None
     st._reason = ""
     st._termination = Termination.NORMAL
+    st._built = None
     st._max_turns = opts["max_turns"] or TURN_BOUND
     st._noted = opts["refill_target"] == "noted"
     st._when_empty = opts["reshuffle_timing"] == "when_empty"
@@ -1129,6 +1676,21 @@ def from_dict(data: dict[str, Any]) -> DepotState:
     return DepotState.from_dict(data)  # type: ignore[return-value]
 
 
+def from_position(text: str, seed: int | None = None) -> DepotState:
+    """A state from position text (``state.to_position()``; the grammar is in the rules
+    reference, "Position text"). Unknown parts (``?``) are dealt with ``seed``.
+
+    >>> st = from_position("depot/1 players=3 turn=B standing=A:4 hands=1,2/5,5,6/?3 storage=1,2,3 deck=?", seed=1)
+    >>> st.current_player, st.hand(1), st.legal_actions()[0]
+    (1, [5, 5, 6], Play(cards=(5,)))
+    >>> from_position("depot/1 players=3 turn=A hands=9/?9/?9 storage=1,2,3")
+    Traceback (most recent call last):
+    ...
+    cardwidgets.core.position.PositionError: column 32 (hands): '9' is not a card (a value 1-8)
+    """
+    return load_position(text, seed, lambda mode: DepotState)  # type: ignore[return-value]
+
+
 def setup_position(
     players: int,
     hands: list[list[int]],
@@ -1139,7 +1701,7 @@ def setup_position(
     standing: tuple[int, list[int]] | None = None,
     current: int = 0,
     target: int | None = None,
-    passes: int = 0,
+    passes: int | None = None,
     round: int = 1,
     seed: int = 0,
     **options: Any,
@@ -1147,9 +1709,11 @@ def setup_position(
     """A hand-built position for teaching and tests.
 
     ``deck`` is listed top first. ``target`` defaults to the Storage size. With no
-    ``standing`` play the seat to act is the leader (phase ``"lead"``). Cards not
-    placed anywhere are out of this game (a match deals the whole deck again for the
-    next game). Replays record the position.
+    ``standing`` play the seat to act is the leader (phase ``"lead"``); after one,
+    ``passes`` defaults to the passes since it (D5.1). The cards placed are this
+    game's cards: any not placed are out of it (a match deals the whole deck again
+    for the next game). A position no game could reach (an empty hand, the wrong
+    seat to act ...) is a ``ValueError``. Replays record the position.
 
     >>> st = setup_position(4, [[3, 3, 3, 4, 5, 6, 7, 7, 8], [1], [1], [1]], [2, 4, 5, 5, 6])
     >>> st.limits
@@ -1172,11 +1736,16 @@ def setup_position(
     st._current = st.check_seat(current)
     if st._current is None:
         raise ValueError("current must be a seat")
-    st._leader = current if standing is None else standing[0]
     st._target = len(storage) if target is None else target
+    if passes is None:
+        passes = 0 if standing is None else (st._current - st._standing[0] - 1) % n
     st._passes = passes
     st._round = round
     st._phase = "lead" if standing is None else "respond"
+    have = st.all_cards()
+    if max(have.values()) > 255:
+        raise ValueError("more than 255 cards of one value")
+    st._built = _counts(have.elements())
     st._check_loaded()
     st._mark_origin()
     return st
@@ -1194,5 +1763,5 @@ def _check_deck(deck: list[Any], need: Counter) -> list[int]:
 # Re-exported so users can catch them from the game module too.
 __all__ = [
     "ANY", "DepotState", "IllegalActionError", "InvalidActionError", "Pass", "Play", "SPEC",
-    "from_dict", "new_game", "parse_action", "run_limit", "set_limit", "setup_position", "shape",
+    "from_dict", "from_position", "new_game", "parse_action", "run_limit", "set_limit", "setup_position", "shape",
 ]
