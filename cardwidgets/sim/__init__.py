@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from ..bots import make_bot
+from ..bots import ask, make_bot
 from ..core import Termination
 from ..games import game_module, game_spec
 
@@ -138,11 +138,8 @@ def simulate(
     for i in range(n_games):
         st = mod.new_game(seed=seed + i, **options)
         players = [make_bot(game, spec, seed=(seed + i) * 131 + s) for s, spec in enumerate(specs)]
-        views = [getattr(b, "needs_view", True) for b in players]
         while not st.is_terminal:
-            p = st.current_player
-            legal = st.legal_actions()
-            st.apply_unchecked(players[p].act(st.view(p) if views[p] else None, legal))
+            st.apply_unchecked(ask(players[st.current_player], st))
         out = st.outcome()
         result.games.append(GameRecord(seed + i, out.winners, out.scores, st.move_count, out.reason,
                                        out.termination))

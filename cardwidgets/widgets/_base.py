@@ -19,7 +19,7 @@ from typing import Any, ClassVar, Mapping
 import anywidget
 import traitlets
 
-from ..bots import Bot, make_bot
+from ..bots import Bot, ask, make_bot
 from ..core import ANY, IllegalActionError, InvalidActionError, State, Timeline
 from ..core.errors import quote
 from ..core.replay import Replay
@@ -263,7 +263,7 @@ class TableWidget(anywidget.AnyWidget):
         name = getattr(bot, "name", type(bot).__name__)
         who = f"the bot playing {st.seat_label(seat)} ({name})"
         try:
-            action = bot.act(st.view(seat), st.legal_actions())
+            action = ask(bot, st)
             events = self._push(action, seat=seat, by_bot=True)
         except (IllegalActionError, InvalidActionError) as e:
             # Neither the action nor the engine's reason: both can show the bot's hand.
