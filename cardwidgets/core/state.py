@@ -242,13 +242,21 @@ class State(ABC):
 
     def seat_label(self, seat: int) -> str:
         """How narration names a seat (``"A"``, ``"B"`` ...)."""
-        return seat_name(seat)
+        return seat_name(self.check_seat(seat, spectator=False))
 
-    def check_seat(self, seat: Any) -> int | None:
-        """``seat`` if it is ``None`` or a seat of this game, else ``ValueError``."""
-        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
-                                 or not 0 <= seat < self.players):
-            raise ValueError(f"seat must be None or an int from 0 to {self.players - 1}, got {show(seat)}")
+    def check_seat(self, seat: Any, *, spectator: bool = True) -> int | None:
+        """``seat`` if it is a seat of this game (or ``None``, the teacher or a spectator,
+        when ``spectator``), else ``ValueError`` naming this game's seats.
+
+        The one seat check: views, refusals, explanations, the timeline and the tables
+        use it, so ``True``, ``1.0`` or a seat past the player count is never taken for a seat.
+        """
+        if seat is None and spectator:
+            return None
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+            seats = "seat 0" if self.players == 1 else f"seats are 0 to {self.players - 1}"
+            extra = " (or None for the teacher view)" if spectator else ""
+            raise ValueError(f"no seat {show(seat)} in this {self.players}-player game: {seats}{extra}")
         return seat
 
     def legal_actions(self) -> list[Any]:
@@ -329,6 +337,8 @@ class State(ABC):
     # ----------------------------------------------------------------- checking
     def refusal(self, action: Any, seat: Any = ANY) -> IllegalActionError | None:
         """Why ``action`` (an object) is refused now, or ``None`` if it is legal."""
+        if seat is not ANY:
+            self.check_seat(seat)
         if self.is_terminal:
             return IllegalActionError("G1", "the game is over", action)
         actor = self.current_player
@@ -354,8 +364,11 @@ class State(ABC):
 
         Text may carry a transcript seat prefix (``"S1: play 5"``) and, in games that
         have it, stand for several actions of one player (cirno+neu's ``"play 4, -1"``).
-        Raises ``InvalidActionError`` / ``IllegalActionError``; changes nothing.
+        Raises ``InvalidActionError`` / ``IllegalActionError``, and ``ValueError`` for a
+        ``seat`` that is neither ``ANY``, ``None`` nor a seat of this game; changes nothing.
         """
+        if seat is not ANY:
+            self.check_seat(seat)
         if isinstance(action, str):
             if len(action) > MAX_ACTION_TEXT:
                 raise InvalidActionError(f"an action is at most {MAX_ACTION_TEXT} characters; got {len(action)}")
