@@ -308,37 +308,11 @@ def test_the_teacher_still_sees_which_rule_refused_a_bot():
 
 
 # --------------------------------------------------------------------------- bot moves: one at a time
-class FakeLoop:
-    """Stands in for the kernel's event loop: scheduled calls run when the test says."""
-
-    def __init__(self) -> None:
-        self.handles: list[FakeHandle] = []
-
-    def call_later(self, delay, fn, *args):
-        h = FakeHandle(fn, args)
-        self.handles.append(h)
-        return h
-
-    def live(self) -> list:
-        return [h for h in self.handles if not h.cancelled and not h.ran]
-
-    def run_next(self) -> None:
-        h = self.live()[0]
-        h.ran = True
-        h.fn(*h.args)
-
-
-class FakeHandle:
-    def __init__(self, fn, args) -> None:
-        self.fn, self.args, self.cancelled, self.ran = fn, args, False, False
-
-    def cancel(self) -> None:
-        self.cancelled = True
-
-
 @pytest.fixture
 def loop(monkeypatch):
     import asyncio
+
+    from invariants import FakeLoop
 
     fake = FakeLoop()
     monkeypatch.setattr(asyncio, "get_running_loop", lambda: fake)
@@ -376,6 +350,16 @@ def test_goto_and_undo_from_python_never_leave_a_bot_idle(loop):
     send(t, {"type": "act", "action": str(t.legal_actions()[0])})
     t.undo()
     assert t.cursor < t.history_len and not loop.live() and not t.thinking
+
+
+def test_switching_from_python_after_a_browser_move_leaves_no_bot_idle(loop):
+    """Found by the table programs of test_stateful.py (shrunk): a move from the browser
+    scheduled B's move, a Python ``switch`` to the same line cancelled it and scheduled none."""
+    t = widgets.Depot(players=3, seed=0, seat=0, bots={1: "greedy", 2: "random"}, bot_delay=0.5)
+    send(t, {"type": "act", "action": t.legal[0]})
+    assert t.thinking and len(loop.live()) == 1
+    t.switch("main")
+    assert t.state.current_player == 0 and not t.thinking and not loop.live()
 
 
 def _round_end_hold(seed: int = 2):

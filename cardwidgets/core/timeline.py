@@ -62,7 +62,6 @@ class Timeline:
         self._line = self._main
         self._cursor = 0
         self._made = 0
-        self._shape = 0
 
     # ------------------------------------------------------------------ reading
     @property
@@ -102,14 +101,9 @@ class Timeline:
 
     @property
     def line_count(self) -> int:
-        """The number of lines (the main line included)."""
+        """The number of lines, the main line included (lines are never removed: while it
+        stays the same, :attr:`branches` changes only in the current line's ``length``)."""
         return len(self._lines)
-
-    @property
-    def shape(self) -> int:
-        """A number that changes whenever a line is added: the list of lines is the same
-        while it stays the same (only the current line's ``length`` grows meanwhile)."""
-        return self._shape
 
     def has_line(self, name: Any) -> bool:
         """Whether a line is called ``name``."""
@@ -270,7 +264,6 @@ class Timeline:
     def _adopt(self, line: Line, first: State | None) -> None:
         """Register a new line (``first``: the position after its first own move)."""
         self._lines[line.name] = line
-        self._shape += 1
         if line.parent is not None and first is not None:
             line.parent.children.setdefault((line.start, str(first.last_move)), line)
 

@@ -35,9 +35,10 @@ LOG_TAIL = 80
 MAX_MESSAGE = 2_000
 #: Longest error text synced back.
 MAX_ERROR = 400
-#: Most lines of play a table lets its front end start (goto, then another move). Each line
-#: costs memory and a button in the browser's list; past this many a browser's move that
-#: would start one is refused (``last_error``). Python code (``table.step``,
+#: Most lines of play a front end may grow a game to (goto, then another move): each line
+#: costs memory and a button in the browser's list. Once the game has this many lines
+#: (however made), a browser's move that would start another is refused (``last_error``);
+#: following a line or playing at its end still works. Python code (``table.step``,
 #: ``table.timeline``, replays) is not limited: its author sees what it costs.
 MAX_LINES = 100
 
@@ -216,7 +217,7 @@ class TableWidget(anywidget.AnyWidget):
 
     def undo(self) -> None:
         """Step back one action (past bot moves, to the last time a person was to act)."""
-        self._navigate(lambda: self.timeline.undo(skip=lambda st: st.current_player in self._bots), False)
+        self._navigate(self._back, False)
 
     def goto(self, n: int) -> None:
         """Show the position after ``n`` actions of the current line (nothing is dropped)."""
@@ -235,6 +236,9 @@ class TableWidget(anywidget.AnyWidget):
             self.hold = None
             self._sync()
             self._run_bots(from_browser)
+
+    def _back(self) -> None:
+        self.timeline.undo(skip=lambda st: st.current_player in self._bots)
 
     def note(self, text: str) -> None:
         """Comment on the move that led to the shown position (saved in replays)."""
@@ -272,12 +276,12 @@ class TableWidget(anywidget.AnyWidget):
             bot = self._bot_to_move()
             if bot is not None:
                 self._bot_move(bot, True)
-            if self._pending is None and self._bot_to_move() is not None:
+            if self._bot_to_move() is not None:
                 self._pending = loop.call_later(self.bot_delay, self._bot_tick, loop)
                 return
         except Exception as e:  # a callback must never raise into the event loop
             self.last_error = _clip(f"The table stopped the bots after an error: {type(e).__name__}")
-        self.thinking = self._pending is not None
+        self.thinking = False
 
     def _bot_move(self, bot: Bot, from_browser: bool) -> None:
         st = self.state
@@ -365,13 +369,15 @@ class TableWidget(anywidget.AnyWidget):
                 return
             self._navigate(lambda: self.timeline.switch(name), True)
         elif kind == "undo":
-            self._navigate(lambda: self.timeline.undo(skip=lambda st: st.current_player in self._bots), True)
+            self._navigate(self._back, True)
         elif kind == "continue":
             if self.hold is None:
                 self.last_error = "Nothing to continue: the table is not paused."
                 return
-            self.hold = None
-            self._run_bots(from_browser=True)
+            with self.hold_sync():
+                self.hold = None
+                self.last_error = ""
+                self._run_bots(from_browser=True)
         elif kind == "clear_error":
             self.last_error = ""
         else:
@@ -415,7 +421,7 @@ class TableWidget(anywidget.AnyWidget):
             self.refusals = self._refusals(st, legal) if may_act else {}
             self.narration = tl.narration(self.seat, last=LOG_TAIL)
             self.branch = tl.branch
-            shape = (tl.shape, tl.branch)
+            shape = (tl.line_count, tl.branch)
             if shape != self._branches_key:  # rebuilding the list costs as much as it is long
                 self.branches = [b.to_dict() for b in tl.branches]
                 self._branches_key = shape
