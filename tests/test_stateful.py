@@ -130,6 +130,18 @@ class TimelineMachine(RuleBasedStateMachine):
             self.tl.step(self.rng.choice(legal))
             inv.cheap(self.tl.state, self.limit)
 
+    @rule()
+    def finish(self) -> None:
+        """Random legal moves to the end: every game ends within its declared bound."""
+        state = self.tl.state
+        left = self.limit - state.move_count
+        for _ in range(left):
+            legal = self.tl.state.legal_actions()
+            if not legal:
+                break
+            self.tl.step(self.rng.choice(legal))
+        assert self.tl.state.is_terminal, f"the game did not end within {self.limit} actions"
+
     @rule(i=st.integers(0, 10**6), seat=st.sampled_from(["any", "actor", "other", "none"]))
     def candidate(self, i: int, seat: str) -> None:
         """An action seen legal somewhere in this game (most are illegal here), by some seat."""
@@ -274,6 +286,31 @@ class TableMachine(RuleBasedStateMachine):
         else:
             self._message({"type": "act", "action": self.vocab[i % len(self.vocab)]}, refused=True)
 
+    @rule(k=st.integers(1, 80))
+    def play_on(self, k: int) -> None:
+        """A person playing on (their moves, the bots' scheduled moves) up to a hold."""
+        for _ in range(k):
+            if self.t.hold is not None:
+                break  # what happens at a hold is up to the other rules
+            if self.loop.live():
+                self.loop.run_next()
+            elif self.t.legal:
+                self._message({"type": "act", "action": self.rng.choice(self.t.legal)}, refused=False)
+            else:
+                break
+            inv.table(self.t, self.loop)
+
+    @rule()
+    def act_the_next_move(self) -> None:
+        """In the past, the move already played next (followed, not a new line)."""
+        tl = self.t.timeline
+        if tl.cursor < tl.length and not self.t.state.is_terminal:
+            nxt = str(tl.position(tl.cursor + 1).last_move)
+            if nxt in self.t.legal:
+                lines = tl.line_count
+                self._message({"type": "act", "action": nxt}, refused=False)
+                assert tl.line_count == lines
+
     @rule(i=st.integers(0, 10**6))
     def act_candidate(self, i: int) -> None:
         self._message({"type": "act", "action": self.vocab[i % len(self.vocab)]})
@@ -288,6 +325,11 @@ class TableMachine(RuleBasedStateMachine):
         self._message({"type": "goto", "index": index}, refused=not ok)
         if ok:
             assert self.t.hold is None
+
+    @rule(k=st.integers(1, 4))
+    def step_back(self, k: int) -> None:
+        """The scrubber a few moves back from the end of the line."""
+        self._message({"type": "goto", "index": max(0, self.t.history_len - k)}, refused=False)
 
     @rule(i=st.integers(0, 10**6), junk=st.booleans())
     def switch(self, i: int, junk: bool) -> None:

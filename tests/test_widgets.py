@@ -389,6 +389,22 @@ def test_moving_the_cursor_ends_the_hold(how):
     assert t.hold is None and t.state.current_player == 0 and t.history_len > end
 
 
+def test_following_a_round_end_into_the_past_holds_nothing():
+    """Found by the soak (benchmarks/soak.py): at an earlier position, the move already played
+    there is followed, and its events were replayed into a hold in the middle of the line."""
+    t = widgets.CryptoTrick(players=3, seed=4, bot_delay=0)
+    while t.hold is None:
+        send(t, {"type": "act", "action": t.legal[0]})
+    end = t.history_len
+    send(t, {"type": "continue"})
+    send(t, {"type": "act", "action": t.legal[0]})
+    send(t, {"type": "goto", "index": end - 1})
+    send(t, {"type": "act", "action": str(t.timeline.position(end).last_move)})
+    assert (t.cursor, t.history_len, t.branch, t.hold) == (end, end + 1, "main", None)
+    send(t, {"type": "act", "action": t.legal[0]})  # one more move: the end of a line, no round end
+    assert t.hold is None and t.cursor == t.history_len
+
+
 @pytest.mark.parametrize("by_message", [True, False])
 def test_switching_lines_ends_the_hold(by_message):
     """After a switch the table showed another line's round end, and its bots waited."""

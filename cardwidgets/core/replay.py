@@ -25,8 +25,12 @@ files (no branches, no position) still load.
 
 Loading checks everything and reports the first problem as a :class:`ReplayError`
 with its line in the file, and for an action its index and the rule that refuses
-it, in time linear in the size of the file. The same input gives the same states
-and the same bytes back.
+it, in time linear in the size of the file. ``options`` hold ``players``, ``mode``
+and the game's options only, and next to a ``position`` they must say what the
+position holds (a saved state also fixes the ``seed``). No line of play may be longer
+than the game's declared bound (``SPEC.max_actions``, rule G4), and whatever the
+engine raises while setting up or playing a line is reported the same way, naming
+the line. The same input gives the same states and the same bytes back.
 """
 
 from __future__ import annotations
@@ -144,10 +148,6 @@ class Line:
 
     def __repr__(self) -> str:
         return f"<Line {self.name!r} from {self.start} of {self.parent_name!r}, {self.length} actions>"
-
-
-#: Kept for code written against the earlier name.
-PlayedLine = Line
 
 
 @dataclass
@@ -274,7 +274,11 @@ class Replay:
     def _bound(self, root: State) -> int | None:
         """The most actions any line of this game may hold (the game's declared bound)."""
         limit = root.SPEC.max_actions
-        return None if limit is None else limit(root.players, root.options)
+        try:
+            return None if limit is None else limit(root.players, root.options)
+        except Exception as e:  # noqa: BLE001 - options a hand-built position brought
+            raise ReplayError(f"the game's options give no length bound: {_failure(e)}",
+                              line=self._key_line("position" if self.position is not None else "options")) from None
 
     def states(self) -> Iterator[State]:
         """The starting position, then a copy after every action of the main line."""

@@ -289,9 +289,7 @@ class State(ABC):
         new seed and no record of the real deal, so nothing in it tells the real
         hidden cards; its history holds only actions ``seat`` saw as they were.
         """
-        if isinstance(seat, bool) or not isinstance(seat, int):
-            raise ValueError(f"sample_world needs a seat (an int), got {show(seat)}")
-        self.check_seat(seat)
+        self.check_seat(seat, spectator=False)
         if not isinstance(rng, random.Random):
             if rng is not None and (isinstance(rng, bool) or not isinstance(rng, int)):
                 raise TypeError(f"rng must be a random.Random, an int seed or None, got {show(rng)}")

@@ -154,7 +154,8 @@ class TableWidget(anywidget.AnyWidget):
             bots = {s: bots for s in range(state.players) if s != seat}
         out = {}
         for s, spec in dict(bots).items():
-            if state.check_seat(s) is None or s == seat:
+            state.check_seat(s, spectator=False)
+            if s == seat:
                 raise ValueError(f"seat {s} cannot be both the viewer's seat and a bot")
             out[s] = make_bot(self.GAME, spec, seed=state.seed * 31 + s)
         return out
@@ -304,8 +305,12 @@ class TableWidget(anywidget.AnyWidget):
             self._hold_on(events)
 
     def _hold_on(self, events: list[Any]) -> None:
-        """Hold the bots at a pause event (a game's end in a match) until the viewer continues."""
-        if self._pauses & {e.kind for e in events} and not self.state.is_terminal:
+        """Hold the bots at a pause event (a game's end in a match) until the viewer continues.
+
+        Only at the end of a line: following a move already played into the past replays its
+        events, but there is nothing to wait for there."""
+        tl = self.timeline
+        if self._pauses & {e.kind for e in events} and not self.state.is_terminal and tl.cursor == tl.length:
             pause = next(e for e in events if e.kind in self._pauses)
             # Only the public narration line: the panel reads the viewer's own view for the
             # details, so nothing an event carries for the teacher reaches the browser.
