@@ -304,3 +304,22 @@ def test_loading_a_chain_of_branches_is_linear_in_the_file():
         size.append(len(text))
     assert size[1] / size[0] > 7
     assert work[1] / work[0] < 1.15 * size[1] / size[0], (work, size)
+
+
+@pytest.mark.parametrize("game", ["depot", "cirno_neu", "crypto_trick", "yadokarick"])
+def test_every_configuration_agrees_with_its_own_header(game):
+    """The agreement check refuses no honest file: every mode, player count and option value,
+    saved as a position next to the header ``Replay.from_state`` writes."""
+    import kit
+    from cardwidgets import game_spec
+    from cardwidgets.games import game_module
+
+    for cfg in kit.spec_configs(game_spec(game)):
+        st = game_module(game).new_game(seed=3, **cfg)
+        data = st.to_dict()
+        del data["history"]
+        rep = Replay.from_state(st)
+        rep.deck, rep.position, rep.actions = None, data, [str(st.legal_actions()[0])]
+        expected = st.clone()
+        expected.apply(rep.actions[0])
+        assert Replay.from_json(rep.to_json()).build().to_dict()["state"] == expected.to_dict()["state"]
