@@ -49,7 +49,7 @@ class Tally:
     def __init__(self) -> None:
         self.requests = self.games = self.cheap = self.deep = self.refused = self.twins = 0
         self.messages = self.failures = 0
-        self.seconds = 0.0
+        self.engine_s = self.table_s = 0.0
         self.first: list[str] = []
 
     def fail(self, where: str, e: BaseException) -> None:
@@ -154,6 +154,8 @@ def request(tl: Timeline, vocab: list[str], rng: random.Random, limit: int) -> N
                 "a refusal moved the timeline"
     elif r < 0.985:
         tl.undo()
+    elif r < 0.997:  # a few moves back: the next move there may start a branch
+        tl.goto(max(0, tl.length - rng.randint(1, 5)))
     else:
         tl.goto(rng.randrange(tl.length + 1))
     inv.cheap(tl.state, limit)
@@ -233,7 +235,8 @@ def main() -> None:
     print(f"soak: {args.actions:,} requests per game and mode, all invariants every {args.every}, "
           f"{args.table_messages:,} table messages, seed {args.seed}")
     head = (f"{'game':<13} {'mode':<9} {'requests':>10} {'games':>7} {'seconds':>8} {'req/s':>7} "
-            f"{'cheap checks':>12} {'deep checks':>11} {'twins':>7} {'refusals':>8} {'messages':>8} {'failures':>8}")
+            f"{'cheap checks':>12} {'deep checks':>11} {'twins':>7} {'refusals':>8} {'messages':>8} "
+            f"{'table s':>8} {'failures':>8}")
     print(head)
     failures = 0
     start = time.perf_counter()
@@ -242,12 +245,14 @@ def main() -> None:
             tally = Tally()
             t0 = time.perf_counter()
             play_games(game, mode.name, args.actions, args.every, args.seed, tally)
+            t1 = time.perf_counter()
             table_messages(game, mode.name, args.table_messages, args.seed, tally)
-            tally.seconds = time.perf_counter() - t0
+            tally.engine_s, tally.table_s = t1 - t0, time.perf_counter() - t1
             failures += tally.failures
-            print(f"{game:<13} {mode.name:<9} {tally.requests:>10,} {tally.games:>7,} {tally.seconds:>8.1f} "
-                  f"{tally.requests / tally.seconds:>7,.0f} {tally.cheap:>12,} {tally.deep:>11,} "
-                  f"{tally.twins:>7,} {tally.refused:>8,} {tally.messages:>8,} {tally.failures:>8,}", flush=True)
+            print(f"{game:<13} {mode.name:<9} {tally.requests:>10,} {tally.games:>7,} {tally.engine_s:>8.1f} "
+                  f"{tally.requests / max(tally.engine_s, 1e-9):>7,.0f} {tally.cheap:>12,} {tally.deep:>11,} "
+                  f"{tally.twins:>7,} {tally.refused:>8,} {tally.messages:>8,} {tally.table_s:>8.1f} "
+                  f"{tally.failures:>8,}", flush=True)
             for line in tally.first:
                 print(f"    FAILED {line}")
     print(f"total: {time.perf_counter() - start:.1f} s, {failures} failure(s)")
