@@ -366,7 +366,8 @@ def test_a_seat_is_an_int_never_a_bool_or_float(game, players, seat):
 
 
 @pytest.mark.parametrize("game, players, mode", [("depot", 4, None), ("cirno_neu", 3, None),
-                                                 ("yadokarick", 2, "duo"), ("crypto_trick", 5, None)])
+                                                 ("yadokarick", 1, "solo"), ("crypto_trick", 5, None),
+                                                 ("yadokarick", 7, "standard")])
 def test_a_seat_past_the_player_count_is_refused_with_the_real_range(game, players, mode):
     """Seat 4 at 4 players was narrated as a seat that does not exist ("it is A's turn, not
     E's"), and junk seats were told "seats are 0 to 7" whatever the player count."""
@@ -380,14 +381,39 @@ def test_a_seat_past_the_player_count_is_refused_with_the_real_range(game, playe
             with pytest.raises(ValueError) as info:
                 call()
             text = str(info.value)
-            assert f"seats are 0 to {players - 1}" in text and "turn" not in text, text
+            assert ("seat 0" if players == 1 else f"seats are 0 to {players - 1}") in text, text
+            assert "turn" not in text, text
             assert not isinstance(info.value, IllegalActionError)
     assert tl.length == 0 and st.move_count == 0
-    if mode != "duo":  # the duo names the NPC, which is no seat, "NPC"
-        with pytest.raises(ValueError, match=f"seats are 0 to {players - 1}"):
+    seats = "seat 0" if players == 1 else f"seats are 0 to {players - 1}"
+    if mode != "solo":  # solo narrates its one player as "you", whatever the number
+        with pytest.raises(ValueError, match=seats):
             st.seat_label(players)
-    with pytest.raises(ValueError, match=f"seats are 0 to {players - 1}"):
+    with pytest.raises(ValueError, match=seats):
         st.view(players)
+
+
+def test_the_duo_npc_may_be_asked_about_and_is_never_to_act():
+    """Yadokarick duo's NPC is no player's seat but a participant the game names: an action
+    asked for it (seat 2) is refused under G3; it has no view."""
+    st = make("yadokarick", players=2, mode="duo", seed=1)
+    legal = str(st.legal_actions()[0])
+    with pytest.raises(IllegalActionError, match="not NPC's") as info:
+        st.apply(legal, 2)
+    assert info.value.rule == "G3" and st.explain(legal, 2).rule == "G3"
+    for seat in (True, 2.0, "NPC"):
+        with pytest.raises(ValueError, match="seats are 0 to 1"):
+            st.apply(legal, seat)
+    with pytest.raises(ValueError, match="seats are 0 to 1"):
+        st.view(2)
+
+
+@pytest.mark.parametrize("seat", [3, 4, -1, 10**20])
+def test_duo_seats_that_are_no_participant_are_refused(seat):
+    """Duo names every seat but A and B "the NPC": only seat 2 is taken for it."""
+    st = make("yadokarick", players=2, mode="duo", seed=1)
+    with pytest.raises(ValueError, match="seats are 0 to 1"):
+        st.apply(str(st.legal_actions()[0]), seat)
 
 
 def test_tables_take_the_same_seat_check():

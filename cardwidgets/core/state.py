@@ -259,6 +259,22 @@ class State(ABC):
             raise ValueError(f"no seat {show(seat)} in this {self.players}-player game: {seats}{extra}")
         return seat
 
+    def _check_asking(self, seat: Any) -> None:
+        """``seat`` as the seat an action is asked for: ``None`` (a spectator), a player's seat,
+        or the participant no player sits in that some games have (Yadokarick duo's NPC),
+        numbered right after the players and named apart from them: it is never to act, so
+        it is refused under G3. Anything else is a ``ValueError`` naming this game's seats."""
+        if seat is None or (type(seat) is int and 0 <= seat < self.players):
+            return
+        if type(seat) is int and seat == self.players and type(self).seat_label is not State.seat_label:
+            try:
+                name = self.seat_label(seat)
+            except ValueError:
+                name = None
+            if name is not None and name not in {self.seat_label(s) for s in range(self.players)}:
+                return
+        self.check_seat(seat)  # raises, naming this game's seats
+
     def legal_actions(self) -> list[Any]:
         """Legal actions of the player to act, in the game's fixed order (a new list)."""
         if self.is_terminal:
@@ -336,7 +352,7 @@ class State(ABC):
     def refusal(self, action: Any, seat: Any = ANY) -> IllegalActionError | None:
         """Why ``action`` (an object) is refused now, or ``None`` if it is legal."""
         if seat is not ANY:
-            self.check_seat(seat)
+            self._check_asking(seat)
         if self.is_terminal:
             return IllegalActionError("G1", "the game is over", action)
         actor = self.current_player
@@ -366,7 +382,7 @@ class State(ABC):
         ``seat`` that is neither ``ANY``, ``None`` nor a seat of this game; changes nothing.
         """
         if seat is not ANY:
-            self.check_seat(seat)
+            self._check_asking(seat)
         if isinstance(action, str):
             if len(action) > MAX_ACTION_TEXT:
                 raise InvalidActionError(f"an action is at most {MAX_ACTION_TEXT} characters; got {len(action)}")
