@@ -89,9 +89,11 @@ class TableWidget(anywidget.AnyWidget):
     branch = traitlets.Unicode("main").tag(sync=True)
     """Name of the current line of play."""
     branches = traitlets.List(traitlets.Dict()).tag(sync=True)
-    """Every line: ``{"name", "parent", "from", "length"}``, the main line first. Synced again
-    only when a line is added or the current line changes, so a message costs the same with
-    thousands of lines; meanwhile the current line's ``length`` may lag: ``history_len`` is it."""
+    """Every line: ``{"name", "parent", "from", "length"}``, the main line first. Synced when it
+    changes while the game has at most ``MAX_LINES`` lines; past that (only Python code makes
+    so many) only when a line is added or the current line changes, so that a message costs
+    the same with thousands of lines, and the current line's ``length`` may lag (``history_len``
+    is it)."""
     last_error = traitlets.Unicode("").tag(sync=True)
     """Why the last request was refused (with rule ID), or ``""``."""
     seat = traitlets.Int(None, allow_none=True).tag(sync=True)
@@ -139,7 +141,7 @@ class TableWidget(anywidget.AnyWidget):
         self._bots = self._make_bots(root, seat, bots)
         self._pending: asyncio.Handle | None = None  # the one scheduled bot move, if any
         self._stalled = False  # a bot failed: bots wait until a person acts
-        self._branches_key: tuple[int, str] | None = None  # the lines as last synced
+        self._branches_key: tuple | None = None  # what the synced list of lines reflects
         self._pauses = set(game_spec(self.GAME).pauses)
         super().__init__(game=self.GAME, seat=seat, bot_seats=sorted(self._bots), bot_delay=bot_delay,
                          rules=as_json(self.GAME), hold=None)
@@ -426,8 +428,10 @@ class TableWidget(anywidget.AnyWidget):
             self.refusals = self._refusals(st, legal) if may_act else {}
             self.narration = tl.narration(self.seat, last=LOG_TAIL)
             self.branch = tl.branch
-            shape = (tl.line_count, tl.branch)
-            if shape != self._branches_key:  # rebuilding the list costs as much as it is long
+            # Rebuilding and sending the list costs as much as it is long: with many lines, not
+            # for every move along the current one.
+            shape = (tl.line_count, tl.branch, tl.length if tl.line_count <= MAX_LINES else None)
+            if shape != self._branches_key:
                 self.branches = [b.to_dict() for b in tl.branches]
                 self._branches_key = shape
             self.last_error = ""
