@@ -18,30 +18,18 @@ along. Lessons, HTML export, the command line and the table widgets all use it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from .events import Event
-from .replay import Branch, Replay
+from .replay import Branch, Line, Replay
 from .state import ANY, State
 
 MAIN = "main"
 
 
-@dataclass
-class _Line:
-    """One line of play: the actions after its first ``start`` (shared with its parent)."""
-
-    name: str
-    parent: "_Line | None"
-    start: int
-    states: list[State] = field(default_factory=list)   # states[i]: after start + i + 1 actions
-    events: list[list[Event]] = field(default_factory=list)  # what led to states[i]
-    notes: dict[int, str] = field(default_factory=dict)  # action index -> comment
-
-    @property
-    def length(self) -> int:
-        return self.start + len(self.states)
+class LineLimitError(ValueError):
+    """Acting here would start a line of play past the limit the caller set (``max_lines``)."""
 
 
 @dataclass(frozen=True)
@@ -59,13 +47,18 @@ class BranchInfo:
 
 
 class Timeline:
-    """The positions of one game, as a tree with a cursor. See the module docstring."""
+    """The positions of one game, as a tree with a cursor. See the module docstring.
+
+    Every operation costs the same whatever the number of lines, up to a factor
+    O(log lines) for finding a position (see :class:`~cardwidgets.core.replay.Line`),
+    so a front end may keep thousands of lines without slowing down.
+    """
 
     def __init__(self, state: State) -> None:
         self._root = state
         self._root_events = list(getattr(state, "setup_events", []) or [])
-        self._main = _Line(MAIN, None, 0)
-        self._lines: dict[str, _Line] = {MAIN: self._main}
+        self._main = Line(MAIN, None, 0)
+        self._lines: dict[str, Line] = {MAIN: self._main}
         self._line = self._main
         self._cursor = 0
         self._made = 0
@@ -74,7 +67,7 @@ class Timeline:
     @property
     def state(self) -> State:
         """The position at the cursor (do not mutate it: use :meth:`step`)."""
-        return self.position(self._cursor)
+        return self._line.position(self._root, self._cursor)
 
     @property
     def cursor(self) -> int:
@@ -104,8 +97,17 @@ class Timeline:
     @property
     def branches(self) -> list[BranchInfo]:
         """Every line, the main line first, in the order they were started."""
-        return [BranchInfo(ln.name, None if ln.parent is None else ln.parent.name, ln.start, ln.length)
-                for ln in self._lines.values()]
+        return [BranchInfo(ln.name, ln.parent_name, ln.start, ln.length) for ln in self._lines.values()]
+
+    @property
+    def line_count(self) -> int:
+        """The number of lines, the main line included (lines are never removed: while it
+        stays the same, :attr:`branches` changes only in the current line's ``length``)."""
+        return len(self._lines)
+
+    def has_line(self, name: Any) -> bool:
+        """Whether a line is called ``name``."""
+        return isinstance(name, str) and name in self._lines
 
     @property
     def root(self) -> State:
@@ -115,38 +117,49 @@ class Timeline:
     def position(self, n: int, line: str | None = None) -> State:
         """The position after ``n`` actions of a line (the current one by default)."""
         ln = self._line if line is None else self._get(line)
-        if not 0 <= n <= ln.length:
-            raise IndexError(f"position {n}: the line {ln.name!r} has positions 0..{ln.length}")
-        while ln is not None and n <= ln.start:
-            ln = ln.parent
-        if ln is None:
-            return self._root
-        return ln.states[n - ln.start - 1]
+        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= ln.length:
+            raise IndexError(f"position {n!r}: the line {ln.name!r} has positions 0..{ln.length}")
+        return ln.position(self._root, n)
 
     def events(self, n: int) -> list[Event]:
         """The events of the action that led to position ``n`` (setup events for 0)."""
-        ln = self._owner(n)
+        ln = self._line.owner(n)
         return self._root_events if ln is None else ln.events[n - ln.start - 1]
 
     def narration(self, seat: int | None = None, last: int | None = None) -> list[str]:
         """The narration lines ``seat`` may see, up to the cursor (the ``last`` ones)."""
-        out: list[str] = []
+        out: list[list[str]] = []
+        count = 0
+        for events in self._events_back():
+            lines = [e.text for e in events if e.text and e.visible_to(seat)]
+            out.append(lines)
+            count += len(lines)
+            if last is not None and count >= last:
+                break
+        flat = [t for lines in reversed(out) for t in lines]
+        return flat if last is None else flat[-last:] if last > 0 else []
+
+    def _events_back(self) -> Any:
+        """The events of every position from the cursor back to the start, newest first,
+        one line segment at a time (no lookup per position)."""
         n = self._cursor
-        while n >= 0 and (last is None or len(out) < last):
-            lines = [e.text for e in self.events(n) if e.text and e.visible_to(seat)]
-            out[:0] = lines
-            n -= 1
-        return out if last is None else out[-last:]
+        ln = self._line.owner(n)
+        while ln is not None:
+            for k in range(n - ln.start - 1, -1, -1):
+                yield ln.events[k]
+            # The base owns this segment's branch point: the walk goes on there.
+            n, ln = ln.start, ln.base
+        yield self._root_events
 
     def notes(self) -> dict[int, str]:
         """The comments along the current line: action index -> text."""
         out: dict[int, str] = {}
-        ln: _Line | None = self._line
+        ln: Line | None = self._line
         limit = self._line.length
         while ln is not None:
             out.update({k: v for k, v in ln.notes.items() if ln.start <= k < limit})
             limit = ln.start
-            ln = ln.parent
+            ln = ln.base
         return dict(sorted(out.items()))
 
     # ------------------------------------------------------------------ moving
@@ -179,7 +192,7 @@ class Timeline:
             raise ValueError("a note comments a move: go to a position after one")
         if not isinstance(text, str):
             raise TypeError("a note is text")
-        ln = self._owner(self._cursor)
+        ln = self._line.owner(self._cursor)
         assert ln is not None
         if text:
             ln.notes[self._cursor - 1] = text
@@ -187,31 +200,50 @@ class Timeline:
             ln.notes.pop(self._cursor - 1, None)
 
     # ------------------------------------------------------------------ acting
-    def step(self, action: Any, seat: Any = ANY) -> list[Event]:
+    def step(self, action: Any, seat: Any = ANY, *, max_lines: int | None = None) -> list[Event]:
         """Play ``action`` (object or notation, possibly standing for several actions)
         at the cursor and move the cursor past it.
 
         At an earlier position the same move already played there is followed; another
         move starts a new branch. Raises the engine's errors and changes nothing when
-        the action is refused.
+        the action is refused; with ``max_lines``, raises :class:`LineLimitError` (and
+        changes nothing) rather than start a line past that many.
         """
         start = self.state
         actions = start.plan(action, seat)
+        if max_lines is not None and len(self._lines) >= max_lines and self._branches_off(actions):
+            raise LineLimitError(f"this game already has {len(self._lines)} lines of play, the most allowed "
+                                 f"here; play on at the end of a line, or follow a move already played")
         events: list[Event] = []
         for a in actions:
             events += self._push(a)
         return events
 
+    def _next(self, line: Line, n: int, text: str) -> tuple[Line, int] | None:
+        """Where the move ``text`` after ``n`` actions of ``line`` already leads, if it was played there."""
+        if n < line.length and str(line.position(self._root, n + 1).last_move) == text:
+            return line, n + 1  # the same move already follows on this line
+        child = line.children.get((n, text))
+        return None if child is None else (child, n + 1)  # ... or starts a branch from here
+
+    def _branches_off(self, actions: list[Any]) -> bool:
+        """Whether playing ``actions`` at the cursor would start a new line."""
+        line, n = self._line, self._cursor
+        for a in actions:
+            if n >= line.length:
+                return False  # at the end of a line a move extends it
+            found = self._next(line, n, str(a))
+            if found is None:
+                return True
+            line, n = found
+        return False
+
     def _push(self, action: Any) -> list[Event]:
         n = self._cursor
-        text = str(action)
-        if n < self.length and str(self.position(n + 1).last_move) == text:
-            self._cursor = n + 1  # the same move already follows on this line
-            return list(self.events(n + 1))
-        for ln in self._lines.values():
-            if ln.parent is self._line and ln.start == n and ln.states and str(ln.states[0].last_move) == text:
-                self._line, self._cursor = ln, n + 1  # ... or starts a branch from here
-                return list(ln.events[0])
+        found = self._next(self._line, n, str(action))
+        if found is not None:
+            self._line, self._cursor = found
+            return list(self.events(self._cursor))
         st = self.position(n).clone()
         ev = st.apply_checked(action)
         ln = self._line
@@ -221,24 +253,28 @@ class Timeline:
             while name in self._lines:
                 self._made += 1
                 name = f"branch-{self._made}"
-            ln = _Line(name, self._line, n)
-            self._lines[name] = ln
+            ln = Line(name, self._line, n)
+            self._adopt(ln, st)
             self._line = ln
         ln.states.append(st)
         ln.events.append(ev)
         self._cursor = n + 1
         return ev
 
+    def _adopt(self, line: Line, first: State | None) -> None:
+        """Register a new line (``first``: the position after its first own move)."""
+        self._lines[line.name] = line
+        if line.parent is not None and first is not None:
+            line.parent.children.setdefault((line.start, str(first.last_move)), line)
+
     # ------------------------------------------------------------------ replays
     def to_replay(self) -> Replay:
-        """Every line and note, whatever the cursor."""
+        """Every line and note, whatever the cursor (linear in the number of actions)."""
         rep = Replay.from_state(self.position(self._main.length, MAIN), dict(self._main.notes), root=self._root)
         for ln in self._lines.values():
             if ln is self._main:
                 continue
-            tail = ln.states[-1].history[ln.start:] if ln.states else ()
-            rep.branches.append(Branch(ln.name, ln.parent.name if ln.parent else MAIN, ln.start,
-                                       [str(a) for a in tail], dict(ln.notes)))
+            rep.branches.append(Branch(ln.name, ln.parent_name or MAIN, ln.start, ln.moves(), dict(ln.notes)))
         return rep
 
     @classmethod
@@ -249,26 +285,20 @@ class Timeline:
         """
         root, played = replay.play()
         tl = cls(root)
-        for p in played:
-            line = tl._main if p.parent is None else _Line(p.name, tl._lines[p.parent], p.start)
-            line.states, line.events, line.notes = p.states, p.events, p.notes
-            tl._lines[p.name] = line
+        tl._main = tl._line = played[0]
+        tl._lines = {}
+        for line in played:
+            tl._adopt(line, line.states[0] if line.states else None)
         tl._made = len(played) - 1
         tl.switch(MAIN)
         return tl
 
     # ------------------------------------------------------------------ helpers
-    def _get(self, name: str) -> _Line:
+    def _get(self, name: str) -> Line:
         ln = self._lines.get(name) if isinstance(name, str) else None
         if ln is None:
-            raise KeyError(f"no line called {name!r}; lines: {', '.join(self._lines)}")
-        return ln
-
-    def _owner(self, n: int) -> _Line | None:
-        """The line whose own part holds position ``n`` of the current line (None: the root)."""
-        ln: _Line | None = self._line
-        while ln is not None and n <= ln.start:
-            ln = ln.parent
+            shown = ", ".join(list(self._lines)[:10]) + (" ..." if len(self._lines) > 10 else "")
+            raise KeyError(f"no line called {name!r}; lines: {shown}")
         return ln
 
     def __repr__(self) -> str:

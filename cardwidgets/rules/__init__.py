@@ -287,9 +287,10 @@ def lookup(rule_id: str, game: str | None = None) -> Rule:
             if found is not None:
                 return found
         elsewhere = [g for g in _games() if g != game and rid in _load(g)]
-        hint = f" ({_words(elsewhere)} {'defines' if len(elsewhere) == 1 else 'define'} it)"
+        # Only name other games when there are some (_words of nothing has no first item).
+        hint = f" ({_words(elsewhere)} {'defines' if len(elsewhere) == 1 else 'define'} it)" if elsewhere else ""
         where = "the core rules" if game == CORE else f"{game} or a core rule"
-        raise LookupError(f"{rid} is not a rule of {where}{hint if elsewhere else ''}")
+        raise LookupError(f"{rid or repr(rule_id)} is not a rule of {where}{hint}")
     owners = [name for name in (*_games(), CORE) if rid in _load(name)]
     if not owners:
         raise LookupError(

@@ -23,6 +23,7 @@ from ..bots import Bot, make_bot
 from ..core import ANY, IllegalActionError, InvalidActionError, State, Timeline
 from ..core.errors import quote
 from ..core.replay import Replay
+from ..core.timeline import LineLimitError
 from ..games import game_module, game_spec
 from ..rules import as_json
 
@@ -34,6 +35,20 @@ LOG_TAIL = 80
 MAX_MESSAGE = 2_000
 #: Longest error text synced back.
 MAX_ERROR = 400
+#: Most lines of play a front end may grow a game to (goto, then another move): each line
+#: costs memory and a button in the browser's list. Once the game has this many lines
+#: (however made), a browser's move that would start another is refused (``last_error``);
+#: following a line or playing at its end still works. Python code (``table.step``,
+#: ``table.timeline``, replays) is not limited: its author sees what it costs.
+MAX_LINES = 100
+
+
+def _event_loop() -> asyncio.AbstractEventLoop | None:
+    """The running event loop (a kernel's, while it handles a message), else ``None``."""
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
 
 
 def bundle(game: str, ext: str) -> pathlib.Path:
@@ -74,7 +89,11 @@ class TableWidget(anywidget.AnyWidget):
     branch = traitlets.Unicode("main").tag(sync=True)
     """Name of the current line of play."""
     branches = traitlets.List(traitlets.Dict()).tag(sync=True)
-    """Every line: ``{"name", "parent", "from", "length"}``, the main line first."""
+    """Every line: ``{"name", "parent", "from", "length"}``, the main line first. Synced when it
+    changes while the game has at most ``MAX_LINES`` lines; past that (only Python code makes
+    so many) only when a line is added or the current line changes, so that a message costs
+    the same with thousands of lines, and the current line's ``length`` may lag (``history_len``
+    is it)."""
     last_error = traitlets.Unicode("").tag(sync=True)
     """Why the last request was refused (with rule ID), or ``""``."""
     seat = traitlets.Int(None, allow_none=True).tag(sync=True)
@@ -82,9 +101,10 @@ class TableWidget(anywidget.AnyWidget):
     bot_seats = traitlets.List(traitlets.Int()).tag(sync=True)
     """Seats the computer plays."""
     thinking = traitlets.Bool(False).tag(sync=True)
-    """True while a bot move is scheduled (the pause a person can follow)."""
+    """True exactly while a bot move is scheduled (the pause a person can follow)."""
     hold = traitlets.Dict(default_value=None, allow_none=True).tag(sync=True)
-    """A game's or round's end the bots wait on until the viewer goes on: ``{"kind", "text", "data"}``."""
+    """A game's or round's end the bots wait on until the viewer goes on (``{"kind", "text"}``),
+    at the end of the current line; moving the cursor or changing lines ends it."""
     rules = traitlets.Dict().tag(sync=True)
     """The game's rules reference, ``{rule ID: {"title", "text"}}``, for the rule chips."""
     bot_delay = traitlets.Float(0.7)
@@ -119,8 +139,9 @@ class TableWidget(anywidget.AnyWidget):
         root.check_seat(seat)
         self.timeline = timeline
         self._bots = self._make_bots(root, seat, bots)
-        self._pending: asyncio.Handle | None = None
+        self._pending: asyncio.Handle | None = None  # the one scheduled bot move, if any
         self._stalled = False  # a bot failed: bots wait until a person acts
+        self._branches_key: tuple | None = None  # what the synced list of lines reflects
         self._pauses = set(game_spec(self.GAME).pauses)
         super().__init__(game=self.GAME, seat=seat, bot_seats=sorted(self._bots), bot_delay=bot_delay,
                          rules=as_json(self.GAME), hold=None)
@@ -135,7 +156,8 @@ class TableWidget(anywidget.AnyWidget):
             bots = {s: bots for s in range(state.players) if s != seat}
         out = {}
         for s, spec in dict(bots).items():
-            if state.check_seat(s) is None or s == seat:
+            state.check_seat(s, spectator=False)
+            if s == seat:
                 raise ValueError(f"seat {s} cannot be both the viewer's seat and a bot")
             out[s] = make_bot(self.GAME, spec, seed=state.seed * 31 + s)
         return out
@@ -187,31 +209,39 @@ class TableWidget(anywidget.AnyWidget):
         self._run_bots(from_browser=False)
         return events
 
-    def _push(self, action: Any, seat: Any, by_bot: bool = False) -> list[Any]:
-        events = self.timeline.step(action, seat)
-        if not by_bot:  # a person's move supersedes a scheduled bot move, a wait and a stall
-            self._cancel_pending(sync=False)
-            self._stalled = False
-        self._sync(person=not by_bot)
+    def _push(self, action: Any, seat: Any, by_bot: bool = False, max_lines: int | None = None) -> list[Any]:
+        events = self.timeline.step(action, seat, max_lines=max_lines)
+        with self.hold_sync():  # one message to the browser
+            if not by_bot:  # a person's move supersedes a scheduled bot move, a wait and a stall
+                self._cancel_pending()
+                self._stalled = False
+            self._sync(person=not by_bot)
         return events
 
     def undo(self) -> None:
         """Step back one action (past bot moves, to the last time a person was to act)."""
-        self._cancel_pending()
-        self.timeline.undo(skip=lambda st: st.current_player in self._bots)
-        self._sync()
+        self._navigate(self._back, False)
 
     def goto(self, n: int) -> None:
         """Show the position after ``n`` actions of the current line (nothing is dropped)."""
-        self._cancel_pending()
-        self.timeline.goto(n)
-        self._sync()
+        self._navigate(lambda: self.timeline.goto(n), False)
 
     def switch(self, branch: str) -> None:
         """Show another line of play, at its last position."""
-        self._cancel_pending()
-        self.timeline.switch(branch)
-        self._sync()
+        self._navigate(lambda: self.timeline.switch(branch), False)
+
+    def _navigate(self, move: Any, from_browser: bool) -> None:
+        """Move the cursor (or change lines); a scheduled bot move and a wait end with the
+        position they belonged to, and bots go on if the new position is theirs to play."""
+        move()  # raises (and changes nothing) on a bad index or name
+        with self.hold_sync():
+            self._cancel_pending()
+            self.hold = None
+            self._sync()
+            self._run_bots(from_browser)
+
+    def _back(self) -> None:
+        self.timeline.undo(skip=lambda st: st.current_player in self._bots)
 
     def note(self, text: str) -> None:
         """Comment on the move that led to the shown position (saved in replays)."""
@@ -231,16 +261,15 @@ class TableWidget(anywidget.AnyWidget):
         return self._bots.get(self.state.current_player)
 
     def _run_bots(self, from_browser: bool) -> None:
-        if from_browser and self.bot_delay > 0:
-            try:
-                loop = asyncio.get_running_loop()
-            except RuntimeError:
-                loop = None
-            if loop is not None:
-                if self._bot_to_move() is not None:
-                    self.thinking = True
-                    self._pending = loop.call_later(self.bot_delay, self._bot_tick, loop)
-                return
+        """Let the bots move: after a browser message one move per ``bot_delay`` (at most one
+        move is ever scheduled), from Python all at once."""
+        loop = _event_loop() if from_browser and self.bot_delay > 0 else None
+        if loop is not None:
+            if self._pending is None and self._bot_to_move() is not None:
+                self._pending = loop.call_later(self.bot_delay, self._bot_tick, loop)
+                self.thinking = True
+            return
+        self._cancel_pending()  # moving now: a scheduled move would be a second one
         while (bot := self._bot_to_move()) is not None:
             self._bot_move(bot, from_browser)
 
@@ -266,8 +295,9 @@ class TableWidget(anywidget.AnyWidget):
             action = bot.act(st.view(seat), st.legal_actions())
             events = self._push(action, seat=seat, by_bot=True)
         except (IllegalActionError, InvalidActionError) as e:
-            # Neither the action nor the engine's reason: both can show the bot's hand.
-            rule = f" (rule {e.rule})" if isinstance(e, IllegalActionError) else ""
+            # Neither the action nor the engine's reason, and for a player not even the rule:
+            # which rule refuses it (D4.1 or D4.2 ...) can depend on the bot's hidden hand.
+            rule = f" (rule {e.rule})" if isinstance(e, IllegalActionError) and self.seat is None else ""
             self._bot_failed(f"{who} chose an action the rules refuse{rule}")
             return
         except Exception as e:  # a bot's own bug
@@ -277,8 +307,12 @@ class TableWidget(anywidget.AnyWidget):
             self._hold_on(events)
 
     def _hold_on(self, events: list[Any]) -> None:
-        """Hold the bots at a pause event (a game's end in a match) until the viewer continues."""
-        if self._pauses & {e.kind for e in events} and not self.state.is_terminal:
+        """Hold the bots at a pause event (a game's end in a match) until the viewer continues.
+
+        Only at the end of a line: following a move already played into the past replays its
+        events, but there is nothing to wait for there."""
+        tl = self.timeline
+        if self._pauses & {e.kind for e in events} and not self.state.is_terminal and tl.cursor == tl.length:
             pause = next(e for e in events if e.kind in self._pauses)
             # Only the public narration line: the panel reads the viewer's own view for the
             # details, so nothing an event carries for the teacher reaches the browser.
@@ -289,12 +323,11 @@ class TableWidget(anywidget.AnyWidget):
         self.last_error = _clip(f"{why}; the bots are stopped. Play that seat's move yourself with "
                                 f"table.step(...), or call table.play_bots() to try again.")
 
-    def _cancel_pending(self, sync: bool = True) -> None:
+    def _cancel_pending(self) -> None:
         if self._pending is not None:
             self._pending.cancel()
             self._pending = None
-        if sync:
-            self.thinking = False
+        self.thinking = False
 
     # ------------------------------------------------------------------ browser messages
     def set_state(self, sync_data: Any) -> None:
@@ -335,21 +368,23 @@ class TableWidget(anywidget.AnyWidget):
             if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index <= self.timeline.length:
                 self.last_error = f"Bad 'goto' message: index must be 0..{self.timeline.length}."
                 return
-            self.goto(index)
-            self._run_bots(from_browser=True)
+            self._navigate(lambda: self.timeline.goto(index), True)
         elif kind == "switch":
             name = msg.get("branch")
-            if not isinstance(name, str) or name not in {b.name for b in self.timeline.branches}:
+            if not self.timeline.has_line(name):
                 self.last_error = "Bad 'switch' message: no line of play by that name."
                 return
-            self.switch(name)
-            self._run_bots(from_browser=True)
+            self._navigate(lambda: self.timeline.switch(name), True)
         elif kind == "undo":
-            self.undo()
+            self._navigate(self._back, True)
         elif kind == "continue":
-            self.hold = None
-            self._stalled = False
-            self._run_bots(from_browser=True)
+            if self.hold is None:
+                self.last_error = "Nothing to continue: the table is not paused."
+                return
+            with self.hold_sync():
+                self.hold = None
+                self.last_error = ""
+                self._run_bots(from_browser=True)
         elif kind == "clear_error":
             self.last_error = ""
         else:
@@ -363,8 +398,8 @@ class TableWidget(anywidget.AnyWidget):
             return
         seat = self.seat if self.seat is not None else ANY
         try:
-            events = self._push(text, seat=seat)
-        except (IllegalActionError, InvalidActionError) as e:
+            events = self._push(text, seat=seat, max_lines=MAX_LINES)
+        except (IllegalActionError, InvalidActionError, LineLimitError) as e:
             self.last_error = _clip(str(e))
             return
         self._hold_on(events)  # the viewer's own move can end a game too
@@ -384,9 +419,8 @@ class TableWidget(anywidget.AnyWidget):
         may_act = self._viewer_may_act(st)
         legal = [str(a) for a in st.legal_actions()] if may_act else []
         with self.hold_sync():
-            if person:  # a person's move ends a wait and a bot's scheduled move
+            if person:  # a person's move ends a wait
                 self.hold = None
-                self.thinking = False
             self.cursor = tl.cursor
             self.history_len = tl.length
             self.view = st.view(self.seat)
@@ -394,7 +428,12 @@ class TableWidget(anywidget.AnyWidget):
             self.refusals = self._refusals(st, legal) if may_act else {}
             self.narration = tl.narration(self.seat, last=LOG_TAIL)
             self.branch = tl.branch
-            self.branches = [b.to_dict() for b in tl.branches]
+            # Rebuilding and sending the list costs as much as it is long: with many lines, not
+            # for every move along the current one.
+            shape = (tl.line_count, tl.branch, tl.length if tl.line_count <= MAX_LINES else None)
+            if shape != self._branches_key:
+                self.branches = [b.to_dict() for b in tl.branches]
+                self._branches_key = shape
             self.last_error = ""
 
     def _refusals(self, st: State, legal: list[str]) -> dict[str, str]:
