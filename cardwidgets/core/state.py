@@ -303,7 +303,8 @@ class State(ABC):
         holds none of it); every other card is dealt again at random with ``rng`` (a
         ``random.Random``, an int seed, or ``None`` for a fresh one). The world has a
         new seed and no record of the real deal, so nothing in it tells the real
-        hidden cards; its history holds only actions ``seat`` saw as they were.
+        hidden cards; its history holds only actions ``seat`` saw as they were (a game
+        may drop it: ``move_count`` is kept).
         """
         self.check_seat(seat, spectator=False)
         if not isinstance(rng, random.Random):
@@ -316,6 +317,10 @@ class State(ABC):
         world._origin = None
         world._chance = None
         world._previewing = False
+        if world._history is None:
+            # A game may drop a history that would tell hidden cards; how many moves were
+            # made is public, so the world still counts them.
+            world._moves = self._moves
         return world
 
     # ----------------------------------------------------------------- parsing
