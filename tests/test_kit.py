@@ -303,3 +303,14 @@ def test_to_replay_is_linear_in_the_actions():
         _, lines = lines_run(tl.to_replay, replay_module, state_module, timeline_module)
         work.append(lines / sum(b.length - b.start for b in tl.branches))
     assert work[1] < 1.3 * work[0], work
+
+
+def test_every_game_takes_mode_as_new_game_says():
+    """``mode=`` is a keyword of every ``new_game``, single-mode games included."""
+    for game in available_games():
+        spec = game_spec(game)
+        for mode in spec.modes:
+            st = make(game, mode=mode.name, players=mode.players[0], seed=1)
+            assert st.mode == mode.name
+        with pytest.raises(ValueError, match="mode"):
+            make(game, mode="no-such-mode", players=spec.modes[0].players[0])
