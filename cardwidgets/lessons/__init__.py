@@ -134,8 +134,17 @@ class Lesson:
         return LessonRun(self)
 
     def solution(self) -> list[str]:
-        """One accepted move per step (the first listed), for tests and demos."""
-        return [s.accept[0] for s in self.steps if s.accept]
+        """One accepted move per step, for tests and demos: the first one a step lists, or
+        for a step with only a check the first legal move the check accepts."""
+        run = self.start()
+        moves = []
+        for step in self.steps:
+            options = list(step.accept) or [str(a) for a in run.state.legal_actions()]
+            move = next((m for m in options if run.attempt(m).ok), None)
+            if move is None:
+                raise LessonError(f"{self.id}: no move completes step {run.index}")
+            moves.append(move)
+        return moves
 
     @classmethod
     def from_dict(cls, lesson_id: str, data: Mapping[str, Any]) -> "Lesson":
