@@ -8,7 +8,6 @@ what would happen after the tempting wrong moves they answer).
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
