@@ -28,7 +28,6 @@ ORDER = ["sets-and-runs", "leading-and-beating", "storage-limits", "passing", "r
          "the-match"]
 #: A card list as the words (and the engine's narration) write it: ``[5]``, ``[3,4,5]``.
 CARDS = re.compile(r"\[([1-8](?:,[1-8])*)\]")
-SHAPES = ("single", "set", "run")
 
 
 def test_teaching_order():
@@ -219,9 +218,10 @@ def test_the_round_end_discards_the_play_that_won_the_round():
 
 
 # --------------------------------------------------------------------------- the wrong moves
-#: Per lesson and step: what the words (say, hint, replies, other) claim a move other
-#: than the accepted ones does. ``refused``: the rule the engine refuses it with;
-#: otherwise facts (see ``_check``) about a copy where it was played, without replies.
+#: Per lesson and step: what the words (say, hint, replies, other) claim a move does,
+#: mostly moves the step does not accept (an accepted one may be listed for contrast).
+#: ``refused``: the rule the engine refuses it with; otherwise facts (see ``_check``)
+#: about a copy where it was played, without the scripted replies.
 #: A key ``kind:<k>`` stands for every legal move of that kind the step does not accept.
 WRONG: dict[str, dict[int, dict[str, dict[str, Any]]]] = {
     "depot/sets-and-runs": {
