@@ -176,27 +176,17 @@ def test_some_game_has_lessons():
 
 def test_replays_are_embedded_once_the_export_exists(site, pages):
     html, log = site
-    if not hasattr(Timeline, "to_html"):
-        assert "the replays section is left out of this build" in log
-        assert not any(name.startswith("replays/") for name in pages)
+    if generate.missing("export"):
+        assert "the export section (replays/index, api/export) is left out of this build" in log
+        assert not any(name.startswith("replays/") or name == "api/export.html" for name in pages)
         assert "replays/index.html" not in {url for _, url in pages["index.html"].links}
         return
+    assert "api/export.html" in pages
     for game in available_games():
         frames = [url for tag, url in pages[f"replays/{game}.html"].links if tag == "iframe"]
         assert frames == [f"{game}-replay.html"]
         exported = (html / "replays" / frames[0]).read_text(encoding="utf-8")
         assert not re.search(r"""(src|href)=["']https?:""", exported)  # self-contained
-
-
-def test_export_api_page_follows_the_module(pages, site):
-    _, log = site
-    try:
-        import cardwidgets.export  # noqa: F401
-    except ImportError:
-        assert "api/export.html" not in pages
-        assert "the export section is left out of this build" in log
-    else:
-        assert "api/export.html" in pages
 
 
 def test_notebooks_are_executed(pages):
@@ -275,7 +265,6 @@ def test_replay_pages_embed_the_export(tmp_path, monkeypatch):
 
     monkeypatch.setattr(Timeline, "to_html", to_html, raising=False)
     made = generate.replay_pages(tmp_path)
-    assert made.skipped is None
     assert made.pages == [f"replays/{g}" for g in available_games()]
     assert [c[0] for c in calls] == available_games() and all(c[1] is None for c in calls)
     for game in available_games():
@@ -292,11 +281,12 @@ def test_replay_games_end_and_have_a_branch():
         assert timeline.notes()
 
 
-def test_replays_are_skipped_without_the_export(tmp_path, monkeypatch):
+def test_a_missing_export_is_named(monkeypatch):
     monkeypatch.delattr(Timeline, "to_html", raising=False)
-    made = generate.replay_pages(tmp_path)
-    assert made.pages == [] and "no HTML export" in made.skipped
-    assert not (tmp_path / "replays").exists() or not list((tmp_path / "replays").glob("*.md"))
+    why = generate.missing("export")
+    assert "no Timeline.to_html" in why or "cardwidgets.export cannot be imported" in why
+    assert generate.missing("lessons") is None
+    assert "cardwidgets.nothing cannot be imported" in generate.missing("nothing")
 
 
 def test_skipped_sections_leave_the_toctrees():
@@ -311,3 +301,20 @@ def test_skipped_sections_leave_the_toctrees():
     source = ["```{toctree}\ncore\nexport\n/replays/index\n```\n"]
     _drop_skipped(App(), "api/index", source)
     assert source == ["```{toctree}\ncore\n```\n"]
+
+
+@pytest.mark.parametrize("game, text, linked", [
+    ("depot", "C passes (D6): takes both 5s, see D4.2 and DA-7.", ["D6", "D4.2", "DA-7"]),
+    ("crypto_trick", "S1 wins with G3 (C7.2); Y3 is a block (C1.3).", ["C7.2", "C1.3"]),  # G3, Y3: cards
+    ("yadokarick", "B plays G3 and P12 (rules Y5.1, Y5.2).", ["Y5.1", "Y5.2"]),
+    ("depot", "Nothing cited here: 5 5 and N4.3 of another game.", []),
+])
+def test_rule_citations_become_links_and_cards_stay_text(game, text, linked):
+    from cwdocs import _split
+
+    pieces = _split(text, game)
+    links = [] if pieces is None else [p.astext() for p in pieces if p.tagname == "reference"]
+    assert links == linked
+    if pieces is not None:
+        assert "".join(p.astext() for p in pieces) == text
+        assert all(p["cw_rule"] == f"rules/{game}#{p.astext()}" for p in pieces if p.tagname == "reference")

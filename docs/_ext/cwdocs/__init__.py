@@ -25,6 +25,7 @@ import hashlib
 import importlib
 import inspect
 import re
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -57,9 +58,9 @@ def _game_of(docname: str) -> str | None:
     return None
 
 
-def _rule_node(rule: Any, text: str | None = None) -> nodes.reference:
+def _rule_node(rule: Any) -> nodes.reference:
     """A link to a rule's anchor; the URI is filled in once the page is written."""
-    node = nodes.reference("", text or rule.id, internal=True, classes=["cw-rule"], reftitle=rule.title)
+    node = nodes.reference("", rule.id, internal=True, classes=["cw-rule"], reftitle=rule.title)
     node["cw_rule"] = f"rules/{rule.game}#{rule.id}"
     return node
 
@@ -84,29 +85,28 @@ def _generate(app: Sphinx, config: Any) -> None:
     if cache.is_dir():  # caches of older versions of the library are of no further use
         for old in cache.iterdir():
             if old.name != key and old.is_dir():
-                import shutil
-
                 shutil.rmtree(old, ignore_errors=True)
     config.nb_execution_cache_path = str(cache / key)
 
-    skipped: dict[str, str] = {}
+    (src / "_generated" / "extra").mkdir(parents=True, exist_ok=True)  # html_extra_path
     generate.rules_pages(src)
     generate.notebook_copies(src, root / "notebooks")
-    for section, made in (("lessons", generate.lessons_pages(src)), ("replays", generate.replay_pages(src))):
-        for note in made.notes:
-            logger.info(f"[cwdocs] {section}: {note}")
-        if made.skipped:
-            skipped[section] = made.skipped
-    why = generate.export_available()
-    if why:
-        skipped["export"] = why
-    for section, reason in skipped.items():
-        page = generate.OPTIONAL.get(section, f"{section}/index")
-        logger.info(f"[cwdocs] the {section} section is left out of this build: {reason}",
-                    color="darkred")
-        folder = page.rsplit("/", 1)[0] if page.endswith("/index") else page
-        config.exclude_patterns.append(f"{folder}/*" if page.endswith("/index") else f"{page}.md")
-    app.env_cw_skipped = {generate.OPTIONAL.get(s, f"{s}/index") for s in skipped}  # type: ignore[attr-defined]
+    skipped: set[str] = set()
+    for section, make in (("lessons", generate.lessons_pages), ("export", generate.replay_pages)):
+        why = generate.missing(section)
+        if why is None:
+            for note in make(src).notes:
+                logger.info(f"[cwdocs] {section}: {note}")
+            continue
+        generate.leave_out(src, section)
+        pages = generate.OPTIONAL[section]
+        logger.info(f"[cwdocs] the {section} section ({', '.join(pages)}) is left out of this build: "
+                    f"{why}", color="darkred")
+        for page in pages:
+            folder, _, name = page.rpartition("/")
+            config.exclude_patterns.append(f"{folder}/*" if name == "index" else f"{page}.md")
+        skipped.update(pages)
+    app.env_cw_skipped = skipped  # type: ignore[attr-defined]
 
 
 def _drop_skipped(app: Sphinx, docname: str, source: list[str]) -> None:
@@ -141,11 +141,12 @@ class RuleAnchors(SphinxTransform):
     def _anchor(self, game: str) -> None:
         from cardwidgets import rules
 
-        titles = {f"{r.id} — {r.title}": r.id for r in rules.rules(game).values()}
+        ids = set(rules.rules(game))
         found = set()
         for section in self.document.findall(nodes.section):
-            rid = titles.get(section[0].astext().strip()) if section.children else None
-            if rid is None:
+            # A rule's heading reads "<ID> — <Title>" (the reference's own format).
+            rid = section[0].astext().split(" — ", 1)[0].strip() if section.children else None
+            if rid not in ids:
                 continue
             if rid in self.document.ids:
                 logger.warning(f"rule anchor {rid} is already used on this page", location=section)
@@ -153,8 +154,7 @@ class RuleAnchors(SphinxTransform):
             section["ids"].insert(0, rid)
             self.document.ids[rid] = section
             found.add(rid)
-        anchors = self.env.__dict__.setdefault("cw_rule_anchors", {})
-        anchors[self.env.docname] = found
+        _anchors(self.env)[self.env.docname] = found
 
     def _link(self, game: str) -> None:
         for text in list(self.document.findall(nodes.Text)):
@@ -368,20 +368,26 @@ def _resolve_python(app: Sphinx, env: Any, node: Any, contnode: nodes.Node) -> n
 
 
 # --------------------------------------------------------------------------- consistency
+def _anchors(env: Any) -> dict[str, set[str]]:
+    """The rule anchors each rules page has: docname -> IDs (kept in the environment)."""
+    if not hasattr(env, "cw_rule_anchors"):
+        env.cw_rule_anchors = {}
+    return env.cw_rule_anchors
+
+
 def _purge(app: Sphinx, env: Any, docname: str) -> None:
-    env.__dict__.get("cw_rule_anchors", {}).pop(docname, None)
+    _anchors(env).pop(docname, None)
 
 
 def _merge(app: Sphinx, env: Any, docnames: set[str], other: Any) -> None:
-    mine = env.__dict__.setdefault("cw_rule_anchors", {})
-    mine.update({d: a for d, a in other.__dict__.get("cw_rule_anchors", {}).items() if d in docnames})
+    _anchors(env).update({d: a for d, a in _anchors(other).items() if d in docnames})
 
 
 def _check(app: Sphinx, env: Any) -> None:
     """Every rule of every reference has its anchor."""
     from cardwidgets import rules
 
-    anchors = env.__dict__.get("cw_rule_anchors", {})
+    anchors = _anchors(env)
     for name in [*rules.games(), rules.CORE]:
         doc = f"rules/{name}"
         missing = [rid for rid in rules.rules(name) if rid not in anchors.get(doc, set())]

@@ -21,8 +21,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-#: The sections a build may skip, and the page that leads to each (relative to docs/).
-OPTIONAL = {"replays": "replays/index", "export": "api/export"}
+#: The sections a build leaves out while the library module they show is missing, with
+#: their pages (relative to docs/; a folder's index stands for the whole folder).
+OPTIONAL = {"lessons": ("lessons/index", "api/lessons"), "export": ("replays/index", "api/export")}
 
 
 @dataclass
@@ -31,7 +32,6 @@ class Written:
 
     pages: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    skipped: str | None = None  # why the whole section was left out, when it was
 
 
 def write_if_changed(path: Path, text: str) -> bool:
@@ -123,12 +123,9 @@ def lessons_pages(src: Path) -> Written:
     import cardwidgets
     from cardwidgets.games import available_games, game_spec
 
+    from cardwidgets import lessons
+
     out = Written()
-    try:
-        from cardwidgets import lessons
-    except ImportError as e:  # the lessons module is not in this version of the library
-        out.skipped = f"cardwidgets.lessons cannot be imported ({e})"
-        return out
     how = ("`cardwidgets.lesson(id)` opens a lesson on a table; "
            if hasattr(cardwidgets, "lesson") else "")
     for game in available_games():
@@ -232,17 +229,10 @@ def play_out(game: str, options: dict[str, Any]) -> Any:
 
 def replay_pages(src: Path) -> Written:
     """Export one replay per game with ``Timeline.to_html`` and write a page embedding it."""
-    from cardwidgets import Timeline
     from cardwidgets.games import available_games, game_spec
 
     out = Written()
     extra = src / "_generated" / "extra" / "replays"
-    (src / "_generated" / "extra").mkdir(parents=True, exist_ok=True)  # html_extra_path
-    if not hasattr(Timeline, "to_html"):
-        out.skipped = "this version of cardwidgets has no HTML export (Timeline.to_html)"
-        _prune(src / "replays", set(), "*.md")
-        shutil.rmtree(extra, ignore_errors=True)
-        return out
     extra.mkdir(parents=True, exist_ok=True)
     for game in available_games():
         options = REPLAYS.get(game) or {"players": min(game_spec(game).modes[0].players), "seed": 1}
@@ -276,18 +266,25 @@ def replay_pages(src: Path) -> Written:
     return out
 
 
-def export_available() -> str | None:
-    """``None`` if the library has its HTML export module, else why not."""
+def missing(section: str) -> str | None:
+    """Why an optional section (:data:`OPTIONAL`) cannot be built, or ``None`` if it can."""
+    import importlib
+
+    from cardwidgets import Timeline
+
     try:
-        import cardwidgets.export  # noqa: F401
+        importlib.import_module(f"cardwidgets.{section}")
     except ImportError as e:
-        return f"cardwidgets.export cannot be imported ({e})"
+        return f"cardwidgets.{section} cannot be imported ({e})"
+    if section == "export" and not hasattr(Timeline, "to_html"):
+        return "this version of cardwidgets has no Timeline.to_html"
     return None
 
 
-def clean(src: Path) -> None:
-    """Remove everything the generators wrote (the committed index pages stay)."""
-    for folder in ("rules", "lessons", "replays"):
-        _prune(src / folder, set(), "*.md")
-    _prune(src / "notebooks", set(), "*.ipynb")
-    shutil.rmtree(src / "_generated", ignore_errors=True)
+def leave_out(src: Path, section: str) -> None:
+    """Remove what an earlier build generated for a section this build leaves out."""
+    if section == "lessons":
+        _prune(src / "lessons", set(), "*.md")
+    if section == "export":
+        _prune(src / "replays", set(), "*.md")
+        shutil.rmtree(src / "_generated" / "extra" / "replays", ignore_errors=True)
