@@ -94,6 +94,8 @@ def new_game(players: int = _UNSET, seed: int | None = None, deck: Sequence[Any]
         The options of ``SPEC`` for that mode (an option of another mode is a
         ``ValueError``).
 
+    Examples
+    --------
     >>> [new_game(mode=m, seed=1).players for m in ("standard", "duo", "solo")]
     [4, 2, 1]
     >>> new_game(players=7, card_set="advanced")  # doctest: +ELLIPSIS
