@@ -24,6 +24,10 @@ export function fakeModel(initial) {
     listenerCount: () => Object.values(handlers).reduce((n, hs) => n + hs.length, 0),
     /** the messages sent so far */
     sent: () => model.send.mock.calls.map((c) => c[0]),
+    /** the kernel went idle after every message sent so far: Python has answered them */
+    idle: () => {
+      for (const [, callbacks] of model.send.mock.calls) callbacks?.iopub?.status?.({ content: { execution_state: "idle" } });
+    },
   };
   return model;
 }
