@@ -15,6 +15,12 @@ export function fakeModel(initial) {
       (handlers[`change:${k}`] || []).slice().forEach((h) => h());
       (handlers.change || []).slice().forEach((h) => h()); // as Backbone does after set()
     },
+    /** several traits in one message, as Python's sync sends them: one `change` at the end */
+    update: (traits) => {
+      Object.assign(state, traits);
+      for (const k of Object.keys(traits)) (handlers[`change:${k}`] || []).slice().forEach((h) => h());
+      (handlers.change || []).slice().forEach((h) => h());
+    },
     on: (ev, h) => (handlers[ev] ||= []).push(h),
     off: (ev, h) => (handlers[ev] = (handlers[ev] || []).filter((x) => x !== h)),
     save_changes: vi.fn(),

@@ -763,7 +763,7 @@ function holdPanel(f, hold) {
     body: [
       // the table behind this panel already holds the next round: say so, so nothing disagrees
       v.round > r.round ? h("p", { class: "cw-hold-next", "data-round": v.round },
-        `Round ${v.round} of ${v.rounds} is dealt: the new trump indicator and your new hand are ready. The computer players wait until you continue.`) : null,
+        `Round ${v.round} of ${v.rounds} is dealt: the new trump indicator and your new hand are ready.`) : null,
       h("div", { class: "cw-ct-hold-cards" }, [
         h("span", null, "Hidden card"),
         renderCryptoCard(/** @type {string} */ (r.hidden), v, { size: "xs", trumps: [], class: "cw-ct-hidden-card", title: `${r.hidden}: the hidden card, turned up now (rule C11.4)` }),

@@ -423,7 +423,7 @@ function holdPanel(f, hold) {
     body: [
       // the table behind this panel already holds the next game: say so, so nothing disagrees
       Number(f.view.game_no) > Number(r.game) ? h("p", { class: "cw-hold-next", "data-game-no": f.view.game_no },
-        `Game ${f.view.game_no} of ${f.view.games} is dealt: your new hand is ready. The computer players wait until you continue.`) : null,
+        `Game ${f.view.game_no} of ${f.view.games} is dealt: your new hand is ready.`) : null,
       h("p", { class: "cw-hold-lead" }, withRuleIds(`${f.you(first) ? "You" : f.name(first)} went out first (rule D8.1). The others take a penalty card from the Storage (rule D10.3).`)),
       h("table", { class: "cw-scores cw-game-end" }, [
         h("thead", null, h("tr", null, ["Place", "Player", "Cards left", "Penalty card", "Lost points"].map((t) => h("th", null, t)))),

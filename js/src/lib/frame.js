@@ -354,15 +354,14 @@ function botControls(f) {
   const delay = Number(f.ctx.get("bot_delay") ?? 0.7);
   const known = SPEEDS.some(([d]) => Math.abs(d - delay) < 1e-6);
   const options = known ? SPEEDS : [...SPEEDS, /** @type {[number, string]} */ ([delay, `${delay} s`])];
+  const select = /** @type {HTMLSelectElement} */ (h("select", {
+    class: "cw-speed", "data-control": "bot-speed", "aria-label": "How fast the computer players move",
+    title: `the computer players wait ${delay} s before each move`,
+    onChange: (/** @type {Event} */ ev) => f.send({ type: "speed", delay: Number(/** @type {HTMLSelectElement} */ (ev.target).value) }),
+  }, options.map(([d, word]) => h("option", { value: String(d) }, word))));
+  select.value = String(options.find(([d]) => Math.abs(d - delay) < 1e-6)?.[0] ?? delay);
   return h("div", { class: "cw-bots" }, [
-    h("label", { class: "cw-bots-label" }, [
-      h("span", { class: "cw-bots-word" }, "Bots"),
-      h("select", {
-        class: "cw-speed", "data-control": "bot-speed", "aria-label": "How fast the computer players move",
-        title: `the computer players wait ${delay} s before each move`,
-        onChange: (/** @type {Event} */ ev) => f.send({ type: "speed", delay: Number(/** @type {HTMLSelectElement} */ (ev.target).value) }),
-      }, options.map(([d, word]) => h("option", { value: String(d), selected: Math.abs(d - delay) < 1e-6 }, word))),
-    ]),
+    h("label", { class: "cw-bots-label" }, [h("span", { class: "cw-bots-word" }, "Bots"), select]),
     f.botTurn && !f.past && !f.hold
       ? h("button", {
         type: "button", class: "cw-btn cw-btn-small cw-skip", "data-control": "skip",
@@ -473,7 +472,7 @@ function renderOutcome(f, o) {
         o.leadCell ? h("th", null, o.leadTitle ?? "") : null,
         h("th", null, "Player"), ...o.columns.map((c) => h("th", null, c))])),
       h("tbody", null, order.map((s) =>
-        h("tr", { class: winners.includes(s) && "cw-winner-row", "data-seat": s }, [
+        h("tr", { class: trophy && winners.includes(s) && "cw-winner-row", "data-seat": s }, [
           o.leadCell ? h("td", { class: "cw-place" }, o.leadCell(s)) : null,
           h("td", { class: "cw-player-cell" }, f.label(s)),
           ...o.cells(s).map((c) => h("td", null, c)),
@@ -497,7 +496,7 @@ export function seatHead(f, i, extra = null) {
   return h("div", { class: "cw-seat-head" }, [
     h("span", { class: "cw-avatar", "data-seat-tone": i % 5, "aria-hidden": "true" }, (f.name(i)[0] || "?").toUpperCase()),
     h("span", { class: "cw-seat-name" }, f.name(i)),
-    f.you(i) ? h("span", { class: "cw-you", title: "your seat" }, "(you)") : null,
+    f.you(i) ? h("span", { class: "cw-you-mark", title: "your seat" }, "(you)") : null,
     f.bots.has(i) ? h("span", { class: "cw-tag cw-tag-bot", title: "played by the computer" }, "bot") : null,
     extra,
     thinkingHere ? h("span", { class: "cw-thinking", title: `${f.name(i)} is thinking`, "aria-label": `${f.name(i)} is thinking` }, dots()) : null,

@@ -110,7 +110,7 @@ export function visibleArea(el) {
   const out = { left: 0, top: 0, right: win?.innerWidth ?? 0, bottom: win?.innerHeight ?? 0 };
   for (let p = el.parentElement; p; p = p.parentElement) {
     const st = win?.getComputedStyle(p);
-    if (!st || (st.overflowX === "visible" && st.overflowY === "visible")) continue;
+    if (!st || !/auto|scroll|hidden|clip/.test(`${st.overflowX} ${st.overflowY}`)) continue;
     const r = p.getBoundingClientRect();
     out.left = Math.max(out.left, r.left);
     out.top = Math.max(out.top, r.top);

@@ -249,6 +249,8 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
     redraw(true);
   };
   const markDirty = () => {
+    // Python cleared the refusal: should it come again, it shows again
+    if (!model.get("last_error")) ctx.ui.dismissed = null;
     if (dirty) return;
     dirty = true;
     queueMicrotask(flush);

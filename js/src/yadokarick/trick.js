@@ -519,7 +519,7 @@ export function trickHold(f, hold) {
     body: [
       // the table behind this panel already holds the next round: say so, so nothing disagrees
       Number(v.round) > Number(r.round) ? h("p", { class: "cw-hold-next", "data-round": v.round },
-        `Round ${v.round} of ${v.rounds} is dealt: your new hand is ready and the marker is back on the start. The computer players wait until you continue.`) : null,
+        `Round ${v.round} of ${v.rounds} is dealt: your new hand is ready.`) : null,
       h("p", { class: "cw-hold-lead" }, withRuleIds(scoringNote(Number(r.target)))),
       roundTable(f, r, v.totals || []),
     ],
