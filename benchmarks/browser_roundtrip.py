@@ -54,7 +54,7 @@ COUNTER_SPEC = dict(
 DEPOT_SPEC = dict(
     rootSel='.cw-table[data-game="depot"]',
     pick="""
-      const chip = root.querySelector('.cw-legal [data-action]');
+      const chip = root.querySelector('.cw-legal [data-control="select-move"]');
       if (chip) {
         chip.click();                    // local UI only: a legal-move chip selects its cards
         const play = root.querySelector('[data-control="play"]:not([disabled])');

@@ -75,6 +75,9 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
   // Focusable so keyboard users can reach it; keys pressed inside stay inside
   // (JupyterLab would otherwise take "a", "b", "d d", Shift+Enter … as notebook commands).
   root.tabIndex = 0;
+  // Lumino (JupyterLab, Notebook 7) reads shortcuts on the document, before the table sees a key
+  // where it listens in the capture phase: this attribute tells it to leave the table's keys alone.
+  root.setAttribute("data-lm-suppress-shortcuts", "true");
   const stop = (/** @type {Event} */ ev) => {
     ev.stopPropagation();
     if (onKey && ev.type === "keydown") onKey(/** @type {KeyboardEvent} */ (ev), ctx);
