@@ -282,8 +282,15 @@ LAYOUT_PROBLEMS_JS = r"""root => {
     }
     return true;
   };
-  // the narration scrolls on purpose; copies of moving cards, the felt under a panel and menus are not the table
-  const ignored = (el) => el.closest(".cw-motion-layer, .cw-log, .cw-felt-covered > .cw-felt-content, select");
+  // the narration scrolls on purpose; copies of moving cards, the felt under a panel and menus are not
+  // the table; a card on its way is not where it will be (the DOM is, but not its box, until it lands)
+  const moving = (el) => {
+    for (let p = el; p && p !== root; p = p.parentElement) {
+      if (p.getAnimations().some((a) => a.playState === "running" && !(a instanceof CSSAnimation) && !(a instanceof CSSTransition))) return true;
+    }
+    return false;
+  };
+  const ignored = (el) => el.closest(".cw-motion-layer, .cw-log, .cw-felt-covered > .cw-felt-content, select") || moving(el);
   const all = [...root.querySelectorAll("*")].filter((el) => !ignored(el) && shown(el));
   for (const el of all) {
     const text = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());

@@ -136,6 +136,7 @@ def test_every_game_and_mode_to_its_end_by_clicking(lab_page, gid, frontend, cel
             heights[width] = set_output_width(lab_page, table, width)["height"]
         check = snap["terminal"] or snap["hold"] is not None or moves % (3 if gid != "yadokarick-solo" else 6) == 0
         if check:
+            cards_at_rest(lab_page.page)  # a card on its way is checked where it lands
             for p in layout_problems(table):
                 problems.setdefault(p, []).append(f"move {snap['history_len']} at {width} px")
         if width not in shot_at and moves > 2:
@@ -544,8 +545,10 @@ def test_cards_move_unless_reduced_motion_and_the_dom_is_final_at_once(browser, 
         card = table.locator(".cw-hand [data-action]").first
         action = card.get_attribute("data-action")
         card.click()
-        # at once: the offered card is in the offer (the DOM does not wait for the animation)
-        expect(table.locator(f'.cw-ct-offer [data-card="{action.split()[1]}"]')).to_have_count(1)
+        # the bots answer at once: the DOM shows the kernel's latest position without waiting for any card
+        n = nb.json("t.history_len")
+        at_latest(table, n)
+        expect(table.locator(f'.cw-felt [data-card="{action.split()[1]}"]').first).to_be_attached()
         moving = page.evaluate("""() => document.getAnimations().filter((a) => !(a instanceof CSSAnimation)
             && a.effect && a.effect.target && (a.effect.target.matches('[data-card]') || a.effect.target.closest('.cw-motion-layer'))).length""")
         if reduced:

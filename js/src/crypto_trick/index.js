@@ -283,13 +283,14 @@ function wonSummary(f, i) {
 }
 
 /**
- * Won block cards, overlapping more the more there are, so a seat stays one line.
+ * Won block cards, overlapping a little when there are many (each card's letter and number still
+ * show); a long pile wraps inside its seat.
  * @param {CryptoView} v
  * @param {string[]} cards
  */
 function wonCards(v, cards) {
   const k = cards.length;
-  return h("span", { class: "cw-ct-won-cards", style: { "--ov": `${k <= 3 ? 2 : k <= 5 ? 7 : 12}px` } },
+  return h("span", { class: "cw-ct-won-cards", style: { "--ov": `${k <= 3 ? 0 : 3}px` } },
     cards.map((c) => renderCryptoCard(c, v, { size: "xs" })));
 }
 

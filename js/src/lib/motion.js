@@ -15,10 +15,10 @@
  */
 
 /** How long one card travels, and the pause between the cards of one update (ms). */
-export const DURATION = 280;
-export const STAGGER = 90;
-/** A queue longer than this is dropped (ms): the table never lags behind the game. */
-const MAX_LAG = 2400;
+export const DURATION = 240;
+export const STAGGER = 70;
+/** A queue longer than this is dropped (ms): the table never lags far behind the game. */
+const MAX_LAG = 1500;
 
 /** Cards that take part: faces with a notation (a layout opts a copy out with data-motion="static"). */
 const CARDS = "[data-card]:not([data-motion=static])";
@@ -170,8 +170,10 @@ export function createMotion(root) {
           live.set(el, { ...l, anim });
         }
       }
-      /** @type {Array<(delay: number) => void>} */
+      /** @type {Array<(delay: number) => void>} cards that arrive, one after another */
       const jobs = [];
+      /** @type {Array<(delay: number) => void>} cards that leave, all together (a trick swept up) */
+      const exits = [];
       // 2. cards that moved come from their old place (in document order, so equal cards pair up);
       //    new ones from where the layout says they came from
       for (const { el, r } of fresh) {
@@ -189,20 +191,22 @@ export function createMotion(root) {
       for (const [card, olds] of left) {
         for (const old of olds) {
           const to = hints.exitTo ? hints.exitTo(card, old.el) : null;
-          jobs.push((d) => leave(old.el, old.r, to, rootBox, d));
+          exits.push((d) => leave(old.el, old.r, to, rootBox, d));
         }
       }
       let end = now;
+      for (const job of exits) job(start);
+      if (exits.length) end = now + start + DURATION;
       jobs.forEach((job, k) => {
         const d = start + k * STAGGER;
         job(d);
         end = Math.max(end, now + d + DURATION);
       });
-      if (jobs.length) busyUntil = end;
+      if (jobs.length || exits.length) busyUntil = end;
       try {
         performance.measure("cw-motion", { start: now, end: performance.now() });
       } catch { /* a browser without User Timing level 3: nothing to record */ }
-      return jobs.length;
+      return jobs.length + exits.length;
     },
 
     /** Stop every card animation now (motion was switched off, or the table goes away). */

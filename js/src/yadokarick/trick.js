@@ -147,7 +147,8 @@ function crabPanel(f, m, who) {
     : `house size ${size}; ${targetWord} is ${m.target}: ${state === "on" ? "exactly on it" : state === "under" ? `${m.target - size} under` : `${size - m.target} over${m.duo ? " (bursts, rule Y13.10)" : ""}`}`;
   const badges = [];
   if (!f.finished && v.phase === "marker" && m.movers.has(who)) {
-    badges.push(h("span", { class: "cw-badge cw-badge-mover", title: "played the lowest number: moves the marker (rules Y6.1, Y7.2)" }, "moves the marker"));
+    badges.push(h("span", { class: "cw-badge cw-badge-mover", title: "played the lowest number: moves the marker (rules Y6.1, Y7.2)" },
+      [h("span", { class: "cw-badge-long" }, "moves the "), "marker"]));
   }
   if (!f.finished && v.phase === "arrange" && v.arrange?.seat === who) {
     badges.push(h("span", { class: "cw-badge cw-badge-mover", title: "orders the captured cards (rule Y8.3)" }, "arranging"));
