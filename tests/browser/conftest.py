@@ -273,14 +273,16 @@ LAYOUT_PROBLEMS_JS = r"""root => {
     const d = el.dataset || {};
     return c + (d.seat ? `[seat=${d.seat}]` : "") + (d.card ? `[card=${d.card}]` : "") + (d.value ? `[value=${d.value}]` : "");
   };
-  const shown = (el) => {
-    const r = el.getBoundingClientRect();
-    if (r.width < 1 || r.height < 1) return false;
+  const styled = (el) => {
     for (let p = el; p && p !== root.parentElement; p = p.parentElement) {
       const cs = getComputedStyle(p);
       if (cs.display === "none" || cs.visibility === "hidden" || Number(cs.opacity) < 0.05) return false;
     }
     return true;
+  };
+  const shown = (el) => {
+    const r = el.getBoundingClientRect();
+    return r.width >= 1 && r.height >= 1 && styled(el);
   };
   // the narration scrolls on purpose; copies of moving cards, the felt under a panel and menus are not
   // the table; a card on its way is not where it will be (the DOM is, but not its box, until it lands)
@@ -291,12 +293,16 @@ LAYOUT_PROBLEMS_JS = r"""root => {
     return false;
   };
   const ignored = (el) => el.closest(".cw-motion-layer, .cw-log, .cw-felt-covered > .cw-felt-content, select") || moving(el);
-  const all = [...root.querySelectorAll("*")].filter((el) => !ignored(el) && shown(el));
-  for (const el of all) {
+  for (const el of root.querySelectorAll("*")) {
+    // a text squeezed to nothing (a name pushed out by its badges) has no width left at all
     const text = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
-    if (text && el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1) {
+    if (!text || ignored(el) || !styled(el) || getComputedStyle(el).display === "inline") continue;
+    if (el.scrollWidth > el.clientWidth + 1) {
       out.push(`text cut or spilling: ${label(el)} "${el.textContent.trim().slice(0, 50)}" (${el.scrollWidth} px in ${el.clientWidth})`);
     }
+  }
+  const all = [...root.querySelectorAll("*")].filter((el) => !ignored(el) && shown(el));
+  for (const el of all) {
     const r = el.getBoundingClientRect();
     if (r.left < rt.left - 1 || r.right > rt.right + 1) out.push(`outside the table: ${label(el)} (${Math.round(r.left)}..${Math.round(r.right)} of ${Math.round(rt.left)}..${Math.round(rt.right)})`);
   }

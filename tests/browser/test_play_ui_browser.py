@@ -245,12 +245,14 @@ def test_a_rule_card_opens_beside_its_chip_in_a_short_window(lab_page):
 READABLE = [
     ("teacher7-592", 592, "from cardwidgets import Yadokarick\nt = Yadokarick(players=7, seed=3, seat=None)\nt"),
     ("teacher7-848", 848, "from cardwidgets import Yadokarick\nt = Yadokarick(players=7, seed=3, seat=None)\nt"),
-    ("five-848", 848, "from cardwidgets import Yadokarick\nt = Yadokarick(players=5, seed=3, seat=0, bots='greedy', bot_delay=0)\nt"),
+    # the viewer deals: its seat carries "(you)" and "dealer" beside its name
+    ("five-848", 848, "from cardwidgets import Yadokarick\nt = Yadokarick(players=5, seed=3, seat=0, dealer=0, bots='greedy', "
+                      "bot_delay=0)\nt"),
     ("three-592", 592, "from cardwidgets import Yadokarick\nt = Yadokarick(players=3, seed=3, seat=0, bots='greedy', bot_delay=0)\nt"),
     ("seven-592", 592, "from cardwidgets import Yadokarick\nt = Yadokarick(players=7, seed=3, seat=0, bots='greedy', bot_delay=0)\n"
                        "for _ in range(3):\n    t.step(t.legal[0])\nt"),
     ("solo-592", 592, "from cardwidgets import Yadokarick\nt = Yadokarick(players=1, mode='solo', seed=3, seat=0)\n"
-                      "for _ in range(8):\n    t.step(t.legal[0])\nt"),
+                      "while t.view['phase'] != 'turn':\n    t.step(t.legal[0])\nt"),
     ("want-848", 848, "from cardwidgets import CryptoTrick\nt = CryptoTrick(players=5, seed=3, seat=0, bots='greedy', bot_delay=0)\n"
                       "while t.view['phase'] != 'declare':\n    t.step(t.legal[0])\nt"),
 ]
@@ -263,6 +265,10 @@ def test_hands_names_numbers_and_hints_are_whole(lab_page, sid, width, cell):
     (7) the Want/Pass hint whole, "Or pass" included."""
     nb, table = table_of(lab_page, f"readable_{sid}.ipynb", cell)
     set_output_width(lab_page, table, width)
+    if sid.startswith("solo"):
+        assert layout_problems(table) == []  # the turn's hint, whole
+        table.locator('[data-control="hint"]').click()  # and the hint's box, with its reason
+        expect(table.locator(".cw-hint-box")).to_be_visible()
     cards_at_rest(lab_page.page)
     lab_page.screenshot(table, f"readable-{sid}.png")
     assert layout_problems(table) == []
@@ -350,6 +356,11 @@ def test_a_laptop_screen_holds_the_play_area_the_hand_and_the_moves(lab_page, ga
     moves = table.locator(".cw-player .cw-legal").bounding_box()
     assert felt["y"] >= panel[0] - 1 and moves["y"] + moves["height"] <= panel[1], (panel, felt, hand, moves)
     assert hand["y"] + hand["height"] <= panel[1]
+    # the narration under them is short until opened: its newest lines, and a button for the rest
+    if nb.json("len(t.narration)") > 1:
+        toggle = table.locator('.cw-log-panel [data-control="log-toggle"]')
+        expect(toggle).to_have_attribute("aria-expanded", "false")
+    assert table.locator(".cw-log").bounding_box()["height"] <= 60
     cards_at_rest(page)
     page.screenshot(path=str(lab_page.artifacts / f"laptop-{game}.png"))
     (lab_page.artifacts / "sizes.json").write_text(json.dumps({**sizes, "panel": panel, "legal_bottom": moves["y"] + moves["height"]}))

@@ -455,8 +455,13 @@ export const layout = {
   outcome,
   hold: holdPanel,
   describe: describeAction,
-  // a play cleared from the table goes to the discard pile
-  motion: (f) => ({ exitTo: () => f.ctx.root.querySelector(".cw-discard") }),
+  // Storage cards that leave were taken by the player who passed; a play cleared from the table
+  // goes to the discard pile
+  motion: (f) => ({
+    exitTo: (_card, old) => (old.closest(".cw-storage") && f.view.last_action
+      ? f.ctx.root.querySelector(`.cw-felt [data-seat="${f.view.last_action.seat}"]`) ?? f.ctx.root.querySelector(".cw-player")
+      : f.ctx.root.querySelector(".cw-discard")),
+  }),
   overText: (f) => (f.view.games > 1 ? "Match over" : "Game over"),
   uiKey: (f) => [f.view.round, f.view.storage, f.actor != null ? f.view.hands?.[f.actor] : null],
   onKey(ev, f) {
