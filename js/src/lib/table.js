@@ -157,22 +157,26 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
   // ---- card motion ---------------------------------------------------------------------------
   const motion = canAnimate() ? createMotion(root) : null;
   let lastPos = /** @type {[number, string] | null} */ (null);
-  /** Motion for an update that moves the game on by a move or two (not a jump through time). */
-  const moves = () => {
+  /**
+   * Whether the cards of this redraw travel: yes when the game moves on by a move or three, and for
+   * a redraw at the same position (cards in flight fly on); no for a jump through the history.
+   * @param {boolean} fromModel
+   */
+  const moves = (fromModel) => {
     const pos = /** @type {[number, string]} */ ([Number(model.get("cursor") ?? 0), String(model.get("branch") ?? "")]);
     const was = lastPos;
-    lastPos = pos;
+    if (fromModel) lastPos = pos;
     if (!motion || !was || model.get("animations") === false || reducedMotion()) return false;
-    return pos[1] === was[1] && pos[0] > was[0] && pos[0] - was[0] <= 3;
+    return pos[1] === was[1] && pos[0] >= was[0] && pos[0] - was[0] <= 3;
   };
 
   let alive = true;
   /** @param {boolean} [fromModel] the traits changed (not a local UI change) */
   function redraw(fromModel = false) {
     if (!alive) return;
-    const animate = fromModel && moves();
+    const animate = moves(fromModel);
     const before = animate && motion ? motion.snapshot() : null;
-    if (fromModel && !animate && motion) motion.clear();
+    if (!animate && motion) motion.clear();
     const focus = focusKey(root);
     const scroll = scrollState(root);
     clear(root);
