@@ -535,3 +535,21 @@ describe("motion: cards travel, the DOM is final at once", () => {
     expect(calls.filter((c) => c.el.hasAttribute?.("data-card"))).toHaveLength(0);
   });
 });
+
+describe("16. the narration under a narrower table is short until opened", () => {
+  it("shows its newest lines; Show all opens it, Show less closes it; the newest line is last", () => {
+    mount("crypto_trick", "follow");
+    const panel = $(".cw-log-panel");
+    expect(panel.classList.contains("cw-log-collapsed")).toBe(true);
+    const toggle = $('[data-control="log-toggle"]');
+    expect(toggle.getAttribute("aria-expanded")).toBe("false");
+    expect(toggle.textContent).toBe(`Show all ${model.get("narration").length}`);
+    toggle.click();
+    expect($(".cw-log-panel").classList.contains("cw-log-collapsed")).toBe(false);
+    expect($('[data-control="log-toggle"]').getAttribute("aria-expanded")).toBe("true");
+    expect($(".cw-log .cw-log-latest").textContent).toBe(model.get("narration").at(-1));
+    $('[data-control="log-toggle"]').click();
+    expect($(".cw-log-panel").classList.contains("cw-log-collapsed")).toBe(true);
+    expect(model.sent()).toEqual([]);  // local: nothing goes to Python
+  });
+});

@@ -18,7 +18,7 @@ for the steps (``play``, ``pass``, ``take-<v>``, ``confirm-pass``, ``target``, `
 from __future__ import annotations
 
 import json
-import math
+import os
 
 import pytest
 
@@ -56,6 +56,10 @@ GAMES = [
     ("yadokarick-solo", "lab", "from cardwidgets import Yadokarick\nt = Yadokarick(players=1, mode='solo', seed=10, seat=0)\nt"),
 ]
 MAX_CLICKS = 400
+#: CW_ALL_FRONTENDS=1 plays every game in both front ends (twice as long); by default each game is
+#: played in one, the front ends taking turns.
+if os.environ.get("CW_ALL_FRONTENDS", "").strip() not in ("", "0"):
+    GAMES = [(gid, fe, cell) for gid, _fe, cell in GAMES for fe in ("lab", "notebook")]
 
 
 def table_of(lab_page, name: str, cell: str, frontend: str = "lab", height: int = 1300):
@@ -116,7 +120,7 @@ def click_move(table, snap: dict) -> tuple[str, int]:
     return action, 1
 
 
-@pytest.mark.parametrize("gid,frontend,cell", GAMES, ids=[g[0] for g in GAMES])
+@pytest.mark.parametrize("gid,frontend,cell", GAMES, ids=[f"{g[0]}-{g[1]}" for g in GAMES])
 def test_every_game_and_mode_to_its_end_by_clicking(lab_page, gid, frontend, cell):
     """The viewer plays every move of a whole game by clicking; the output width goes round 600, 850,
     1280 and 1900 px as the game goes on. At every step nothing is covered, cut or spilling; a round's

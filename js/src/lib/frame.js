@@ -146,8 +146,8 @@ export function makeFrame(ctx, layout) {
     const p = layout.parse(a);
     if (p) moves.push({ ...p, text: a });
   }
-  /** @type {Frame} */
   const you = (/** @type {number | null | undefined} */ i) => !teacher && i != null && i === view.seat;
+  /** @type {Frame} */
   const f = {
     ctx, layout, view, legal, moves, n: Number(view.players) || names.length,
     name, you, label: (i) => (you(i) && name(i).toLowerCase() !== "you" ? `${name(i)} (you)` : name(i)),
