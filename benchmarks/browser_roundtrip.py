@@ -180,7 +180,7 @@ def measure_motion(page, server, clicks: int) -> dict:
               f"click -> DOM median {o['click_to_dom'].get('median_ms')} ms, -> at rest median "
               f"{o['click_to_rest_ms'].get('median_ms')} ms")
         if work:
-            print(line("    motion: setting cards in motion (per update)", o["motion_work_per_update"]))
+            print(line("    motion: setting cards in motion", o["motion_work_per_update"], "updates"))
         server.shutdown_sessions()
     return out
 
@@ -193,11 +193,11 @@ def summary(times: list[float]) -> dict:
             "all_ms": [round(t, 2) for t in times]}
 
 
-def line(label: str, s: dict) -> str:
+def line(label: str, s: dict, unit: str = "clicks") -> str:
     if not s["n"]:
-        return f"{label}: no clicks"
+        return f"{label}: no {unit}"
     return (f"{label}: median {s['median_ms']:6.1f} ms  min {s['min_ms']:6.1f}  max {s['max_ms']:6.1f}"
-            f"  ({s['n']} clicks)")
+            f"  ({s['n']} {unit})")
 
 
 def measure(page, spec: dict, clicks: int) -> list[dict]:
