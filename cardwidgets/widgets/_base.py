@@ -373,15 +373,18 @@ class TableWidget(anywidget.AnyWidget):
             self.last_error = f"Bad 'speed' message: 'delay' must be a number of seconds (0 to {MAX_BOT_DELAY:g})."
             return
         self.bot_delay = min(max(float(delay), 0.0), MAX_BOT_DELAY)
-        if self._pending is not None:  # the move already scheduled keeps the new pace too
-            self._cancel_pending(sync=False)
+        if self._pending is not None:  # the move already scheduled takes the new pace too
+            self._pending.cancel()
+            self._pending = None
             self._run_bots(from_browser=True)
             if self._pending is None:
                 self.thinking = False
 
     def _skip_to_viewer(self) -> None:
         """"Skip to my turn": the bots play at once up to a person's turn, still stopping at a hold."""
-        self._cancel_pending(sync=False)
+        if self._pending is not None:
+            self._pending.cancel()
+            self._pending = None
         while (bot := self._bot_to_move()) is not None:
             self._bot_move(bot, True)
         self.thinking = False
