@@ -269,6 +269,10 @@ def crypto_trick_scenarios() -> dict:
     assert t.view["phase"] == "offer" and t.legal[0].startswith("reveal")
     add("offer", "4 players, seat 0 against greedy bots, seat 0 opens trick 1: reveal a card to offer", t)
 
+    t = vs_bots(seed=5)
+    until(t, lambda t: t.view["phase"] == "offer" and t.view["trick"] >= 2 and t.legal)
+    add("taken", "seat 0 opens a later trick: the trick just taken is still on the table", t)
+
     t = vs_bots()
     until(t, lambda t: t.view["phase"] == "declare" and t.legal)
     add("declare", "a bot offered a card; seat 0 declares want or pass", t)
@@ -508,6 +512,11 @@ def yadokarick_scenarios() -> dict:
     t = Yadokarick(players=1, mode="solo", seed=10, seat=0, bot_delay=0)
     by_hint(t, lambda t: t.state.is_terminal)
     add("solo_finished", "a solo game played to its end by following the hint", t)
+
+    t = Yadokarick(players=1, mode="solo", seed=5, seat=0, bot_delay=0)
+    until(t, lambda t: t.state.is_terminal, limit=400)
+    assert t.view["score"] < 0, t.view["score"]
+    add("solo_lost", "a solo game played to its end by the first legal move each time: a negative score", t)
     return out
 
 

@@ -7,6 +7,7 @@ bots, and check that nothing leaks, nothing changes and nothing raises into the 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 
@@ -483,3 +484,75 @@ def test_a_message_costs_the_same_with_thousands_of_lines():
         send(t, {"type": "switch", "branch": "main"})
         assert len(t.branches) == n + 1 and t.branches[0] == t.timeline.branches[0].to_dict()
     assert work[1] < 1.5 * work[0], work
+# ----------------------------------------------------------------------------- the bots' pace
+def test_speed_message_sets_the_bot_delay_within_bounds():
+    from cardwidgets.widgets._base import MAX_BOT_DELAY
+
+    t = widgets.CryptoTrick(players=3, seed=5, seat=0, bots="greedy", bot_delay=0.7)
+    assert t.get_state()["bot_delay"] == 0.7  # synced: the page's speed control shows it
+    for asked, got in [(0.3, 0.3), (0, 0.0), (2, 2.0), (-4, 0.0), (99, MAX_BOT_DELAY), (1e300, MAX_BOT_DELAY)]:
+        send(t, {"type": "speed", "delay": asked})
+        assert t.bot_delay == got and t.last_error == "", (asked, t.bot_delay, t.last_error)
+    before = snapshot(t)
+    for bad in [None, "fast", True, float("nan"), float("inf"), [0.3], {"s": 1}]:
+        send(t, {"type": "speed", "delay": bad})
+        assert t.last_error.startswith("Bad 'speed' message"), (bad, t.last_error)
+        assert snapshot(t) == before and t.bot_delay == MAX_BOT_DELAY
+    send(t, {"type": "speed"})
+    assert t.last_error.startswith("Bad 'speed' message")
+
+
+def test_a_new_pace_applies_to_the_move_already_scheduled():
+    async def scenario():
+        t = widgets.CryptoTrick(players=3, seed=5, seat=0, bots="greedy", bot_delay=30)
+        send(t, {"type": "act", "action": t.legal[0]})  # A offers; B's answer waits 30 s
+        assert t.thinking and t.history_len == 1
+        send(t, {"type": "speed", "delay": 0.01})
+        for _ in range(200):
+            await asyncio.sleep(0.01)
+            if not t.thinking:
+                break
+        assert not t.thinking and t.state.current_player == 0 and t.history_len >= 3
+        send(t, {"type": "act", "action": t.legal[0]})
+        send(t, {"type": "speed", "delay": 0})  # instant: the bots move now
+        assert not t.thinking and t.state.current_player in (0, None)
+
+    asyncio.run(scenario())
+
+
+def test_skip_plays_the_bots_to_the_viewers_turn_but_not_past_a_hold():
+    async def scenario():
+        t = widgets.CryptoTrick(players=3, seed=5, seat=0, bots="greedy", bot_delay=30)
+        skips = holds = 0
+        for _ in range(300):
+            if t.state.is_terminal:
+                break
+            if t.hold is not None:
+                at = t.history_len
+                send(t, {"type": "skip"})  # a round's end still waits for the viewer
+                assert t.history_len == at and t.hold is not None and not t.thinking
+                holds += 1
+                send(t, {"type": "continue"})
+                if t.thinking:
+                    send(t, {"type": "skip"})
+                continue
+            send(t, {"type": "act", "action": t.legal[0]})
+            assert t.last_error == ""
+            if t.thinking:
+                send(t, {"type": "skip"})
+                skips += 1
+                assert not t.thinking
+                # at once: the viewer's turn, the game's end, or a round's end held for the viewer
+                assert t.state.current_player in (0, None) or t.hold is not None
+        assert t.state.is_terminal and holds == 2 and skips > 10
+
+    asyncio.run(scenario())
+
+
+def test_animations_are_set_from_python_only():
+    t = widgets.Depot(players=3, seed=2, seat=0, bot_delay=0, animations=False)
+    assert t.get_state()["animations"] is False
+    comm_update(t, {"animations": True})
+    assert t.animations is False and t.last_error.startswith("Refused")
+    t.animations = True
+    assert t.get_state()["animations"] is True

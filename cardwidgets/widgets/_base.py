@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import html
+import math
 import pathlib
 from typing import Any, ClassVar, Mapping
 
@@ -41,6 +42,8 @@ MAX_ERROR = 400
 #: following a line or playing at its end still works. Python code (``table.step``,
 #: ``table.timeline``, replays) is not limited: its author sees what it costs.
 MAX_LINES = 100
+#: The slowest bot pace the page may ask for, in seconds (a ``speed`` message is clamped to it).
+MAX_BOT_DELAY = 3.0
 
 
 def _event_loop() -> asyncio.AbstractEventLoop | None:
@@ -107,8 +110,12 @@ class TableWidget(anywidget.AnyWidget):
     at the end of the current line; moving the cursor or changing lines ends it."""
     rules = traitlets.Dict().tag(sync=True)
     """The game's rules reference, ``{rule ID: {"title", "text"}}``, for the rule chips."""
-    bot_delay = traitlets.Float(0.7)
-    """Seconds between bot moves after a click (0: immediate). Not synced."""
+    bot_delay = traitlets.Float(0.7).tag(sync=True)
+    """Seconds between bot moves after a click (0: at once). The page's speed control asks for another
+    pace with a ``{"type": "speed", "delay": seconds}`` message, clamped to 0..``MAX_BOT_DELAY``."""
+    animations = traitlets.Bool(True).tag(sync=True)
+    """Whether cards move with short transitions (the page also skips them when the system asks for
+    reduced motion). Set from Python: ``Depot(..., animations=False)`` or ``table.animations = False``."""
 
     def __init__(
         self,
@@ -118,6 +125,7 @@ class TableWidget(anywidget.AnyWidget):
         seat: int | None = None,
         bots: Mapping[int, Any] | str | None = None,
         bot_delay: float = 0.7,
+        animations: bool = True,
         state: State | None = None,
         timeline: Timeline | None = None,
         **options: Any,
@@ -144,7 +152,7 @@ class TableWidget(anywidget.AnyWidget):
         self._branches_key: tuple | None = None  # what the synced list of lines reflects
         self._pauses = set(game_spec(self.GAME).pauses)
         super().__init__(game=self.GAME, seat=seat, bot_seats=sorted(self._bots), bot_delay=bot_delay,
-                         rules=as_json(self.GAME), hold=None)
+                         animations=animations, rules=as_json(self.GAME), hold=None)
         self.on_msg(self._on_msg)
         self._sync()
         self._run_bots(from_browser=False)
@@ -387,8 +395,34 @@ class TableWidget(anywidget.AnyWidget):
                 self._run_bots(from_browser=True)
         elif kind == "clear_error":
             self.last_error = ""
+        elif kind == "speed":
+            self._set_speed(msg.get("delay"))
+        elif kind == "skip":
+            self._skip_to_viewer()
         else:
             self.last_error = f"Unknown message type {quote(kind, 24)}."
+
+    def _set_speed(self, delay: Any) -> None:
+        """The page's speed control: a new pace for the bots, from the next move on."""
+        if isinstance(delay, bool) or not isinstance(delay, (int, float)) or not math.isfinite(delay):
+            self.last_error = f"Bad 'speed' message: 'delay' must be a number of seconds (0 to {MAX_BOT_DELAY:g})."
+            return
+        self.bot_delay = min(max(float(delay), 0.0), MAX_BOT_DELAY)
+        if self._pending is not None:  # the move already scheduled takes the new pace too
+            self._pending.cancel()
+            self._pending = None
+            self._run_bots(from_browser=True)
+            if self._pending is None:
+                self.thinking = False
+
+    def _skip_to_viewer(self) -> None:
+        """"Skip to my turn": the bots play at once up to a person's turn, still stopping at a hold."""
+        if self._pending is not None:
+            self._pending.cancel()
+            self._pending = None
+        while (bot := self._bot_to_move()) is not None:
+            self._bot_move(bot, True)
+        self.thinking = False
 
     def _act_from_browser(self, text: str) -> None:
         st = self.state
@@ -502,8 +536,9 @@ def table_class(game: str) -> type[TableWidget]:
     doc = (f"A live {spec.title} table ({spec.summary}).\n\n"
            f"Parameters are those of ``cardwidgets.games.{game}.new_game`` (``players``, ``seed``,\n"
            f"``deck`` and the game's options) plus ``seat`` (whose view is shown; ``None`` = teacher\n"
-           f"view), ``bots`` (``{{seat: \"greedy\"}}``, or one name for every other seat) and\n"
-           f"``bot_delay`` (seconds a bot waits after a click). ``table.timeline`` holds the game.\n")
+           f"view), ``bots`` (``{{seat: \"greedy\"}}``, or one name for every other seat),\n"
+           f"``bot_delay`` (seconds a bot waits after a click; the page's speed control changes it) and\n"
+           f"``animations`` (``False``: cards do not move). ``table.timeline`` holds the game.\n")
     return type(spec.table, (TableWidget,), {
         "__module__": "cardwidgets.widgets", "__doc__": doc, "__qualname__": spec.table,
         "GAME": game, "_esm": bundle(game, "js"), "_css": bundle(game, "css"),

@@ -29,7 +29,7 @@ try:
 except ImportError:  # the browser fixture reports it: a skip locally, a failure when CI is set
     expect = None
 
-from .conftest import expect_at_latest, measure_layout, require_table
+from .conftest import expect_at_latest, measure_layout, require_table, signed
 from .conftest import open_table as _open_table
 
 pytestmark = pytest.mark.e2e
@@ -298,14 +298,14 @@ def test_solo_game_by_clicking_the_hint(lab_page):
         if i % 30 == 29:
             snap = nb.json(SNAPSHOT)
             assert snap["history"] == actions[: i + 1] and snap["last_error"] == ""
-            expect(table.locator(".cw-solo-score")).to_have_text(str(snap["view"]["score"]))
+            expect(table.locator(".cw-solo-score")).to_have_text(signed(snap["view"]["score"]))
     snap = nb.json(SNAPSHOT)
     assert snap["terminal"] and snap["history"] == actions
     assert snap["view"]["outcome"]["scores"] == [score] and snap["view"]["score"] == score
     panel = table.locator(".cw-outcome")
     expect(panel).to_be_visible()
-    expect(panel.locator(".cw-overlay-head")).to_contain_text(f"Final score {score}")
-    expect(panel.locator(".cw-final-score")).to_have_text(str(score))
+    expect(panel.locator(".cw-overlay-head")).to_contain_text(f"Final score {signed(score)}")
+    expect(panel.locator(".cw-final-score")).to_have_text(signed(score))
     expect(panel.locator(".cw-reason")).to_contain_text("rules Y14.13, Y14.14")
     expect(table.locator(".cw-header .cw-turn")).to_have_text("Game over")
     expect(table.locator("[data-action]")).to_have_count(0)
