@@ -280,10 +280,11 @@ def test_engines_and_workers_never_import_pandas():
 
 
 def test_without_pandas_the_error_names_the_extra():
-    code = "import sys; sys.modules['pandas'] = None\nfrom cardwidgets.sim import simulate"
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert run.returncode == 1
-    assert "pip install 'cardwidgets[explore]'" in run.stderr.splitlines()[-1]
+    for name in ("simulate", "compare", "load"):
+        code = f"import sys; sys.modules['pandas'] = None\nfrom cardwidgets.sim import {name}"
+        run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        assert run.returncode == 1
+        assert "pip install 'cardwidgets[explore]'" in run.stderr.splitlines()[-1]
 
 
 def test_results_pickle():
@@ -384,7 +385,7 @@ def test_the_comparison_plot_shows_each_interval(plt):
     ax = c.plot()
     ax.figure.canvas.draw()
     assert [t.get_text() for t in ax.get_xticklabels()] == ["3 players", "4 players"]
-    assert ax.get_title().startswith("Depot: win rate (15 games per variant")
+    assert ax.get_title() == "Depot: win rate\n15 games per variant, 95% intervals"
     # One error-bar series per seat (seats 0-3), each with one point per variant that has the seat.
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["A", "B", "C", "D"]
     points = [len(bars.lines[0].get_xdata()) for bars in ax.containers]

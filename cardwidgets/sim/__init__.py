@@ -39,6 +39,10 @@ def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    try:
+        import pandas  # noqa: F401
+    except ImportError as e:
+        raise ImportError("cardwidgets.sim needs pandas, joblib and tqdm: pip install 'cardwidgets[explore]'") from e
     return getattr(import_module(f"{__name__}.{module}"), name)
 
 

@@ -136,7 +136,7 @@ class Comparison:
         ax.set_xlim(-0.6, len(labels) - 0.4)
         ax.set_ylabel(self._label())
         n = ", ".join(sorted({str(len(r)) for r in self.results.values()}))
-        ax.set_title(f"{game_spec(self.game).title}: {self._label()} ({n} games per variant, 95% intervals)",
+        ax.set_title(f"{game_spec(self.game).title}: {self._label()}\n{n} games per variant, 95% intervals",
                      fontsize=10)
         if seats:
             ax.legend(title="seat", fontsize=8, title_fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))

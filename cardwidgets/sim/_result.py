@@ -6,15 +6,13 @@ A :class:`SimResult` is built from its games table alone, so a result saved with
 
 from __future__ import annotations
 
+import html
 import json
 import math
 from pathlib import Path
 from typing import Any, Sequence
 
-try:
-    import pandas as pd
-except ImportError as e:  # pragma: no cover - depends on the installation
-    raise ImportError("cardwidgets.sim needs pandas, joblib and tqdm: pip install 'cardwidgets[explore]'") from e
+import pandas as pd  # the package's __getattr__ says which extra installs it
 
 from ..core import seat_name
 from ..core.replay import Replay
@@ -315,5 +313,5 @@ class Summary:
         return "\n".join([self._head(), self._display().to_string(index=False), *self._foot()])
 
     def _repr_html_(self) -> str:
-        foot = "".join(f"<br>{line}" for line in self._foot())
-        return f"<b>{self._head()}</b>{self._display().to_html(index=False)}{foot[4:]}"
+        foot = "<br>".join(html.escape(line) for line in self._foot())
+        return f"<b>{html.escape(self._head())}</b>{self._display().to_html(index=False)}{foot}"
