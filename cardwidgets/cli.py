@@ -20,6 +20,7 @@ import json
 import sys
 import textwrap
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable, Sequence
 
 #: Exit status of a run that went wrong (a bad file, an unknown rule ...).
@@ -113,10 +114,9 @@ def _simulate(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise CommandError(f"-n must be at least 1, got {args.games}")
     if args.out:
-        from .sim._result import _kind  # check the file type before playing for minutes
-        from pathlib import Path
+        from .sim._result import file_format
 
-        _kind(Path(args.out))
+        file_format(Path(args.out))  # a bad file name fails before minutes of play
     kwargs: dict[str, Any] = dict(args.option)
     for name, value in (("players", args.players), ("mode", args.mode)):
         if value is not None:
@@ -168,8 +168,6 @@ def _seat(text: str | None, players: int) -> int | None:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from .core.replay import Replay, ReplayError
     from .core.timeline import Timeline
 

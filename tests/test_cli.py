@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from cardwidgets import Replay, Timeline, make
+from cardwidgets import Timeline, make
 from cardwidgets.cli import COMMANDS, Command, main
 
 ROOT = Path(__file__).resolve().parent.parent

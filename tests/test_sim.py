@@ -242,11 +242,22 @@ def test_bad_files(tmp_path):
         res.save(tmp_path / "runs.json")
     path = tmp_path / "runs.csv"
     res.save(path)
-    df = pd.read_csv(path)
-    df.loc[2, "winners"] = "oops"
-    df.to_csv(path, index=False)
-    with pytest.raises(ValueError, match=r"runs\.csv, line 4, column 'winners': expected a JSON list"):
-        load(path)
+    good = pd.read_csv(path, dtype=str, keep_default_na=False)
+    for col, value, said in [("winners", "oops", "expected a list, got 'oops'"),
+                             ("length", "12.5", "expected a whole number, got '12.5'"),
+                             ("seed", "", "expected a whole number, got ''")]:
+        df = good.copy()
+        df.loc[2, col] = value
+        df.to_csv(path, index=False)
+        with pytest.raises(ValueError, match=rf"runs\.csv, line 4, column '{col}': {said}"):
+            load(path)
+    parquet = tmp_path / "runs.parquet"
+    res.save(parquet)
+    df = pd.read_parquet(parquet)
+    df["length"] = df["length"].astype(float) + 0.5
+    df.to_parquet(parquet)
+    with pytest.raises(ValueError, match=r"runs\.parquet, row 0, column 'length': expected a whole number"):
+        load(parquet)
     pd.DataFrame({"game": ["depot"]}).to_csv(path, index=False)
     with pytest.raises(ValueError, match=r"runs\.csv: not a saved simulation \(no column 'game_index'"):
         load(path)

@@ -160,7 +160,7 @@ class SimResult:
         summary are computed from the games).
         """
         p = Path(path)
-        kind = _kind(p)
+        kind = file_format(p)
         df = self.games.copy()
         if kind == "csv":
             for col in _TUPLES:
@@ -195,12 +195,16 @@ class SimResult:
 
 
 def load(path: str | Path) -> SimResult:
-    """Read a result written by :meth:`SimResult.save` (Parquet or CSV)."""
+    """Read a result written by :meth:`SimResult.save` (Parquet or CSV).
+
+    A bad cell is a ``ValueError`` naming the file, the line (CSV) or row (Parquet) and
+    the column.
+    """
     p = Path(path)
-    kind = _kind(p)
+    kind = file_format(p)
     if kind == "csv":
-        df = pd.read_csv(p, dtype={"options": str, "reason": str, "mode": str, "game": str,
-                                   "termination": str}, keep_default_na=False)
+        # Every cell is read as text and checked below, where an error can say where it is.
+        df = pd.read_csv(p, dtype=str, keep_default_na=False)
     else:
         df = pd.read_parquet(p)
     missing = [c for c in GAMES_COLUMNS if c not in df.columns]
@@ -208,33 +212,46 @@ def load(path: str | Path) -> SimResult:
         raise ValueError(f"{p.name}: not a saved simulation (no column {', '.join(map(repr, missing))})")
     columns = {}
     for col in GAMES_COLUMNS:
-        values = df[col].tolist()
-        if col in _TUPLES:
-            values = [_cell_tuple(v, p.name, r, col, kind) for r, v in enumerate(values)]
-        elif col == "starter":
-            values = [None if v is None or v == "" or (isinstance(v, float) and math.isnan(v)) else int(v)
-                      for v in values]
+        values = []
+        for r, v in enumerate(df[col].tolist()):
+            try:
+                values.append(_cell(v, col, kind))
+            except (TypeError, ValueError) as e:
+                # In a CSV file line 1 is the header, so data row r is on line r + 2.
+                at = f"line {r + 2}" if kind == "csv" else f"row {r}"
+                raise ValueError(f"{p.name}, {at}, column {col!r}: {e}") from None
         columns[col] = values
-    rows = list(zip(*(columns[c] for c in GAMES_COLUMNS)))
     try:
-        return SimResult(games_frame(rows))
+        return SimResult(games_frame(list(zip(*(columns[c] for c in GAMES_COLUMNS)))))
     except (TypeError, ValueError) as e:
         raise ValueError(f"{p.name}: {e}") from None
 
 
-def _cell_tuple(value: Any, name: str, row: int, col: str, kind: str) -> tuple:
-    if kind == "csv":
-        try:
-            value = json.loads(value)
-        except (TypeError, ValueError):
-            value = None
-        if not isinstance(value, list):
-            # Line 1 is the header, so data row r is on line r + 2.
-            raise ValueError(f"{name}, line {row + 2}, column {col!r}: expected a JSON list") from None
-    return tuple(v.item() if hasattr(v, "item") else v for v in value)
+def _cell(value: Any, col: str, kind: str) -> Any:
+    """One cell of a saved games table, as the games table holds it."""
+    if col in _TUPLES:
+        if kind == "csv":
+            try:
+                value = json.loads(value)
+            except ValueError:
+                pass  # still text: refused just below
+        if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+            raise ValueError(f"expected a list, got {str(value)[:40]!r}")
+        return tuple(v.item() if hasattr(v, "item") else v for v in value)
+    if col == "starter" and (value is None or value is pd.NA or value == ""
+                             or (isinstance(value, float) and math.isnan(value))):
+        return None
+    if col in _INTS or col == "starter":
+        if isinstance(value, float) or (isinstance(value, str) and not value.strip().lstrip("-").isdigit()):
+            raise ValueError(f"expected a whole number, got {str(value)[:40]!r}")
+        return int(value)
+    if not isinstance(value, str):
+        raise ValueError(f"expected text, got {str(value)[:40]!r}")
+    return value
 
 
-def _kind(path: Path) -> str:
+def file_format(path: Path) -> str:
+    """``"parquet"`` or ``"csv"`` from the file name's suffix, else ``ValueError``."""
     suffix = path.suffix.lower()
     if suffix in (".parquet", ".pq"):
         return "parquet"
