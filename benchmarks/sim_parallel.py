@@ -15,6 +15,7 @@ Compare ratios within one run: the machine may be shared and noisy.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -47,6 +48,7 @@ def main() -> None:
     ap.add_argument("--game", action="append", help="only these games")
     args = ap.parse_args()
 
+    print(f"{os.cpu_count()} cores; load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     cold, _ = timed("depot", 40, "random", args.workers, dict(players=3))
     print(f"cold start of {args.workers} loky workers and 40 short games: {cold:.2f} s")
     print(f"{'configuration':24} {'games':>6} {'1 worker s':>14} {f'{args.workers} workers s':>14} "
@@ -67,6 +69,7 @@ def main() -> None:
         print(f"{label:24} {n:6d} {min(one):6.2f} / {m1:5.2f} {min(many):6.2f} / {mn:5.2f} "
               f"{n / m1:12.0f} {m1 / mn:8.2f}x")
     print("(times: best / median of the runs; speed-up: median over median)")
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":

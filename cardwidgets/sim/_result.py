@@ -57,6 +57,9 @@ class SimResult:
         ``"aborted"``) and ``reason`` (the outcome in words, citing the rules).
     seconds:
         Wall time of the run (``None`` for a result read from a file).
+
+    A result is normally made by :func:`~cardwidgets.sim.simulate` or :func:`load`;
+    ``bots`` keeps the bot objects of a run so that :meth:`replay` can play them again.
     """
 
     def __init__(self, games: pd.DataFrame, *, seconds: float | None = None,
@@ -83,10 +86,12 @@ class SimResult:
 
     @property
     def players(self) -> int:
+        """The number of players (seats)."""
         return int(self.games["players"].iat[0])
 
     @property
     def mode(self) -> str:
+        """The game's mode (``"standard"`` for a game with one mode)."""
         return str(self.games["mode"].iat[0])
 
     @property
