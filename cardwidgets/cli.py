@@ -224,7 +224,7 @@ register(Command(
     "print one rule of the rules reference",
     "Print a rule of the library's rules reference: the text behind a rule ID that a "
     "refusal or a narration line cites.",
-    ("cardwidgets rules D4.2", "cardwidgets rules ASM-3 --game yadokarick"),
+    ("cardwidgets rules D4.2", "cardwidgets rules C7.1 --game crypto_trick"),
     _rules_args,
     _rules,
 ))
