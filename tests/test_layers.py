@@ -20,8 +20,10 @@ ALLOWED = {
     "widgets": {"core", "games", "bots", "rules"},
     "envs": {"core", "games"},
 }
-# sim.plot imports matplotlib lazily; the widgets are the only layer with the widget stack.
-THIRD_PARTY_OK = {"bots": set(), "sim": {"matplotlib"}, "widgets": {"anywidget", "traitlets", "IPython"},
+# sim needs the explore extra (pandas, joblib with cloudpickle, tqdm; matplotlib to plot) and
+# imports none of it where worker processes play; the widgets are the only layer with the widget stack.
+THIRD_PARTY_OK = {"bots": set(), "sim": {"matplotlib", "pandas", "joblib", "cloudpickle", "tqdm"},
+                  "widgets": {"anywidget", "traitlets", "IPython"},
                   "envs": {"numpy", "gymnasium", "pettingzoo", "pyspiel"}}
 
 
