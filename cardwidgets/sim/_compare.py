@@ -173,7 +173,7 @@ def compare(game: str, variants: Mapping[str, Mapping[str, Any]], n: int, *,
         ``"win_rate"`` (per seat), ``"first_player_win_rate"`` (the seat that acted
         first), ``"mean_score"`` (per seat), ``"length"`` (actions per game),
         ``"aborted"`` (share of games stopped by the safety cap), or a function of
-        the games table (:attr:`SimResult.games`) giving one value per game: booleans
+        the games table (``SimResult.games``) giving one value per game: booleans
         are a rate, numbers a mean.
     bots, seed, workers, backend, progress:
         As for :func:`~cardwidgets.sim.simulate`.

@@ -268,7 +268,7 @@ def file_format(path: Path) -> str:
 class Summary:
     """Win rates per seat with Wilson 95 % intervals, mean scores, lengths and aborted games.
 
-    Prints as a small report; :attr:`table` holds the per-seat figures.
+    Prints as a small report; ``table`` holds the per-seat figures.
 
     Attributes
     ----------
@@ -277,10 +277,15 @@ class Summary:
         fraction; aborted games count as won by nobody), ``win_low``/``win_high``
         (Wilson 95 % interval), ``mean_score`` with ``score_low``/``score_high``
         (normal 95 % interval) and ``started`` (share of the games the seat began).
-    games, aborted, shared:
-        Numbers of games, of games stopped by the engine's safety cap, of shared wins.
-    mean_length, median_length, min_length, max_length:
-        Game length in actions.
+    games:
+        The number of games.
+    aborted:
+        Games stopped by the engine's safety cap.
+    shared:
+        Games with a shared win.
+    mean_length:
+        Mean game length in actions (``median_length``, ``min_length`` and
+        ``max_length`` likewise).
     """
 
     def __init__(self, result: SimResult) -> None:
