@@ -323,6 +323,11 @@ YS_R1 = "row=G23,G19,P27,P17,P5 crabs=G21,G15,G10/P22,G17/-/P36,P33,P29,P25,P18,
      "by now it is at most 2 steps away, not on 14"),
     ("yadokarick/1 players=3 mode=standard trick=2 marker=9 houses=G1,G2,G3/-/-", "marker",
      "at most 1 step away, not on 9"),
+    # Who leads the first trick (Y4.1, Y13.4).
+    (BASE + " turn=C", "turn", "D deals, so A leads, not C"),
+    (BASE + " phase=marker turn=C last_trick=B:G25,P8,G17,P29 houses=P8/G25,G17/-/- discard=P29", "turn",
+     "D deals, so A leads, not B"),
+    (DUO + " npc_seat=0 turn=B played=G1", "turn", "The NPC, in the first turn position, leads trick 1"),
     # Solo: nothing out of play, and the turns fit the piles.
     (SOLO + " out=G1 " + YS_R1, "out", "solo sets no card aside"),
     (SOLO + " turns=3 " + YS_R1, "turns", "11 cards on the crabs and 0 given up (1 to 6 cards a give-up), with 0 in the "
@@ -346,6 +351,8 @@ def test_positions_no_game_reaches_are_refused(text, field, words):
     "yadokarick/1 players=3 mode=standard trick=4 houses=G10,G11,G12/-/- discard=G1,G2,G3,G4,G5,G6",
     "yadokarick/1 players=4 mode=standard round=2 reset_marker_each_round=false marker=21",
     DUO + " played=G5,G7 npc_deck=G1,?",
+    DUO + " npc_seat=0 turn=A played=G1",
+    BASE + " turn=C deals=B",
     BASE + " aside=G1,?",
     SOLO + " " + YS_R1,
     SOLO + " turns=14 " + YS_R1 + " penalty=G1,G2 score=G3",

@@ -1228,6 +1228,11 @@ class StandardState(_TrickTable):
         want = len(cfg.cards) - HAND_SIZE * n
         if len(self._aside) != want:
             raise LoadError("aside", f"{self._aside_rule()}; {len(self._aside)} are set aside here")
+        first = (self._dealer + 1) % n
+        if self._trick_no == 1 and phase != "finished" and self._leader != first:
+            raise LoadError("turn", f"the first trick of a round is led by the player left of the dealer (rule "
+                                    f"Y4.1): {self.seat_label(self._dealer)} deals, so {self.seat_label(first)} "
+                                    f"leads, not {self.seat_label(self._leader)} (deals= names the dealer)")
         if self._round == 1 or cfg.reset_marker:
             per = 1 if three else 2  # movers a trick: the lowest number, in one colour or both (Y5.1, Y6.1)
             if phase == "marker":
@@ -1818,6 +1823,11 @@ class DuoState(_TrickTable):
         want, why = self._npc_deck_size()
         if len(self._npc_deck) != want:
             raise LoadError("npc_deck", f"{why}; it holds {len(self._npc_deck)} here")
+        if self._trick_no == 1 and self._phase == "play" and self._lead != 0:
+            first = self._who(self._cfg.order[0])
+            raise LoadError("turn", f"{_cap(first)}, in the first turn position, leads trick 1 (rules Y13.3, Y13.4): "
+                                    f"with {plural(len(self._trick), 'card')} down, {self.seat_label(self._cur)} does not "
+                                    f"play next")
 
     # ------------------------------------------------------------- loading
     def _derive(self) -> None:
