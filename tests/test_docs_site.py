@@ -199,7 +199,7 @@ def test_notebooks_are_executed(pages):
         assert "Traceback" not in text
         assert any(tag == "img" and url.startswith("../_images/") for tag, url in page.links) or name != "depot"
     depot = _words("".join(pages["notebooks/depot.html"].text))
-    assert "A leads" in depot and "win_rates" in depot
+    assert "A leads" in depot and "win rate" in depot and "95% interval" in depot
 
 
 def test_getting_started_examples_ran(pages):
