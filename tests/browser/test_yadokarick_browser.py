@@ -47,10 +47,12 @@ _require_table = require_table("Yadokarick")
 
 # (a) A hand-built standard position: round 2 of 3, trick 8, C leads; seat 0 (A) against three greedy
 # bots. A holds G1, the lowest number in play (P1 is set aside), so A moves the marker after the trick.
+# B's house is full (six cards), as it must be once a card has collapsed from it (Y8.4).
 STANDARD_POSITION = dict(
     hands=[["G1", "G20", "P9"], ["G12", "P14", "G33"], ["P22", "G27", "P31"], ["G5", "P6", "P35"]],
     trick_no=8, leader=2, marker=12, fill=False, round=2, rounds=3, totals=[5, 9, -2, 11],
-    houses=[["G4", "G8"], ["P12", "P16"], ["G24"], ["P10"]], collapsed=[[], ["P2"], [], []])
+    houses=[["G4", "G8"], ["P12", "P16", "G13", "P18", "G17", "P21"], ["G24"], ["P10"]],
+    collapsed=[[], ["P2"], [], []])
 STANDARD_CELL = f"""\
 from cardwidgets import Yadokarick
 from cardwidgets.games.yadokarick import setup_standard
