@@ -253,10 +253,13 @@ def _player(game: str) -> tuple[str, str]:
 
 def _inline(text: str, tag: str) -> str:
     """Text that may stand inside a ``<script>`` or ``<style>`` element without ending it."""
-    # In JS "<\/script" is the same string (or regex) as "</script"; the bundles hold no other use.
-    text = re.sub(rf"</({tag})", r"<\\/\1", text, flags=re.I)
-    if tag == "style" and re.search(r"<\\/style", text, re.I):
-        raise ValueError("the styles hold '</style', which cannot be inlined")
+    if tag == "script":
+        if "<!--" in text:  # would change how the page's parser reads the script; no rewrite is safe
+            raise ValueError("the player's script holds '<!--', which cannot be inlined")
+        # "<\/script" is the same string (or regex) in JS as "</script", which would end the element
+        return re.sub(r"</(script)", r"<\\/\1", text, flags=re.I)
+    if re.search(r"</style", text, re.I):
+        raise ValueError("the player's styles hold '</style', which cannot be inlined")
     return text
 
 
@@ -309,5 +312,5 @@ def write_html(timeline: Timeline, path: str | Path, seat: int | None = None) ->
     """
     page = render_html(export_data(timeline, seat))
     out = Path(path)
-    out.write_text(page, encoding="utf-8")
+    out.write_bytes(page.encode("utf-8"))  # the same bytes on every system (no newline translation)
     return out
