@@ -34,12 +34,15 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "js" / "test" / "fixtures" / "export.json"
 UPDATE = os.environ.get("CW_UPDATE_FIXTURES", "").strip() not in ("", "0")
 
-#: One configuration per game and mode (the mode's middle player count).
+#: One configuration per game and mode (the mode's middle player count), and the options that
+#: change what a table shows (a Depot match, the cirno+neu life system, Yadokarick's advanced set).
 CONFIGS = [
     (game, {**({"mode": m.name} if len(game_spec(game).modes) > 1 else {}), "players": m.players[len(m.players) // 2]})
     for game in available_games() for m in game_spec(game).modes
-]
-IDS = [f"{g}-{cfg.get('mode', 'standard')}" for g, cfg in CONFIGS]
+] + [("depot", {"players": 3, "games": 3}), ("cirno_neu", {"players": 4, "life_system": True}),
+     ("yadokarick", {"players": 4, "card_set": "advanced"})]
+IDS = [f"{g}-{cfg.get('mode', 'standard')}" + "".join(f"-{k}" for k in cfg if k not in ("mode", "players"))
+       for g, cfg in CONFIGS]
 
 def played(game: str, cfg: dict, seed: int, moves: int = 60, chance=None) -> Timeline:
     """A random game of up to ``moves`` moves, a branch from its middle and two notes,
