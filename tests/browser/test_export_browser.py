@@ -223,13 +223,17 @@ def test_a_depot_match_scrubs_offline_as_seat_b_saw_it(browser, tmp_path):
         p.close()
 
 
-@pytest.mark.parametrize("game", available_games())
-def test_every_game_draws_the_seats_views(browser, tmp_path, game):
+MODES = [(game, mode.name) for game in available_games() for mode in game_spec(game).modes]
+
+
+@pytest.mark.parametrize(("game", "mode"), MODES, ids=[f"{g}-{m}" for g, m in MODES])
+def test_every_game_draws_the_seats_views(browser, tmp_path, game, mode):
     """A typical game between greedy bots, exported for seat A and for the teacher: at positions
     all along it, the hand drawn is the hand in the view, and no card is drawn that the view lacks."""
-    mode = game_spec(game).modes[0]
-    players = mode.players[len(mode.players) // 2]
-    st = game_module(game).new_game(players=players, seed=4)
+    spec = game_spec(game)
+    players = next(m.players for m in spec.modes if m.name == mode)
+    players = players[len(players) // 2]
+    st = game_module(game).new_game(players=players, seed=4, **({"mode": mode} if len(spec.modes) > 1 else {}))
     tl = Timeline(st)
     bots = [make_bot(game, "greedy", seed=k) for k in range(players)]
     while not tl.state.is_terminal and tl.length < 400:
@@ -239,7 +243,7 @@ def test_every_game_draws_the_seats_views(browser, tmp_path, game):
     rng = random.Random(game)
     stops = sorted({0, 1, 2, tl.length, *rng.sample(range(tl.length + 1), min(8, tl.length + 1))})
     for seat in (0, None):
-        p = Page(browser, tl.to_html(tmp_path / f"{game}-{seat}.html", seat), reduced_motion="reduce")
+        p = Page(browser, tl.to_html(tmp_path / f"{game}-{mode}-{seat}.html", seat), reduced_motion="reduce")
         try:
             for n in stops:
                 p.page.evaluate("(n) => window.cardwidgetsExport.model.goto(n)", n)
@@ -257,7 +261,7 @@ def test_every_game_draws_the_seats_views(browser, tmp_path, game):
             p.page.keyboard.press("ArrowRight")
             p.at(1, tl.length)
             if seat == 0:
-                p.page.screenshot(path=str(OUT / f"{game}-seat-A.png"), full_page=True)
+                p.page.screenshot(path=str(OUT / f"{game}-{mode}-seat-A.png"), full_page=True)
             p.quiet()
         finally:
             p.close()
