@@ -1,4 +1,4 @@
-"""The ``cardwidgets`` command: simulate games, read replays, look up rules.
+"""The ``cardwidgets`` command: simulate games, read and export replays, look up rules.
 
 Run ``cardwidgets --help`` (or ``python -m cardwidgets --help``) for the commands
 and ``cardwidgets COMMAND --help`` for one command's options and an example.
@@ -201,6 +201,54 @@ register(Command(
 ))
 
 
+# --------------------------------------------------------------------------- export
+def _export_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", metavar="FILE", help="a replay file (JSON), as table.replay().save(FILE) writes it")
+    p.add_argument("--seat", metavar="K", help="show only what seat K saw: 0, 1, ... or A, B, ... "
+                                               "(default: everything, the teacher's view)")
+    p.add_argument("-o", "--out", metavar="OUT", help="the page to write (default: FILE with .html instead "
+                                                      "of .json)")
+
+
+def _export(args: argparse.Namespace) -> int:
+    from .core.replay import Replay, ReplayError
+    from .core.timeline import Timeline
+
+    path = Path(args.file)
+    out = Path(args.out) if args.out else path.with_suffix(".html")
+    if out.resolve() == path.resolve():
+        raise CommandError(f"the page would replace the replay {args.file}: give another name with -o")
+    try:
+        timeline = Timeline.from_replay(Replay.load(path))
+    except OSError as e:
+        raise CommandError(f"cannot read {args.file}: {e.strerror or e}") from None
+    except ReplayError as e:
+        raise CommandError(f"{args.file} is not a valid replay: {e}") from None
+    seat = _seat(args.seat, timeline.state.players)
+    try:
+        written = timeline.to_html(out, seat)
+    except OSError as e:
+        raise CommandError(f"cannot write {out}: {e.strerror or e}") from None
+    lines = timeline.line_count
+    who = "the teacher view" if seat is None else f"seat {timeline.root.seat_label(seat)}"
+    print(f"wrote {written} ({written.stat().st_size:,} bytes): {lines} line{'s' * (lines != 1)} of play as "
+          f"{who} saw {'them' if lines != 1 else 'it'}")
+    return 0
+
+
+register(Command(
+    "export",
+    "write a replay file as one HTML page that plays without Python",
+    "Write a saved game as one self-contained HTML page: the game's own table, every line "
+    "of play with a scrubber, the narration and the notes. It needs no Python and loads "
+    "nothing from the network. With --seat, the page holds only what that seat saw (its "
+    "own cards, never another player's hand, the seed or the deck).",
+    ("cardwidgets export lesson.json", "cardwidgets export lesson.json --seat B -o lesson-B.html"),
+    _export_args,
+    _export,
+))
+
+
 # --------------------------------------------------------------------------- rules
 def _rules_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("id", metavar="ID", help="a rule ID as refusals and narration cite it, such as D4.2 or G1")
@@ -238,7 +286,7 @@ def parser() -> argparse.ArgumentParser:
     top = _Parser(
         prog="cardwidgets",
         description="Card-game tables for Jupyter, from the terminal: simulate games between bots, "
-                    "read saved games, look up rules.",
+                    "read saved games, export them as pages, look up rules.",
         epilog="Run 'cardwidgets COMMAND --help' for a command's options and examples.",
     )
     top.add_argument("--version", action="version", version=f"cardwidgets {__version__}")

@@ -519,6 +519,15 @@ class Replay:
             raise ReplayError(f"{p.name} is {p.stat().st_size:,} bytes; at most {MAX_BYTES:,} are read")
         return cls.from_json(p.read_bytes(), validate=validate)
 
+    def to_html(self, path: str | Path, seat: int | None = None) -> Path:
+        """Write every line of this game as one self-contained page that plays without Python,
+        each position as ``seat`` sees it (``None``: the teacher view); see
+        :meth:`Timeline.to_html <cardwidgets.core.timeline.Timeline.to_html>`. The page holds no
+        seed, no deck order and no action list. Raises :class:`ReplayError` for a bad replay."""
+        from .timeline import Timeline
+
+        return Timeline.from_replay(self).to_html(path, seat)
+
     def fork(self, upto: int) -> "Replay":
         """A copy keeping only the first ``upto`` actions of the main line (and their notes)."""
         return Replay(self.game, dict(self.options), self.seed, list(self.actions[:upto]),

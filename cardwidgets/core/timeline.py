@@ -19,6 +19,7 @@ along. Lessons, HTML export, the command line and the table widgets all use it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable
 
 from .events import Event
@@ -121,9 +122,10 @@ class Timeline:
             raise IndexError(f"position {n!r}: the line {ln.name!r} has positions 0..{ln.length}")
         return ln.position(self._root, n)
 
-    def events(self, n: int) -> list[Event]:
-        """The events of the action that led to position ``n`` (setup events for 0)."""
-        ln = self._line.owner(n)
+    def events(self, n: int, line: str | None = None) -> list[Event]:
+        """The events of the action that led to position ``n`` of a line (the current one by
+        default; setup events for 0)."""
+        ln = (self._line if line is None else self._get(line)).owner(n)
         return self._root_events if ln is None else ln.events[n - ln.start - 1]
 
     def narration(self, seat: int | None = None, last: int | None = None) -> list[str]:
@@ -151,11 +153,11 @@ class Timeline:
             n, ln = ln.start, ln.base
         yield self._root_events
 
-    def notes(self) -> dict[int, str]:
-        """The comments along the current line: action index -> text."""
+    def notes(self, line: str | None = None) -> dict[int, str]:
+        """The comments along a line (the current one by default): action index -> text."""
         out: dict[int, str] = {}
-        ln: Line | None = self._line
-        limit = self._line.length
+        ln: Line | None = self._line if line is None else self._get(line)
+        limit = ln.length
         while ln is not None:
             out.update({k: v for k, v in ln.notes.items() if ln.start <= k < limit})
             limit = ln.start
@@ -292,6 +294,20 @@ class Timeline:
         tl._made = len(played) - 1
         tl.switch(MAIN)
         return tl
+
+    def to_html(self, path: str | Path, seat: int | None = None) -> Path:
+        """Write every line of play as one self-contained HTML page that plays without Python.
+
+        The page shows each position as ``seat`` sees it (``None``: the teacher view, every
+        hand open), with the narration that seat may see, the notes, the lines of play, a
+        scrubber and the keyboard; it loads nothing from anywhere. Returns the path written.
+        See :mod:`cardwidgets.export`.
+        """
+        # Lazily: the export is a layer above the core (it reads the built front end and the
+        # rules reference); the core never imports it at load time.
+        from ..export import write_html
+
+        return write_html(self, path, seat)
 
     # ------------------------------------------------------------------ helpers
     def _get(self, name: str) -> Line:

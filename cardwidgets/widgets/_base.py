@@ -198,6 +198,11 @@ class TableWidget(anywidget.AnyWidget):
         """The whole game (every line and note) as a :class:`~cardwidgets.Replay`."""
         return self.timeline.to_replay()
 
+    def to_html(self, path: str | pathlib.Path) -> pathlib.Path:
+        """Write the game (every line and note) as one self-contained page that plays without
+        Python, each position as this table's seat sees it; see ``Timeline.to_html``."""
+        return self.timeline.to_html(path, self.seat)
+
     @classmethod
     def from_replay(cls, replay: Replay, **kwargs: Any) -> "TableWidget":
         """A table holding every line of ``replay`` (narrated), at the main line's end.
