@@ -17,7 +17,8 @@ ALLOWED = {
     "games": {"core"},
     "bots": {"core", "games"},
     "sim": {"core", "games", "bots"},
-    "widgets": {"core", "games", "bots", "rules"},
+    "lessons": {"core", "games"},
+    "widgets": {"core", "games", "bots", "rules", "lessons"},  # a lesson on a table
     "envs": {"core", "games"},
 }
 # sim needs the explore extra (pandas, joblib with cloudpickle, tqdm; matplotlib to plot) and

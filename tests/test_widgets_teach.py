@@ -298,9 +298,16 @@ def test_a_lesson_table_is_the_games_table_at_the_runs_position(lesson_id):
                                                                              len(lesson.steps))
     assert panel["prompt"] == lesson.steps[0].say and panel["feedback"] is None and not panel["done"]
     assert panel["intro"] == lesson.intro and panel["rules"] == list(lesson.rules)
-    # the lesson's start (every card) and its scripted replies never reach the browser
+    # the lesson's start (every card) never reaches the browser, and a table on a position the
+    # student cannot tell from it syncs the same view, moves, refusals and previews
     synced = json.dumps(t.get_state(), ensure_ascii=False)
     assert lesson.position not in synced
+    twin = cls(lesson.game)(state=t.state._twin(lesson.seat, random.Random(1)), seat=lesson.seat, bot_delay=0)
+    for move in t.legal:
+        send(t, {"type": "preview", "action": move})
+        send(twin, {"type": "preview", "action": move})
+        for key in ("view", "legal", "refusals", "preview"):
+            assert getattr(t, key) == getattr(twin, key), key
     assert repr(t).startswith(f"<{type(t).__name__} {lesson_id!r} step 1 of")
 
 
@@ -455,3 +462,10 @@ def test_a_seated_player_going_back_gets_a_re_dealt_line(game):
     expected = real.clone()
     expected.apply(other)
     assert teacher.timeline.position(k + 1).to_dict() == expected.to_dict()
+
+
+def test_the_readme_on_teaching_tells_the_truth():
+    run = lessons.load("cirno_neu/the-running-sum").start()
+    assert str(run.attempt("play 10")) == ("10 would make the sum 100 (over 99) while you hold a safe card "
+                                           "(5, PASS) — rule N4.3.")
+    assert (run.attempt("play 5").ok, run.progress) == (True, (1, 2))

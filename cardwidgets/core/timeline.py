@@ -304,7 +304,11 @@ class Timeline:
         rebuilds it."""
         rng = random.Random(f"cardwidgets/redeal/{self._root.seed}/{number}")
         world = position.sample_world(seat, rng)
-        return dealt_start(world.to_position(), world.seed, position.move_count)
+        start = dealt_start(world.to_position(), world.seed, position.move_count)
+        if start.view(seat) != position.view(seat):  # an engine's bug: never show the seat another position
+            raise RuntimeError(f"{position.game}: the re-dealt position does not look to seat "
+                               f"{position.seat_label(seat)} as the position it was dealt from")
+        return start
 
     def _adopt(self, line: Line, first: State | None) -> None:
         """Register a new line (``first``: the position after its first own move)."""

@@ -211,8 +211,7 @@ def lesson_table(lesson: str | Lesson, **kwargs: Any) -> LessonMode:
     """The table of a lesson (an id such as ``"depot/sets-and-runs"``, or a :class:`Lesson`) in
     lesson mode. ``bot_delay`` (the pause between scripted replies) and ``animations`` as on
     every table."""
-    from .. import widgets
-    from ..games import game_spec
+    from . import game_table
 
     if isinstance(lesson, str):
         lesson = load(lesson)
@@ -223,7 +222,7 @@ def lesson_table(lesson: str | Lesson, **kwargs: Any) -> LessonMode:
         raise TypeError(f"a lesson table takes bot_delay and animations only, not {', '.join(sorted(unknown))}")
     cls = _classes.get(lesson.game)
     if cls is None:
-        base = getattr(widgets, game_spec(lesson.game).table)
+        base = game_table(lesson.game)
         cls = _classes[lesson.game] = type(f"{base.__name__}Lesson", (LessonMode, base), {
             "__module__": "cardwidgets.widgets", "__qualname__": f"{base.__name__}Lesson",
             "__doc__": f"A {base.__name__} table in lesson mode (see ``cardwidgets.lesson``)."})
