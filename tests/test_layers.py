@@ -17,7 +17,8 @@ ALLOWED = {
     "games": {"core"},
     "bots": {"core", "games"},
     "sim": {"core", "games", "bots"},
-    "widgets": {"core", "games", "bots", "rules"},
+    "lessons": {"core", "games"},
+    "widgets": {"core", "games", "bots", "rules", "lessons"},  # a lesson on a table
     "envs": {"core", "games"},
     "export": {"core", "games", "rules"},
 }

@@ -81,6 +81,10 @@ def test_a_forged_update_never_raises_into_the_comm(game):
     assert t.seat == 1
 
 
+#: Messages of the teaching features (previews, playing a line, lessons' own).
+TEACHING = ("preview", "play", "pause", "hint", "restart", "next_lesson")
+
+
 def _random_message(rng: random.Random, t) -> object:
     legal = [str(a) for a in t.state.legal_actions()] or ["play 1"]
     pick = rng.random()
@@ -100,7 +104,15 @@ def _random_message(rng: random.Random, t) -> object:
         return {"type": rng.choice(["undo", "continue", "clear_error"])}
     if pick < 0.75:
         return {"type": "act", "action": "play " + "9" * rng.choice([10, 5000, 100_000])}
-    if pick < 0.85:
+    if pick < 0.82:
+        # the teaching messages: previews (any text, junk), playing a line, and a lesson's messages
+        # that an ordinary table does not know
+        return rng.choice([{"type": "preview", "action": rng.choice(legal + ["", "x" * 300, "play 1 8"])},
+                           {"type": "preview", "action": rng.choice([None, 3, ["play 1"], {"a": 1}])},
+                           {"type": "play", "speed": rng.choice([1, 20, 0, -1, "x", None, 1e9, float("nan")])},
+                           {"type": "play"}, {"type": "pause"}, {"type": "preview"}, {"type": "hint"},
+                           {"type": "restart"}, {"type": "next_lesson"}])
+    if pick < 0.87:
         return rng.choice([None, "act", 5, [], {"type": None}, {"type": 3}, {"act": "play 1"},
                            {"type": "act", "action": ["play 1"]}, {"type": "\x00" * 3000},
                            {"type": "act", "action": "play 1", "extra": "x" * 10_000}])
@@ -113,11 +125,13 @@ def test_hostile_message_fuzz(game, report):
     t = table(game, seat=0, bots="random")
     sent = 0
     refused = 0
+    teaching = 0
     for _ in range(1500):
         msg = _random_message(rng, t)
         before = t.state.to_dict() if isinstance(msg, dict) and msg.get("type") == "act" else None
         send(t, msg)
         sent += 1
+        teaching += isinstance(msg, dict) and msg.get("type") in TEACHING
         assert len(t.last_error) <= 400
         assert 0 <= t.cursor <= t.history_len == t.timeline.length
         if t.last_error and before is not None:
@@ -126,8 +140,8 @@ def test_hostile_message_fuzz(game, report):
         assert t.narration == t.timeline.narration(0, last=len(t.narration)) if t.narration else True
         if t.state.is_terminal:
             t = table(game, seat=0, bots="random", seed=rng.randrange(1000))
-    assert sent >= 1000
-    report("hostile messages", game, messages=sent, refused_acts=refused)
+    assert sent >= 1000 and teaching > 50
+    report("hostile messages", game, messages=sent, refused_acts=refused, teaching_messages=teaching)
 
 
 @pytest.mark.parametrize("game", GAMES)

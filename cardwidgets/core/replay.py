@@ -19,7 +19,11 @@ or ``position`` (a hand-built start: position text as ``State.to_position`` writ
 it, or an object as ``State.to_dict`` does) replaces the shuffle; the seed then
 deals the position's unknown parts and every later shuffle. ``notes`` comment
 on actions by index. ``branches`` are other lines of
-play: each shares its first ``from`` actions with its ``parent`` line.
+play: each shares its first ``from`` actions with its ``parent`` line. A branch a
+seated player started in the past (see :meth:`~cardwidgets.Timeline.step`) is
+*re-dealt*: it also gives ``"seat"`` (whom it was dealt for), ``"seed"`` and
+``"position"`` (position text), and its actions go on from that position, which
+must look to that seat exactly as the parent's position after ``from`` actions.
 ``engine_version`` is the rules version the game was recorded under; version 1
 files (no branches, no position) still load.
 
@@ -55,7 +59,9 @@ MAX_BYTES = 64 * 1024 * 1024
 MAX_DEPTH = 64
 _KEYS = {"format", "version", "game", "engine_version", "options", "seed", "deck", "position", "actions",
          "notes", "branches"}
-_BRANCH_KEYS = {"name", "parent", "from", "actions", "notes"}
+_BRANCH_KEYS = {"name", "parent", "from", "seat", "seed", "position", "actions", "notes"}
+#: The keys of a re-dealt branch (a seated player's move in the past), given together.
+_DEALT_KEYS = {"seat", "seed", "position"}
 
 
 class ReplayError(ValueError):
@@ -75,7 +81,13 @@ class ReplayError(ValueError):
 
 @dataclass
 class Branch:
-    """Another line of play: its first ``start`` actions are those of ``parent``."""
+    """Another line of play: its first ``start`` actions are those of ``parent``.
+
+    A branch that a seated player started in the past is *re-dealt*: it goes on from
+    ``position`` (position text, with ``seed`` for its later shuffles) rather than from
+    the parent's position, a position that looks the same to ``seat`` (see
+    :meth:`~cardwidgets.Timeline.step`). The three are ``None`` for an exact branch.
+    """
 
     name: str
     parent: str
@@ -83,6 +95,9 @@ class Branch:
     actions: list[str] = field(default_factory=list)
     notes: dict[int, str] = field(default_factory=dict)
     _lines: dict[str, Any] | None = field(default=None, repr=False, compare=False)
+    position: str | None = None
+    seat: int | None = None
+    seed: int | None = None
 
 
 class Line:
@@ -90,7 +105,10 @@ class Line:
 
     ``states[i]`` follows ``start + i + 1`` actions and ``events[i]`` is what led to it;
     the first ``start`` positions are those of ``parent`` (``None``: the main line).
-    ``notes`` maps action indexes of the line's own part to comments.
+    ``notes`` maps action indexes of the line's own part to comments. A re-dealt line
+    (``dealt``, dealt for the seat ``dealt_for``) plays its own part from ``dealt``, a
+    position that seat cannot tell from the parent's position at ``start``; position
+    ``start`` itself is the parent's.
 
     Looking a position up walks from a line towards the main line. So that this costs
     O(log lines) whatever the shape of the tree (a file can hold a chain of thousands
@@ -99,15 +117,18 @@ class Line:
     (E. W. Myers' jump pointers: following them halves the distance left, roughly).
     """
 
-    __slots__ = ("name", "parent", "start", "states", "events", "notes", "base", "jump", "depth", "children")
+    __slots__ = ("name", "parent", "start", "states", "events", "notes", "base", "jump", "depth", "children",
+                 "dealt", "dealt_for")
 
-    def __init__(self, name: str, parent: "Line | None", start: int, notes: dict[int, str] | None = None) -> None:
+    def __init__(self, name: str, parent: "Line | None", start: int, notes: dict[int, str] | None = None,
+                 dealt: State | None = None, dealt_for: int | None = None) -> None:
         self.name, self.parent, self.start = name, parent, start
+        self.dealt, self.dealt_for = dealt, dealt_for
         self.states: list[State] = []
         self.events: list[list[Any]] = []
         self.notes: dict[int, str] = dict(notes or {})
-        #: Lines started from this one: (branch point, first move) -> line (the timeline's step).
-        self.children: dict[tuple[int, str], Line] = {}
+        #: Lines started from this one: (branch point, first move, seat it was dealt for) -> line.
+        self.children: dict[tuple[int, str, int | None], Line] = {}
         base = None if parent is None else parent.owner(start)
         self.base = base
         self.depth = 0 if base is None else base.depth + 1
@@ -145,6 +166,10 @@ class Line:
     def moves(self) -> list[str]:
         """The notation of the line's own actions (its shared part excluded)."""
         return [str(st.last_move) for st in self.states]
+
+    def first(self, root: State) -> State:
+        """The position the line's own part starts from (its re-dealt one, if any)."""
+        return self.dealt if self.dealt is not None else self.position(root, self.start)
 
     def __repr__(self) -> str:
         return f"<Line {self.name!r} from {self.start} of {self.parent_name!r}, {self.length} actions>"
@@ -308,13 +333,14 @@ class Replay:
         if not isinstance(self.branches, list):
             raise ReplayError('"branches" must be a list', line=self._key_line("branches"))
         played: dict[str, Line] = {}
-        entries = [("main", None, 0, self.actions, self.notes, self._lines)]
+        entries = [("main", None, 0, self.actions, self.notes, self._lines, None)]
         for k, br in enumerate(self.branches):
             if not isinstance(br, Branch):
                 raise ReplayError(f"branch #{k} is {show(br)}, not a Branch", line=self._key_line("branches"))
             entries.append((br.name, br.parent, br.start, br.actions, br.notes,
-                            self._lines["branches"][k] if self._lines and k < len(self._lines["branches"]) else None))
-        for name, parent, start, actions, notes, lines in entries:
+                            self._lines["branches"][k] if self._lines and k < len(self._lines["branches"]) else None,
+                            br))
+        for name, parent, start, actions, notes, lines, br in entries:
             branch = None if parent is None else name
             at = lines["line"] if lines and parent is not None else self._key_line("actions")
             if not isinstance(actions, list):
@@ -328,14 +354,45 @@ class Replay:
                     raise ReplayError(f"branch {name!r} starts after action {show(start)}, but {parent!r} has "
                                       f"{length}", line=at, branch=name)
             self._check_length(name, start, actions, bound, lines if parent is not None else None)
-            line = Line(name, None if parent is None else played[parent], start, notes)
-            st = root if line.parent is None else line.parent.position(root, start)
+            up = None if parent is None else played[parent]
+            dealt = None
+            if br is not None and br.position is not None:
+                dealt = self._dealt(br, up.position(root, start), at)  # type: ignore[union-attr]
+            line = Line(name, up, start, notes, dealt, None if dealt is None else br.seat)  # type: ignore[union-attr]
+            st = line.first(root)
             for i, text in enumerate(actions):
                 st = st.clone()
                 line.events.append(self._apply(st, text, i, branch, lines))
                 line.states.append(st)
             played[name] = line
         return root, list(played.values())
+
+    def _dealt(self, br: Branch, base: State, at: int | None) -> State:
+        """The start of a re-dealt branch, checked: it must look to its seat exactly as the parent's
+        position there does (else the file would let that seat see what it never saw)."""
+        def bad(msg: str) -> ReplayError:
+            return ReplayError(f"branch {br.name!r}: {msg}", line=at, branch=br.name)
+
+        seat, seed, text = br.seat, br.seed, br.position
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < base.players:
+            raise bad(f'"seat" must be the seat it was dealt for (0 to {base.players - 1}), got {show(seat)}')
+        if isinstance(seed, bool) or not isinstance(seed, int) or not -2**63 <= seed < 2**64:
+            raise bad(f'"seed" must be an integer of at most 64 bits, got {show(seed)}')
+        if not isinstance(text, str):
+            raise bad(f'"position" must be position text, got {show(text)}')
+        try:
+            start = dealt_start(text, seed, base.move_count)
+        except Exception as e:  # noqa: BLE001 - PositionError, or an engine's own failure
+            raise bad(f"the re-dealt position cannot be set up: {_failure(e)}") from None
+        said = (start.game, start.mode, start.players, _canonical(start.options))
+        has = (base.game, base.mode, base.players, _canonical(base.options))
+        if said != has:
+            raise bad(f"the re-dealt position is not a position of this game ({start.game}, {start.players} "
+                      f"players, mode {start.mode}, options {_canonical(start.options)})")
+        if start.view(seat) != base.view(seat):
+            raise bad(f"the re-dealt position does not look to seat {base.seat_label(seat)} as the position after "
+                      f"{br.start} actions of {br.parent!r} does: a re-deal changes only cards that seat has not seen")
+        return start
 
     def _check_length(self, name: str, start: int, actions: list[Any], bound: int | None, lines: Any) -> None:
         """No line of play runs past the game's bound: a longer file is refused before playing."""
@@ -389,8 +446,10 @@ class Replay:
         if self.branches:
             rows = []
             for b in self.branches:
-                rows.append("  " + json.dumps({"name": b.name, "parent": b.parent, "from": b.start},
-                                              ensure_ascii=False)[:-1]
+                head = {"name": b.name, "parent": b.parent, "from": b.start}
+                if b.position is not None:
+                    head.update(seat=b.seat, seed=b.seed, position=b.position)
+                rows.append("  " + json.dumps(head, ensure_ascii=False)[:-1]
                             + ', "actions": ' + _lines_array(b.actions, "    ")
                             + ', "notes": ' + json.dumps(_notes_json(b.notes), ensure_ascii=False) + "}")
             parts.append(' "branches": [\n' + ",\n".join(rows) + "\n ]}")
@@ -484,7 +543,8 @@ class Replay:
                 return ReplayError(f"branch #{k}: {msg}", line=blines["line"] if blines else None)
 
             if not isinstance(b, dict) or set(b) - _BRANCH_KEYS or not {"name", "from", "actions"} <= set(b):
-                raise bbad('a branch is {"name", "parent", "from", "actions", "notes"}')
+                raise bbad('a branch is {"name", "parent", "from", "actions", "notes"} (and "seat", "seed", '
+                           '"position" when it was re-dealt)')
             name, parent, start = b["name"], b.get("parent", "main"), b["from"]
             if not isinstance(name, str) or not name or len(name) > 80 or name in names:
                 raise bbad(f"the name {show(name)} is not a new, non-empty name of at most 80 characters")
@@ -494,10 +554,13 @@ class Replay:
                 raise bbad(f'"from" must be a count of actions, got {show(start)}')
             if not isinstance(b["actions"], list):
                 raise bbad('"actions" must be a list of action strings')
+            dealt = _DEALT_KEYS & set(b)
+            if dealt and dealt != _DEALT_KEYS:
+                raise bbad('a re-dealt branch gives "seat", "seed" and "position" together')
             names.add(name)
             branches.append(Branch(name, parent, start, b["actions"],
                                    _notes(b.get("notes", {}), start + len(b["actions"]), bbad, low=start),
-                                   blines))
+                                   blines, b.get("position"), b.get("seat"), b.get("seed")))
         rep = cls(game=game, options=options, seed=seed, actions=actions, deck=deck, notes=notes,
                   position=position, branches=branches, engine_version=engine)
         rep._lines = lines
@@ -534,6 +597,19 @@ class Replay:
                       None if self.deck is None else list(self.deck),
                       {k: v for k, v in self.notes.items() if k < upto}, self.position,
                       engine_version=self.engine_version)
+
+
+# --------------------------------------------------------------------------- re-dealt lines
+def dealt_start(text: str, seed: int, moves: int) -> State:
+    """The start of a re-dealt line: position ``text``, with ``seed`` for its later shuffles,
+    ``moves`` actions into the game. The actions before it are not kept (they may name cards
+    that were dealt again): its ``history`` holds the line's own actions only."""
+    from .position import from_position
+
+    st = from_position(text, seed)
+    st._history = None
+    st._moves = moves
+    return st
 
 
 # --------------------------------------------------------------------------- helpers

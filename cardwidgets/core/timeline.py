@@ -18,12 +18,13 @@ along. Lessons, HTML export, the command line and the table widgets all use it.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
 from .events import Event
-from .replay import Branch, Line, Replay
+from .replay import Branch, Line, Replay, dealt_start
 from .state import ANY, State
 
 MAIN = "main"
@@ -36,15 +37,20 @@ class LineLimitError(ValueError):
 @dataclass(frozen=True)
 class BranchInfo:
     """A line of the timeline: ``name``, ``parent`` (``None`` for the main line),
-    ``start`` (actions shared with the parent line) and ``length`` (actions in all)."""
+    ``start`` (actions shared with the parent line), ``length`` (actions in all) and
+    ``dealt_for`` (the seat a re-dealt branch was dealt for, else ``None``)."""
 
     name: str
     parent: str | None
     start: int
     length: int
+    dealt_for: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "parent": self.parent, "from": self.start, "length": self.length}
+        out = {"name": self.name, "parent": self.parent, "from": self.start, "length": self.length}
+        if self.dealt_for is not None:
+            out["dealt_for"] = self.dealt_for
+        return out
 
 
 class Timeline:
@@ -82,13 +88,24 @@ class Timeline:
 
     @property
     def history(self) -> tuple[Any, ...]:
-        """The actions along the current line up to the cursor."""
-        return self.state.history
+        """The actions along the current line up to the cursor (through re-dealt branches too,
+        whose positions keep only their own actions)."""
+        return tuple(self._actions(self._line, self._cursor))
 
     @property
     def line(self) -> list[str]:
         """Every action of the current line, beyond the cursor too (notation)."""
-        return [str(a) for a in self.position(self.length).history]
+        return [str(a) for a in self._actions(self._line, self.length)]
+
+    def _actions(self, line: Line, n: int) -> list[Any]:
+        """The first ``n`` actions of ``line``, one line segment at a time."""
+        out: list[Any] = []
+        ln = line.owner(n)
+        while ln is not None:
+            out.extend(st.last_move for st in reversed(ln.states[: n - ln.start]))
+            n, ln = ln.start, ln.base
+        out.reverse()
+        return out
 
     @property
     def branch(self) -> str:
@@ -98,7 +115,7 @@ class Timeline:
     @property
     def branches(self) -> list[BranchInfo]:
         """Every line, the main line first, in the order they were started."""
-        return [BranchInfo(ln.name, ln.parent_name, ln.start, ln.length) for ln in self._lines.values()]
+        return [BranchInfo(ln.name, ln.parent_name, ln.start, ln.length, ln.dealt_for) for ln in self._lines.values()]
 
     @property
     def line_count(self) -> int:
@@ -202,7 +219,8 @@ class Timeline:
             ln.notes.pop(self._cursor - 1, None)
 
     # ------------------------------------------------------------------ acting
-    def step(self, action: Any, seat: Any = ANY, *, max_lines: int | None = None) -> list[Event]:
+    def step(self, action: Any, seat: Any = ANY, *, max_lines: int | None = None,
+             redeal: bool = True) -> list[Event]:
         """Play ``action`` (object or notation, possibly standing for several actions)
         at the cursor and move the cursor past it.
 
@@ -210,64 +228,95 @@ class Timeline:
         move starts a new branch. Raises the engine's errors and changes nothing when
         the action is refused; with ``max_lines``, raises :class:`LineLimitError` (and
         changes nothing) rather than start a line past that many.
+
+        Time travel never shows a seated player what it has not seen: when ``seat`` is
+        a player's seat (not ``ANY`` or ``None``, the teacher) and the move starts a new
+        branch, the branch is *re-dealt*: it goes on from ``state.sample_world(seat)`` of
+        that position, where every card the seat has not seen is dealt again (seeded
+        from the game's seed and the branch's number, so the same steps give the same
+        lines). Going back to see a card, then playing differently, tells nothing about
+        where the cards are in the new line. The seat follows a line already played
+        from there only if it is the current line or a branch re-dealt for that seat.
+        ``redeal=False`` plays the branch exactly, as the teacher's moves always are.
         """
-        start = self.state
-        actions = start.plan(action, seat)
-        if max_lines is not None and len(self._lines) >= max_lines and self._branches_off(actions):
-            raise LineLimitError(f"this game already has {len(self._lines)} lines of play, the most allowed "
-                                 f"here; play on at the end of a line, or follow a move already played")
+        actions = self.state.plan(action, seat)
+        dealt_for = seat if redeal and type(seat) is int and 0 <= seat < self._root.players else None
+        line, n = self._line, self._cursor
         events: list[Event] = []
-        for a in actions:
-            events += self._push(a)
+        k = 0
+        while k < len(actions):  # moves already played here are followed
+            found = self._next(line, n, str(actions[k]), dealt_for)
+            if found is None:
+                break
+            line, n = found
+            owner = line.owner(n)
+            assert owner is not None
+            events += owner.events[n - owner.start - 1]
+            k += 1
+        rest = actions[k:]
+        if rest:
+            branching = n < line.length
+            if branching and max_lines is not None and len(self._lines) >= max_lines:
+                raise LineLimitError(f"this game already has {len(self._lines)} lines of play, the most allowed "
+                                     f"here; play on at the end of a line, or follow a move already played")
+            number, name = self._new_name() if branching else (0, "")
+            first = line.position(self._root, n)
+            dealt = None
+            if branching and dealt_for is not None:
+                dealt = self._redeal(first, dealt_for, number)
+                first = dealt
+            # Validate fully, then mutate: every move is played on copies first.
+            states, evs = [], []
+            st = first
+            for a in rest:
+                st = st.clone()
+                if dealt is not None:
+                    st.check(a, dealt_for)  # the same view, so the same legal moves (noninterference)
+                evs.append(st.apply_checked(a))
+                states.append(st)
+            if branching:
+                self._made = number
+                new = Line(name, line, n, dealt=dealt, dealt_for=None if dealt is None else dealt_for)
+                self._adopt(new, states[0])
+                line = new
+            line.states += states
+            line.events += evs
+            n += len(rest)
+            events += [e for ev in evs for e in ev]
+        self._line, self._cursor = line, n
         return events
 
-    def _next(self, line: Line, n: int, text: str) -> tuple[Line, int] | None:
-        """Where the move ``text`` after ``n`` actions of ``line`` already leads, if it was played there."""
+    def _next(self, line: Line, n: int, text: str, dealt_for: int | None = None) -> tuple[Line, int] | None:
+        """Where the move ``text`` after ``n`` actions of ``line`` already leads, if it was played there
+        (for a seated player's move, ``dealt_for``: on this line, or a branch re-dealt for that seat)."""
         if n < line.length and str(line.position(self._root, n + 1).last_move) == text:
             return line, n + 1  # the same move already follows on this line
-        child = line.children.get((n, text))
+        child = line.children.get((n, text, dealt_for))
         return None if child is None else (child, n + 1)  # ... or starts a branch from here
 
-    def _branches_off(self, actions: list[Any]) -> bool:
-        """Whether playing ``actions`` at the cursor would start a new line."""
-        line, n = self._line, self._cursor
-        for a in actions:
-            if n >= line.length:
-                return False  # at the end of a line a move extends it
-            found = self._next(line, n, str(a))
-            if found is None:
-                return True
-            line, n = found
-        return False
+    def _new_name(self) -> tuple[int, str]:
+        number = self._made + 1
+        while f"branch-{number}" in self._lines:
+            number += 1
+        return number, f"branch-{number}"
 
-    def _push(self, action: Any) -> list[Event]:
-        n = self._cursor
-        found = self._next(self._line, n, str(action))
-        if found is not None:
-            self._line, self._cursor = found
-            return list(self.events(self._cursor))
-        st = self.position(n).clone()
-        ev = st.apply_checked(action)
-        ln = self._line
-        if n < ln.length:
-            self._made += 1
-            name = f"branch-{self._made}"
-            while name in self._lines:
-                self._made += 1
-                name = f"branch-{self._made}"
-            ln = Line(name, self._line, n)
-            self._adopt(ln, st)
-            self._line = ln
-        ln.states.append(st)
-        ln.events.append(ev)
-        self._cursor = n + 1
-        return ev
+    def _redeal(self, position: State, seat: int, number: int) -> State:
+        """The start of branch ``number``, re-dealt for ``seat``: ``position`` with every card the
+        seat has not seen dealt again. Built from its position text and seed, exactly as a replay
+        rebuilds it."""
+        rng = random.Random(f"cardwidgets/redeal/{self._root.seed}/{number}")
+        world = position.sample_world(seat, rng)
+        start = dealt_start(world.to_position(), world.seed, position.move_count)
+        if start.view(seat) != position.view(seat):  # an engine's bug: never show the seat another position
+            raise RuntimeError(f"{position.game}: the re-dealt position does not look to seat "
+                               f"{position.seat_label(seat)} as the position it was dealt from")
+        return start
 
     def _adopt(self, line: Line, first: State | None) -> None:
         """Register a new line (``first``: the position after its first own move)."""
         self._lines[line.name] = line
         if line.parent is not None and first is not None:
-            line.parent.children.setdefault((line.start, str(first.last_move)), line)
+            line.parent.children.setdefault((line.start, str(first.last_move), line.dealt_for), line)
 
     # ------------------------------------------------------------------ replays
     def to_replay(self) -> Replay:
@@ -276,7 +325,10 @@ class Timeline:
         for ln in self._lines.values():
             if ln is self._main:
                 continue
-            rep.branches.append(Branch(ln.name, ln.parent_name or MAIN, ln.start, ln.moves(), dict(ln.notes)))
+            dealt = ln.dealt
+            rep.branches.append(Branch(ln.name, ln.parent_name or MAIN, ln.start, ln.moves(), dict(ln.notes),
+                                       position=None if dealt is None else dealt._origin,
+                                       seat=ln.dealt_for, seed=None if dealt is None else dealt.seed))
         return rep
 
     @classmethod

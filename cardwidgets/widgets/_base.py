@@ -44,6 +44,9 @@ MAX_ERROR = 400
 MAX_LINES = 100
 #: The slowest bot pace the page may ask for, in seconds (a ``speed`` message is clamped to it).
 MAX_BOT_DELAY = 3.0
+#: The paces a replay plays at, in positions per second (``play_replay`` and ``play`` messages).
+MIN_REPLAY_SPEED, MAX_REPLAY_SPEED = 0.2, 20.0
+DEFAULT_REPLAY_SPEED = 2.0
 
 
 def _event_loop() -> asyncio.AbstractEventLoop | None:
@@ -116,6 +119,14 @@ class TableWidget(anywidget.AnyWidget):
     animations = traitlets.Bool(True).tag(sync=True)
     """Whether cards move with short transitions (the page also skips them when the system asks for
     reduced motion). Set from Python: ``Depot(..., animations=False)`` or ``table.animations = False``."""
+    preview = traitlets.Dict(default_value=None, allow_none=True).tag(sync=True)
+    """What the move the viewer points at would do, as the viewer may see it: ``{"action", "lines"}``,
+    the answer to a ``{"type": "preview", "action": ...}`` message (``state.explain(action, seat)``'s
+    effects, up to the first step that depends on hidden cards, which ends the lines with what happens
+    next). ``lines`` is empty for a move the viewer may not make now. ``None`` after every change."""
+    playing = traitlets.Float(0.0).tag(sync=True)
+    """Positions per second while the table plays the current line forward (``play_replay``, or the
+    scrubber's play button); 0 when it does not."""
 
     def __init__(
         self,
@@ -148,6 +159,7 @@ class TableWidget(anywidget.AnyWidget):
         self.timeline = timeline
         self._bots = self._make_bots(root, seat, bots)
         self._pending: asyncio.Handle | None = None  # the one scheduled bot move, if any
+        self._play: asyncio.Handle | None = None  # the next step of a replay playing, if any
         self._stalled = False  # a bot failed: bots wait until a person acts
         self._branches_key: tuple | None = None  # what the synced list of lines reflects
         self._pauses = set(game_spec(self.GAME).pauses)
@@ -204,12 +216,26 @@ class TableWidget(anywidget.AnyWidget):
         return self.timeline.to_html(path, self.seat)
 
     @classmethod
-    def from_replay(cls, replay: Replay, **kwargs: Any) -> "TableWidget":
-        """A table holding every line of ``replay`` (narrated), at the main line's end.
+    def from_replay(cls, replay: Any, seat: int | None = None, **kwargs: Any) -> "TableWidget":
+        """A table holding every line of a game (narrated), at the main line's end, shown as ``seat``
+        sees it (``None``: the teacher view).
 
-        Raises :class:`~cardwidgets.ReplayError` naming the first bad action.
+        ``replay`` is a :class:`~cardwidgets.Replay`, the path of a replay file, a
+        :class:`~cardwidgets.Timeline` or a table (both copied: the new table's moves do not
+        change them). As seat ``k``, every position shows ``view(k)`` and ``k``'s narration
+        only. ``table.play_replay()`` plays it forward. Raises :class:`~cardwidgets.ReplayError`
+        naming the first bad action.
         """
-        return cls(timeline=Timeline.from_replay(replay), **{"bot_delay": 0, **kwargs})
+        if isinstance(replay, TableWidget):
+            replay = replay.timeline
+        if isinstance(replay, Timeline):
+            replay = replay.to_replay()
+        elif isinstance(replay, (str, pathlib.PurePath)):
+            replay = Replay.load(replay)
+        elif not isinstance(replay, Replay):
+            raise TypeError(f"from_replay takes a Replay, a replay file's path, a Timeline or a table, "
+                            f"not {type(replay).__name__}")
+        return cls(timeline=Timeline.from_replay(replay), seat=seat, **{"bot_delay": 0, **kwargs})
 
     # ------------------------------------------------------------------ stepping
     def step(self, action: Any) -> list[Any]:
@@ -225,8 +251,9 @@ class TableWidget(anywidget.AnyWidget):
     def _push(self, action: Any, seat: Any, by_bot: bool = False, max_lines: int | None = None) -> list[Any]:
         events = self.timeline.step(action, seat, max_lines=max_lines)
         with self.hold_sync():  # one message to the browser
-            if not by_bot:  # a person's move supersedes a scheduled bot move, a wait and a stall
+            if not by_bot:  # a person's move supersedes a scheduled bot move, a wait, a stall and a replay
                 self._cancel_pending()
+                self._stop_playing()
                 self._stalled = False
             self._sync(person=not by_bot)
         return events
@@ -248,6 +275,7 @@ class TableWidget(anywidget.AnyWidget):
         position they belonged to, and bots go on if the new position is theirs to play."""
         move()  # raises (and changes nothing) on a bad index or name
         with self.hold_sync():
+            self._stop_playing()
             self._cancel_pending()
             self.hold = None
             self._sync()
@@ -404,6 +432,12 @@ class TableWidget(anywidget.AnyWidget):
             self._set_speed(msg.get("delay"))
         elif kind == "skip":
             self._skip_to_viewer()
+        elif kind == "preview":
+            self._preview_from_browser(msg.get("action"))
+        elif kind == "play":
+            self._play_from_browser(msg.get("speed", DEFAULT_REPLAY_SPEED))
+        elif kind == "pause":
+            self._stop_playing()
         else:
             self.last_error = f"Unknown message type {quote(kind, 24)}."
 
@@ -430,6 +464,7 @@ class TableWidget(anywidget.AnyWidget):
         self.thinking = False
 
     def _act_from_browser(self, text: str) -> None:
+        self._stop_playing()  # a person acting ends a replay playing, refused or not
         st = self.state
         actor = st.current_player
         if actor is not None and actor in self._bots:
@@ -460,6 +495,7 @@ class TableWidget(anywidget.AnyWidget):
         with self.hold_sync():
             if person:  # a person's move ends a wait
                 self.hold = None
+            self.preview = None  # it belonged to the position before
             self.cursor = tl.cursor
             self.history_len = tl.length
             self.view = st.view(self.seat)
@@ -500,6 +536,95 @@ class TableWidget(anywidget.AnyWidget):
         if hasattr(self, "timeline"):
             self._sync()
 
+    # ------------------------------------------------------------------ previews
+    def _preview_from_browser(self, action: Any) -> None:
+        """Answer a ``preview`` message: what the move would do, as the viewer may see it. A move
+        the viewer may not make gives no lines (never an error: it is a pointer passing by)."""
+        if not isinstance(action, str):
+            self.last_error = "Bad 'preview' message: 'action' must be action text."
+            return
+        self.preview = {"action": _clip(action, 200), "lines": self.preview_lines(action)}
+
+    def preview_lines(self, action: Any) -> list[str]:
+        """What ``action`` would do now, in the viewer's words: the narration of its effects that the
+        viewer may see, up to the first step that depends on hidden cards (its last line says what
+        happens next). Empty when the viewer may not make that move now."""
+        st = self.state
+        if not self._viewer_may_act(st):
+            return []
+        ex = st.explain(action, self.seat if self.seat is not None else ANY)
+        return [e.text for e in ex.effects if e.text] if ex.legal else []
+
+    # ------------------------------------------------------------------ playing a replay
+    def play_replay(self, speed: float = DEFAULT_REPLAY_SPEED) -> None:
+        """Play the current line forward, ``speed`` positions per second (from its start when the
+        cursor is at its end), until the line ends, a person acts or moves the cursor, or
+        :meth:`pause_replay`. Needs a running event loop (a notebook's kernel has one)."""
+        loop = _event_loop()
+        if loop is None:
+            raise RuntimeError("play_replay needs a running event loop (call it in a notebook cell); "
+                               "without one, step through the positions with table.goto(n)")
+        speed = _replay_speed(speed)
+        if speed is None:
+            raise ValueError(f"speed must be a number of positions per second ({MIN_REPLAY_SPEED:g} to "
+                             f"{MAX_REPLAY_SPEED:g})")
+        self._start_playing(speed, loop)
+
+    def pause_replay(self) -> None:
+        """Stop a replay playing (the cursor stays where it is)."""
+        self._stop_playing()
+
+    def _play_from_browser(self, speed: Any) -> None:
+        loop = _event_loop()
+        value = _replay_speed(speed)
+        if value is None or loop is None:
+            self.last_error = (f"Bad 'play' message: 'speed' must be a number of positions per second "
+                               f"({MIN_REPLAY_SPEED:g} to {MAX_REPLAY_SPEED:g}).") if value is None else \
+                "The table cannot play the line here (no event loop)."
+            return
+        self._start_playing(value, loop)
+
+    def _start_playing(self, speed: float, loop: asyncio.AbstractEventLoop) -> None:
+        tl = self.timeline
+        if tl.length == 0:
+            self.last_error = "There is nothing to play: the line has no moves yet."
+            return
+        if tl.cursor >= tl.length:  # at the end: from the start, as a player would
+            self._navigate(lambda: tl.goto(0), False)
+        self._stop_playing()
+        with self.hold_sync():
+            self.playing = speed
+            self.last_error = ""
+        self._play = loop.call_later(1 / speed, self._play_tick, loop)
+
+    def _play_tick(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._play = None
+        tl = self.timeline
+        try:
+            if tl.cursor < tl.length:
+                tl.goto(tl.cursor + 1)
+                with self.hold_sync():  # as _navigate, without stopping the replay
+                    self._cancel_pending()
+                    self.hold = None
+                    self._sync()
+                    if tl.cursor >= tl.length:
+                        self.playing = 0.0
+            if tl.cursor < tl.length and self.playing > 0:
+                self._play = loop.call_later(1 / self.playing, self._play_tick, loop)
+                return
+            self.playing = 0.0
+            self._run_bots(from_browser=True)  # at the end of the line the game goes on as usual
+        except Exception as e:  # a callback must never raise into the event loop
+            self.playing = 0.0
+            self.last_error = _clip(f"The replay stopped after an error: {type(e).__name__}")
+
+    def _stop_playing(self) -> None:
+        if self._play is not None:
+            self._play.cancel()
+            self._play = None
+        if self.playing:
+            self.playing = 0.0
+
     # ------------------------------------------------------------------ static fallback
     def __str__(self) -> str:
         st = self.state
@@ -513,6 +638,13 @@ class TableWidget(anywidget.AnyWidget):
     def __repr__(self) -> str:
         who = "teacher view" if self.seat is None else f"seat {self.seat}"
         return f"<{type(self).__name__} {who} move {self.cursor} of {self.history_len}>"
+
+
+def _replay_speed(speed: Any) -> float | None:
+    """A replay's pace in positions per second, clamped to the allowed range (``None``: not a number)."""
+    if isinstance(speed, bool) or not isinstance(speed, (int, float)) or not math.isfinite(speed) or speed <= 0:
+        return None
+    return min(max(float(speed), MIN_REPLAY_SPEED), MAX_REPLAY_SPEED)
 
 
 def _size(value: Any, budget: int = MAX_MESSAGE) -> int:

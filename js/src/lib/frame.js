@@ -2,9 +2,11 @@
 // the felt and in the player area, and how to read its notation); the frame draws the
 // rest from the synced traits: header (title, chips, whose turn, who is thinking, the
 // bots' pace), the banner for a position in the past, the hold panel (Continue), the
-// outcome, the refusal, the legal-moves strip, the narration, the scrubber with the lines
-// of play, the rule chips and their cards, and the keys. It sends only messages: act,
-// goto, undo, switch, continue, clear_error, speed, skip.
+// outcome, the refusal, the legal-moves strip, the preview of the move pointed at, the
+// narration, the scrubber with the lines of play (and play/pause), the lesson panel of a
+// lesson table, the rule chips and their cards, and the keys. It sends only messages: act,
+// goto, undo, switch, continue, clear_error, speed, skip, preview, play, pause, hint,
+// restart, next_lesson.
 import { h, append } from "./dom.js";
 import { mountTable, navigable } from "./table.js";
 import { renderError } from "./error.js";
@@ -12,6 +14,7 @@ import { renderHistory, branchLabel } from "./history.js";
 import { renderLog } from "./log.js";
 import { withRuleIds, listWords } from "./text.js";
 import { decorateRuleChips, renderRuleCard, placeRuleCard } from "./rules.js";
+import { renderLesson } from "./lesson.js";
 
 /**
  * @typedef {import("./table.js").TableContext} TableContext
@@ -88,6 +91,7 @@ import { decorateRuleChips, renderRuleCard, placeRuleCard } from "./rules.js";
  * @property {number} cursor
  * @property {number} historyLen
  * @property {boolean} past           looking at an earlier position
+ * @property {number} playing         positions per second while the line plays forward (0: it does not)
  * @property {Hold | null} hold
  * @property {Record<string, string>} refusals
  * @property {Record<string, any>} local  UI state of this position (selection, steps); reset on a new one
@@ -137,6 +141,7 @@ export function makeFrame(ctx, layout) {
   const cursor = Number(ctx.get("cursor") ?? 0);
   const historyLen = Number(ctx.get("history_len") ?? 0);
   const past = cursor < historyLen;
+  const playing = Math.max(0, Number(ctx.get("playing")) || 0);
   const rawHold = ctx.get("hold");
   const hold = rawHold && typeof rawHold === "object" && rawHold.kind ? /** @type {Hold} */ (rawHold) : null;
   const botTurn = !finished && current != null && (thinking || bots.has(current));
@@ -154,7 +159,7 @@ export function makeFrame(ctx, layout) {
     teacher, finished, current,
     actor: teacher ? (finished ? null : current) : view.seat,
     bots, thinking, botTurn, canAct: !finished && !botTurn && legal.length > 0,
-    cursor, historyLen, past, hold, refusals,
+    cursor, historyLen, past, playing, hold, refusals,
     local: {},
     act: (action) => ctx.act(action),
     send: (msg) => ctx.send(msg),
@@ -199,11 +204,17 @@ export function drawFrame(ctx, layout) {
       onGoto: (index) => f.send({ type: "goto", index }),
       onUndo: () => f.send({ type: "undo" }),
       onSwitch: (branch) => f.send({ type: "switch", branch }),
+      playing: f.playing,
+      onPlay: () => f.send({ type: "play" }),
+      onPause: () => f.send({ type: "pause" }),
+      seatName: f.name,
     }),
   ]);
   root.classList.toggle("cw-bot-turn", f.botTurn);
   root.classList.toggle("cw-in-past", f.past);
-  append(root, [renderHeader(f), f.past ? renderPastBanner(f) : null, h("div", { class: "cw-body" }, [main, side])]);
+  const lesson = ctx.get("lesson");
+  append(root, [renderHeader(f), lesson && typeof lesson === "object" ? renderLesson(f, lesson) : null,
+    f.past ? renderPastBanner(f) : null, h("div", { class: "cw-body" }, [main, side])]);
   const rules = ctx.get("rules") || {};
   // A rule card belongs to the position it was opened at: a move closes it.
   const at = JSON.stringify([f.cursor, f.historyLen, ctx.get("branch")]);
@@ -400,15 +411,21 @@ function renderPastBanner(f) {
     : "";
   const who = f.name(f.current);
   let next = "";
-  if (f.finished) next = "";
-  else if (f.canAct) next = "Playing a move here starts a new line of play; the moves after it are kept.";
+  if (f.playing) next = "";
+  else if (f.finished) next = "";
+  else if (f.canAct) next = f.teacher ? "Playing a move here starts a new line of play; the moves after it are kept."
+    : "Playing a move here starts a new line of play, where the cards you have not seen are dealt again; the moves after it are kept.";
   else if (f.botTurn) next = `${who} is played by the computer, which waits while you look back.`;
   else if (f.current != null) next = `It is ${who}'s move here.`;
-  return h("div", { class: "cw-past", role: "status" }, [
+  const head = f.playing ? `Playing the line: move ${f.cursor} of ${f.historyLen}${line}.`
+    : `Paused in the past: move ${f.cursor} of ${f.historyLen}${line}.`;
+  return h("div", { class: ["cw-past", f.playing && "cw-past-playing"], role: "status" }, [
     h("span", { class: "cw-past-icon", "aria-hidden": "true" }, rewindIcon()),
-    h("span", { class: "cw-past-text" }, [
-      h("b", null, `Paused in the past: move ${f.cursor} of ${f.historyLen}${line}.`), next ? ` ${next}` : "",
-    ]),
+    h("span", { class: "cw-past-text" }, [h("b", null, head), next ? ` ${next}` : ""]),
+    f.playing ? h("button", {
+      type: "button", class: "cw-btn cw-btn-small", "data-control": "replay-pause",
+      onClick: () => f.send({ type: "pause" }),
+    }, "Pause") : null,
     h("button", {
       type: "button", class: "cw-btn cw-btn-small", "data-control": "latest",
       onClick: () => f.send({ type: "goto", index: f.historyLen }),
@@ -599,5 +616,8 @@ function renderPlayer(f, p) {
       h("span", { class: "cw-legal-title" }, "Legal moves"),
       chips.length || p.movesExtra ? [...chips, p.movesExtra ?? null] : h("span", { class: "cw-legal-none cw-muted" }, waitText(f)),
     ]),
+    // what the move pointed at would do (filled by preview.js from Python's answer): under the
+    // moves, so it covers nothing on the table and moves no control that could be pointed at
+    f.finished ? null : h("div", { class: "cw-preview-slot", "aria-live": "polite" }),
   ]);
 }

@@ -3,16 +3,20 @@
 // card motion, and cleanup.
 import { clear } from "./dom.js";
 import { createMotion, reducedMotion, canAnimate } from "./motion.js";
+import { watchPreviews } from "./preview.js";
 
 /** The synced traits whose change redraws a table. */
 export const TRAITS = ["view", "legal", "narration", "cursor", "history_len", "last_error", "thinking", "bot_seats",
-  "branch", "branches", "hold", "refusals", "rules", "seat", "bot_delay", "animations"];
+  "branch", "branches", "hold", "refusals", "rules", "seat", "bot_delay", "animations", "playing", "lesson"];
+// (`preview` is not one: an answer only refills the preview's slot, see preview.js)
 
 /**
  * Messages that change the game: while one is on its way, another one is not sent (a double
  * click must not play for the next player too).
  */
-const ONE_AT_A_TIME = new Set(["act", "continue", "undo", "skip"]);
+const ONE_AT_A_TIME = new Set(["act", "continue", "undo", "skip", "restart", "next_lesson"]);
+/** Messages that are no action of the person: they leave a refusal on show. */
+const QUIET = new Set(["clear_error", "preview"]);
 /** A move not answered after this long no longer blocks the next (ms): the kernel may be gone. */
 const ANSWER_TIMEOUT = 4000;
 
@@ -29,7 +33,9 @@ const ANSWER_TIMEOUT = 4000;
  * Messages a table may send (the only way JS talks to Python).
  * @typedef {{type: "act", action: string} | {type: "goto", index: number} | {type: "undo"}
  *   | {type: "switch", branch: string} | {type: "continue"} | {type: "clear_error"}
- *   | {type: "speed", delay: number} | {type: "skip"}} Message
+ *   | {type: "speed", delay: number} | {type: "skip"} | {type: "preview", action: string}
+ *   | {type: "play", speed?: number} | {type: "pause"} | {type: "hint"} | {type: "restart"}
+ *   | {type: "next_lesson"}} Message
  */
 
 /**
@@ -109,7 +115,7 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
   const send = (msg) => {
     const locks = ONE_AT_A_TIME.has(msg.type);
     if (locks && waiting) return false;
-    if (msg.type !== "clear_error" && errorShown()) dismissError();
+    if (!QUIET.has(msg.type) && errorShown()) dismissError();
     if (locks) {
       waiting = { at: stamp(), err: String(model.get("last_error") || ""), timer: setTimeout(answered, ANSWER_TIMEOUT) };
       root.classList.add("cw-pending");
@@ -153,6 +159,9 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
     dismissError,
     ui: {},
   };
+
+  // ---- previews of the move pointed at ----------------------------------------------------------
+  const previews = watchPreviews({ root, model, send });
 
   // ---- card motion ---------------------------------------------------------------------------
   const motion = canAnimate() ? createMotion(root) : null;
@@ -202,6 +211,8 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
     }
     if (motion) root.appendChild(motion.layer);
     restoreFocus(root, focus);
+    if (fromModel) previews.redrawn();
+    else previews.show();
     keepScroll(scroll);
     if (afterDraw) afterDraw(ctx);
     if (before && motion) {
@@ -269,6 +280,7 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
 
   return () => {
     alive = false;
+    previews.stop();
     if (frame && typeof cancelAnimationFrame === "function") cancelAnimationFrame(frame);
     if (waiting) clearTimeout(waiting.timer);
     motion?.clear();
