@@ -225,3 +225,12 @@ def test_malformed_lesson_files():
             Lesson.from_dict("cirno_neu/bad", bad)
     with pytest.raises(LessonError, match="does not read"):
         Lesson.from_dict("cirno_neu/bad", {**good, "position": "cirno_neu/1 players=3 turn=Q"}).start()
+
+
+@pytest.mark.parametrize("lesson_id", ALL)
+def test_the_solution_has_one_move_per_step(lesson_id):
+    lesson = lessons.load(lesson_id)
+    solution = lesson.solution()
+    assert len(solution) == len(lesson.steps)
+    run = lesson.start()
+    assert all(run.attempt(m).ok for m in solution) and run.done

@@ -8,10 +8,11 @@ what would happen after the tempting wrong moves they answer).
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
+
+import kit
 
 from cardwidgets import lessons
 
@@ -20,21 +21,9 @@ CARD = re.compile(r"\b[YBRPGW]\d\b")
 RULE = re.compile(r"\bC\d+(?:\.\d+)?\b")
 
 
-def _at(lesson_id: str, index: int):
-    """A run of the lesson at step ``index``, each earlier step solved."""
-    lesson = lessons.load(lesson_id)
-    run = lesson.start()
-    for i in range(index):
-        step = lesson.steps[i]
-        move = step.accept[0] if step.accept else str(run.state.legal_actions()[0])
-        assert run.attempt(move).ok
-    return run
-
-
 def _seen(run) -> set[str]:
-    """The cards the student's seat has seen: its view (without the deck list) and its narration."""
-    view = {k: v for k, v in run.state.view(run.seat).items() if k not in ("cards", "block_cards")}
-    return set(CARD.findall(json.dumps(view))) | set(CARD.findall(" ".join(run.timeline.narration(run.seat))))
+    """The cards the student's seat has seen (its view without the deck lists, and its narration)."""
+    return set(CARD.findall(kit.lesson_seen(run, hide=("cards", "block_cards"))))
 
 
 def _named(*texts: str) -> set[str]:
@@ -73,16 +62,16 @@ def _scores(state) -> list[int]:
 
 def test_blocks_and_scoring_numbers():
     lid = "crypto_trick/blocks-and-scoring"
-    run = _at(lid, 0)
+    run = kit.lesson_at(lid, 0)
     assert _scores(run.state)[0] == 4  # "2 × 2 = 4 points so far"
     ducked = run.state.clone()
     ducked.apply("play B2")  # the reply: B5 goes to B, you stay at 4
     assert ducked.view(None)["last_trick"]["winner"] == 1 and _scores(ducked)[0] == 4
-    assert _scores(_at(lid, 1).state)[0] == 9  # "3 blocks in 3 colours, 9 points"
+    assert _scores(kit.lesson_at(lid, 1).state)[0] == 9  # "3 blocks in 3 colours, 9 points"
     # The reply to passing on Y4: whoever then leads it, you must follow with R6, which wins
     # the last trick and brings a fourth block or more, scored as the count alone.
     for b_declares in ("pass", "want"):
-        st = _at(lid, 2).state.clone()
+        st = kit.lesson_at(lid, 2).state.clone()
         st.apply("pass")
         st.apply(b_declares)
         while st.current_player != 0:
@@ -93,34 +82,34 @@ def test_blocks_and_scoring_numbers():
         result = st.view(None)["results"][-1]
         assert result["last_winner"] == 0 and result["blocks"][0] >= 4
         assert result["scores"][0] == result["blocks"][0] < 9
-    result = _at(lid, 4).state.view(None)["results"][-1]
+    result = kit.lesson_at(lid, 4).state.view(None)["results"][-1]
     assert result["blocks"] == [3, 0, 5] and result["scores"] == [9, 5, 5]
 
 
 def test_the_whole_game_numbers():
     lid = "crypto_trick/the-whole-game"
-    run = _at(lid, 0)
+    run = kit.lesson_at(lid, 0)
     assert list(run.state.totals) == [11, 14, 9]
     ducked = run.state.clone()
     ducked.apply("play R2")  # the reply: 15 for you and 18 for B going into the last trick
     assert [t + s for t, s in zip(ducked.totals, _scores(ducked))][:2] == [15, 18]
-    after = _at(lid, 1).state
+    after = kit.lesson_at(lid, 1).state
     assert [t + s for t, s in zip(after.totals, _scores(after))][:2] == [20, 20]
-    out = _at(lid, 2).state.outcome()
+    out = kit.lesson_at(lid, 2).state.outcome()
     assert out.winners == (0, 1) and tuple(out.scores) == (20, 20, 11)
 
 
 def test_trick_winners_the_words_state():
     # following: either red wins the trick for you; trumps: a low trump, then the later 6.
     for move in ("play R5", "play R6"):
-        st = _at("crypto_trick/following", 0).state.clone()
+        st = kit.lesson_at("crypto_trick/following", 0).state.clone()
         st.apply(move)
         assert st.current_player == 0 and st.phase == "offer"
-    trumps = _at("crypto_trick/trumps", 1).state
+    trumps = kit.lesson_at("crypto_trick/trumps", 1).state
     assert trumps.view(None)["last_trick"]["winner"] == 0
-    tie = _at("crypto_trick/trumps", 2).state.clone()
+    tie = kit.lesson_at("crypto_trick/trumps", 2).state.clone()
     tie.apply("play W1")  # the reply: a 1 is lower than C's 6
     assert tie.view(None)["last_trick"]["winner"] == 2
-    assert _at("crypto_trick/trumps", 3).state.view(None)["last_trick"]["winner"] == 0
+    assert kit.lesson_at("crypto_trick/trumps", 3).state.view(None)["last_trick"]["winner"] == 0
 
 

@@ -317,7 +317,7 @@ def load_position(text: Any, seed: int | None, classes: Callable[[str], type]) -
     """A state from position text, for a game module's ``from_position``.
 
     ``classes(mode)`` is the state class of a mode. The class reads its fields in
-    ``_load_position(parsed)`` (see :meth:`State._load_position`); then unread
+    ``_load_position(parsed)`` (see ``State._load_position``); then unread
     fields are refused, the state is checked (``_check_loaded``) and the text becomes
     the game's start (replays save it with the seed, which deals its unknown parts).
     """

@@ -189,7 +189,15 @@ class GameSpec:
 
         An unknown option is a ``TypeError``; a bad value, a player count the mode
         does not allow, or an option that does not apply to the mode, a ``ValueError``.
+        ``mode`` may also come among the options (``new_game(mode="standard")`` of a game
+        with one mode).
         """
+        if "mode" in given and "mode" not in self._option_map:  # type: ignore[attr-defined]
+            given = dict(given)
+            named = given.pop("mode")
+            if mode is not None and named != mode:
+                raise ValueError(f"mode given twice: {mode!r} and {named!r}")
+            mode = named
         if not given and type(players) is int:
             key = (players, mode)
             hit = self._defaults_cache.get(key)  # type: ignore[attr-defined]

@@ -242,14 +242,38 @@ class State(ABC):
 
     def seat_label(self, seat: int) -> str:
         """How narration names a seat (``"A"``, ``"B"`` ...)."""
-        return seat_name(seat)
+        return seat_name(self.check_seat(seat, spectator=False))
 
-    def check_seat(self, seat: Any) -> int | None:
-        """``seat`` if it is ``None`` or a seat of this game, else ``ValueError``."""
-        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
-                                 or not 0 <= seat < self.players):
-            raise ValueError(f"seat must be None or an int from 0 to {self.players - 1}, got {show(seat)}")
+    def check_seat(self, seat: Any, *, spectator: bool = True) -> int | None:
+        """``seat`` if it is a seat of this game (or ``None``, the teacher or a spectator,
+        when ``spectator``), else ``ValueError`` naming this game's seats.
+
+        The one seat check: views, refusals, explanations, the timeline and the tables
+        use it, so ``True``, ``1.0`` or a seat past the player count is never taken for a seat.
+        """
+        if seat is None and spectator:
+            return None
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+            seats = "seat 0" if self.players == 1 else f"seats are 0 to {self.players - 1}"
+            extra = " (or None for the teacher view)" if spectator else ""
+            raise ValueError(f"no seat {show(seat)} in this {self.players}-player game: {seats}{extra}")
         return seat
+
+    def _check_asking(self, seat: Any) -> None:
+        """``seat`` as the seat an action is asked for: ``None`` (a spectator), a player's seat,
+        or the participant no player sits in that some games have (Yadokarick duo's NPC),
+        numbered right after the players and named apart from them: it is never to act, so
+        it is refused under G3. Anything else is a ``ValueError`` naming this game's seats."""
+        if seat is None or (type(seat) is int and 0 <= seat < self.players):
+            return
+        if type(seat) is int and seat == self.players and type(self).seat_label is not State.seat_label:
+            try:
+                name = self.seat_label(seat)
+            except ValueError:
+                name = None
+            if name is not None and name not in {self.seat_label(s) for s in range(self.players)}:
+                return
+        self.check_seat(seat)  # raises, naming this game's seats
 
     def legal_actions(self) -> list[Any]:
         """Legal actions of the player to act, in the game's fixed order (a new list)."""
@@ -279,11 +303,10 @@ class State(ABC):
         holds none of it); every other card is dealt again at random with ``rng`` (a
         ``random.Random``, an int seed, or ``None`` for a fresh one). The world has a
         new seed and no record of the real deal, so nothing in it tells the real
-        hidden cards; its history holds only actions ``seat`` saw as they were.
+        hidden cards; its history holds only actions ``seat`` saw as they were (a game
+        may drop it: ``move_count`` is kept).
         """
-        if isinstance(seat, bool) or not isinstance(seat, int):
-            raise ValueError(f"sample_world needs a seat (an int), got {show(seat)}")
-        self.check_seat(seat)
+        self.check_seat(seat, spectator=False)
         if not isinstance(rng, random.Random):
             if rng is not None and (isinstance(rng, bool) or not isinstance(rng, int)):
                 raise TypeError(f"rng must be a random.Random, an int seed or None, got {show(rng)}")
@@ -294,6 +317,10 @@ class State(ABC):
         world._origin = None
         world._chance = None
         world._previewing = False
+        if world._history is None:
+            # A game may drop a history that would tell hidden cards; how many moves were
+            # made is public, so the world still counts them.
+            world._moves = self._moves
         return world
 
     # ----------------------------------------------------------------- parsing
@@ -329,6 +356,8 @@ class State(ABC):
     # ----------------------------------------------------------------- checking
     def refusal(self, action: Any, seat: Any = ANY) -> IllegalActionError | None:
         """Why ``action`` (an object) is refused now, or ``None`` if it is legal."""
+        if seat is not ANY:
+            self._check_asking(seat)
         if self.is_terminal:
             return IllegalActionError("G1", "the game is over", action)
         actor = self.current_player
@@ -354,8 +383,11 @@ class State(ABC):
 
         Text may carry a transcript seat prefix (``"S1: play 5"``) and, in games that
         have it, stand for several actions of one player (cirno+neu's ``"play 4, -1"``).
-        Raises ``InvalidActionError`` / ``IllegalActionError``; changes nothing.
+        Raises ``InvalidActionError`` / ``IllegalActionError``, and ``ValueError`` for a
+        ``seat`` that is neither ``ANY``, ``None`` nor a seat of this game; changes nothing.
         """
+        if seat is not ANY:
+            self._check_asking(seat)
         if isinstance(action, str):
             if len(action) > MAX_ACTION_TEXT:
                 raise InvalidActionError(f"an action is at most {MAX_ACTION_TEXT} characters; got {len(action)}")

@@ -37,6 +37,8 @@ def pettingzoo_env(game: str, render_mode: str | None = None, **kwargs: Any) -> 
     **kwargs:
         ``new_game``'s keyword arguments: ``players=``, ``mode=`` and the game's options.
 
+    Examples
+    --------
     >>> env = pettingzoo_env("depot", players=3)
     >>> env.reset(seed=7)
     >>> env.num_agents, int(env.action_space("player_0").n), env.action_names[-1]

@@ -206,6 +206,8 @@ class EnvSpec:
         ``deck=``) except ``seed``: each new table takes its own. Checked at once (the
         engine's ``TypeError`` / ``ValueError``).
 
+    Notes
+    -----
     Rewards (:meth:`rewards`): with several players, each player's share of the win
     (1 split equally among ``outcome().winners``, 0 for the others; a game stopped by
     the engine's safety cap is a draw, 1/n each), so the sum is always 1. With one

@@ -1896,6 +1896,8 @@ def new_game(players: int = 4, seed: int | None = None, deck: Sequence[Any] | No
     **options:
         The options of ``SPEC``, e.g. ``life_system=True``.
 
+    Examples
+    --------
     >>> st = new_game(players=4, seed=1)
     >>> [len(st.hand(s)) for s in range(4)], len(st.draw_pile), st.sum, st.current_player
     ([3, 3, 3, 3], 47, 0, 0)

@@ -846,7 +846,7 @@ class CryptoTrickState(State):
 
     # ------------------------------------------------------------- the one transition path
     def apply_unchecked(self, a: Action) -> None:
-        """Simulation fast path (see :meth:`State.apply_unchecked`): the steps of :meth:`_apply`
+        """Simulation fast path (see :meth:`State.apply_unchecked`): the steps of ``_apply``
         without narration, in one call. The conformance tests compare the two paths on every
         step of random games of every configuration."""
         p = self._cur
@@ -2261,6 +2261,8 @@ def new_game(players: int = 4, seed: int | None = None, deck: Sequence[Any] | No
     **options:
         The options of ``SPEC`` (``rounds``, ``declaration_mode`` ...).
 
+    Examples
+    --------
     >>> st = new_game(players=2, seed=1, deck="Y1 Y2 Y3 Y4 Y5 Y6 B1 B2 B3 B4 B5 B6 W1 W6".split())
     >>> st.hand(0), st.hand(1), st.indicator
     (['Y1', 'Y3', 'Y5', 'B1', 'B3', 'B5'], ['Y2', 'Y4', 'Y6', 'B2', 'B4', 'B6'], 'W1')

@@ -134,8 +134,17 @@ class Lesson:
         return LessonRun(self)
 
     def solution(self) -> list[str]:
-        """One accepted move per step (the first listed), for tests and demos."""
-        return [s.accept[0] for s in self.steps if s.accept]
+        """One accepted move per step, for tests and demos: the first one a step lists, or
+        for a step with only a check the first legal move the check accepts."""
+        run = self.start()
+        moves = []
+        for step in self.steps:
+            options = list(step.accept) or [str(a) for a in run.state.legal_actions()]
+            move = next((m for m in options if run.attempt(m).ok), None)
+            if move is None:
+                raise LessonError(f"{self.id}: no move completes step {run.index}")
+            moves.append(move)
+        return moves
 
     @classmethod
     def from_dict(cls, lesson_id: str, data: Mapping[str, Any]) -> "Lesson":
@@ -280,6 +289,7 @@ class LessonRun:
         self.timeline = Timeline(start)
         self.index = 0
         self.feedback: Feedback | None = None
+        self._replies: list[str] = []  # the step just played: its scripted replies still to come
         self._check_seat()
 
     # ------------------------------------------------------------------ reading
@@ -320,19 +330,53 @@ class LessonRun:
         return step.hint or "Look at the moves the rules allow now; the step says which one it wants."
 
     # ------------------------------------------------------------------ acting
-    def attempt(self, action: Any) -> Feedback:
+    def attempt(self, action: Any, *, replies: bool = True) -> Feedback:
         """Try ``action`` (object or notation) for the student's seat.
 
         Illegal or malformed: the engine's reason, nothing changes. Legal but not what
         the step asks: the lesson's words, nothing changes. Right: it is played with
-        the step's scripted replies, and the run goes to the next step.
+        the step's scripted replies, and the run goes to the next step. With
+        ``replies=False`` (a table that shows the replies one after another) the
+        replies wait for :meth:`reply`, and the run goes on after the last one.
         """
         if self.done:
             fb = Feedback(False, "The lesson is over.", None)
+        elif self.replying:
+            fb = Feedback(False, "Wait for the other players' moves.", None)
         else:
             fb = self._attempt(action)
+            if fb.ok and replies:
+                while self.replying:
+                    self.reply()
         self.feedback = fb
         return fb
+
+    @property
+    def replying(self) -> bool:
+        """Scripted replies of the step just played are still to come (see :meth:`reply`)."""
+        return bool(self._replies)
+
+    def reply(self) -> list[Event]:
+        """Play the next scripted reply of the step just played (its events); after the last
+        one the run goes to the next step."""
+        queue = self._replies
+        if not queue:
+            raise LessonError(f"{self.lesson.id}: no scripted reply is waiting")
+        i = len(self.lesson.steps[self.index].then) - len(queue)
+        reply = queue[0]
+        seat = self.lesson.seat
+        if seat is not None and self.state.current_player == seat:
+            raise LessonError(f"{self.lesson.id}: step {self.index} reply #{i} {reply!r} would be the "
+                              f"student's move: replies are the other seats' moves")
+        try:
+            events = self.timeline.step(reply)
+        except (IllegalActionError, InvalidActionError) as e:
+            raise LessonError(f"{self.lesson.id}: step {self.index} reply #{i} {reply!r} does not play: {e}") \
+                from None
+        queue.pop(0)
+        if not queue:
+            self._next_step()
+        return events
 
     def _attempt(self, action: Any) -> Feedback:
         step = self.lesson.steps[self.index]
@@ -353,19 +397,15 @@ class LessonRun:
                 "That move is legal, but it is not what this step asks for: read the step again."
             return Feedback(False, text, step.rule)
         self.timeline.step(action, seat)
-        for i, reply in enumerate(step.then):
-            if seat is not None and self.state.current_player == seat:
-                raise LessonError(f"{self.lesson.id}: step {self.index} reply #{i} {reply!r} would be the "
-                                  f"student's move: replies are the other seats' moves")
-            try:
-                self.timeline.step(reply)
-            except (IllegalActionError, InvalidActionError) as e:
-                raise LessonError(f"{self.lesson.id}: step {self.index} reply #{i} {reply!r} does not play: {e}") \
-                    from None
+        self._replies = list(step.then)
+        if not self._replies:
+            self._next_step()
+        return Feedback(True, step.done or "Right.", step.rule)
+
+    def _next_step(self) -> None:
         self.index += 1
         if not self.done:
             self._check_seat()
-        return Feedback(True, step.done or "Right.", step.rule)
 
     def _check_seat(self) -> None:
         seat = self.lesson.seat

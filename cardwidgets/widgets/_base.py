@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import html
+import math
 import pathlib
 from typing import Any, ClassVar, Mapping
 
@@ -23,6 +24,7 @@ from ..bots import Bot, ask, make_bot
 from ..core import ANY, IllegalActionError, InvalidActionError, State, Timeline
 from ..core.errors import quote
 from ..core.replay import Replay
+from ..core.timeline import LineLimitError
 from ..games import game_module, game_spec
 from ..rules import as_json
 
@@ -34,6 +36,25 @@ LOG_TAIL = 80
 MAX_MESSAGE = 2_000
 #: Longest error text synced back.
 MAX_ERROR = 400
+#: Most lines of play a front end may grow a game to (goto, then another move): each line
+#: costs memory and a button in the browser's list. Once the game has this many lines
+#: (however made), a browser's move that would start another is refused (``last_error``);
+#: following a line or playing at its end still works. Python code (``table.step``,
+#: ``table.timeline``, replays) is not limited: its author sees what it costs.
+MAX_LINES = 100
+#: The slowest bot pace the page may ask for, in seconds (a ``speed`` message is clamped to it).
+MAX_BOT_DELAY = 3.0
+#: The paces a replay plays at, in positions per second (``play_replay`` and ``play`` messages).
+MIN_REPLAY_SPEED, MAX_REPLAY_SPEED = 0.2, 20.0
+DEFAULT_REPLAY_SPEED = 2.0
+
+
+def _event_loop() -> asyncio.AbstractEventLoop | None:
+    """The running event loop (a kernel's, while it handles a message), else ``None``."""
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
 
 
 def bundle(game: str, ext: str) -> pathlib.Path:
@@ -74,7 +95,11 @@ class TableWidget(anywidget.AnyWidget):
     branch = traitlets.Unicode("main").tag(sync=True)
     """Name of the current line of play."""
     branches = traitlets.List(traitlets.Dict()).tag(sync=True)
-    """Every line: ``{"name", "parent", "from", "length"}``, the main line first."""
+    """Every line: ``{"name", "parent", "from", "length"}``, the main line first. Synced when it
+    changes while the game has at most ``MAX_LINES`` lines; past that (only Python code makes
+    so many) only when a line is added or the current line changes, so that a message costs
+    the same with thousands of lines, and the current line's ``length`` may lag (``history_len``
+    is it)."""
     last_error = traitlets.Unicode("").tag(sync=True)
     """Why the last request was refused (with rule ID), or ``""``."""
     seat = traitlets.Int(None, allow_none=True).tag(sync=True)
@@ -82,13 +107,26 @@ class TableWidget(anywidget.AnyWidget):
     bot_seats = traitlets.List(traitlets.Int()).tag(sync=True)
     """Seats the computer plays."""
     thinking = traitlets.Bool(False).tag(sync=True)
-    """True while a bot move is scheduled (the pause a person can follow)."""
+    """True exactly while a bot move is scheduled (the pause a person can follow)."""
     hold = traitlets.Dict(default_value=None, allow_none=True).tag(sync=True)
-    """A game's or round's end the bots wait on until the viewer goes on: ``{"kind", "text", "data"}``."""
+    """A game's or round's end the bots wait on until the viewer goes on (``{"kind", "text"}``),
+    at the end of the current line; moving the cursor or changing lines ends it."""
     rules = traitlets.Dict().tag(sync=True)
     """The game's rules reference, ``{rule ID: {"title", "text"}}``, for the rule chips."""
-    bot_delay = traitlets.Float(0.7)
-    """Seconds between bot moves after a click (0: immediate). Not synced."""
+    bot_delay = traitlets.Float(0.7).tag(sync=True)
+    """Seconds between bot moves after a click (0: at once). The page's speed control asks for another
+    pace with a ``{"type": "speed", "delay": seconds}`` message, clamped to 0..``MAX_BOT_DELAY``."""
+    animations = traitlets.Bool(True).tag(sync=True)
+    """Whether cards move with short transitions (the page also skips them when the system asks for
+    reduced motion). Set from Python: ``Depot(..., animations=False)`` or ``table.animations = False``."""
+    preview = traitlets.Dict(default_value=None, allow_none=True).tag(sync=True)
+    """What the move the viewer points at would do, as the viewer may see it: ``{"action", "lines"}``,
+    the answer to a ``{"type": "preview", "action": ...}`` message (``state.explain(action, seat)``'s
+    effects, up to the first step that depends on hidden cards, which ends the lines with what happens
+    next). ``lines`` is empty for a move the viewer may not make now. ``None`` after every change."""
+    playing = traitlets.Float(0.0).tag(sync=True)
+    """Positions per second while the table plays the current line forward (``play_replay``, or the
+    scrubber's play button); 0 when it does not."""
 
     def __init__(
         self,
@@ -98,6 +136,7 @@ class TableWidget(anywidget.AnyWidget):
         seat: int | None = None,
         bots: Mapping[int, Any] | str | None = None,
         bot_delay: float = 0.7,
+        animations: bool = True,
         state: State | None = None,
         timeline: Timeline | None = None,
         **options: Any,
@@ -119,11 +158,13 @@ class TableWidget(anywidget.AnyWidget):
         root.check_seat(seat)
         self.timeline = timeline
         self._bots = self._make_bots(root, seat, bots)
-        self._pending: asyncio.Handle | None = None
+        self._pending: asyncio.Handle | None = None  # the one scheduled bot move, if any
+        self._play: asyncio.Handle | None = None  # the next step of a replay playing, if any
         self._stalled = False  # a bot failed: bots wait until a person acts
+        self._branches_key: tuple | None = None  # what the synced list of lines reflects
         self._pauses = set(game_spec(self.GAME).pauses)
         super().__init__(game=self.GAME, seat=seat, bot_seats=sorted(self._bots), bot_delay=bot_delay,
-                         rules=as_json(self.GAME), hold=None)
+                         animations=animations, rules=as_json(self.GAME), hold=None)
         self.on_msg(self._on_msg)
         self._sync()
         self._run_bots(from_browser=False)
@@ -135,7 +176,8 @@ class TableWidget(anywidget.AnyWidget):
             bots = {s: bots for s in range(state.players) if s != seat}
         out = {}
         for s, spec in dict(bots).items():
-            if state.check_seat(s) is None or s == seat:
+            state.check_seat(s, spectator=False)
+            if s == seat:
                 raise ValueError(f"seat {s} cannot be both the viewer's seat and a bot")
             out[s] = make_bot(self.GAME, spec, seed=state.seed * 31 + s)
         return out
@@ -168,13 +210,32 @@ class TableWidget(anywidget.AnyWidget):
         """The whole game (every line and note) as a :class:`~cardwidgets.Replay`."""
         return self.timeline.to_replay()
 
-    @classmethod
-    def from_replay(cls, replay: Replay, **kwargs: Any) -> "TableWidget":
-        """A table holding every line of ``replay`` (narrated), at the main line's end.
+    def to_html(self, path: str | pathlib.Path) -> pathlib.Path:
+        """Write the game (every line and note) as one self-contained page that plays without
+        Python, each position as this table's seat sees it; see ``Timeline.to_html``."""
+        return self.timeline.to_html(path, self.seat)
 
-        Raises :class:`~cardwidgets.ReplayError` naming the first bad action.
+    @classmethod
+    def from_replay(cls, replay: Any, seat: int | None = None, **kwargs: Any) -> "TableWidget":
+        """A table holding every line of a game (narrated), at the main line's end, shown as ``seat``
+        sees it (``None``: the teacher view).
+
+        ``replay`` is a :class:`~cardwidgets.Replay`, the path of a replay file, a
+        :class:`~cardwidgets.Timeline` or a table (both copied: the new table's moves do not
+        change them). As seat ``k``, every position shows ``view(k)`` and ``k``'s narration
+        only. ``table.play_replay()`` plays it forward. Raises :class:`~cardwidgets.ReplayError`
+        naming the first bad action.
         """
-        return cls(timeline=Timeline.from_replay(replay), **{"bot_delay": 0, **kwargs})
+        if isinstance(replay, TableWidget):
+            replay = replay.timeline
+        if isinstance(replay, Timeline):
+            replay = replay.to_replay()
+        elif isinstance(replay, (str, pathlib.PurePath)):
+            replay = Replay.load(replay)
+        elif not isinstance(replay, Replay):
+            raise TypeError(f"from_replay takes a Replay, a replay file's path, a Timeline or a table, "
+                            f"not {type(replay).__name__}")
+        return cls(timeline=Timeline.from_replay(replay), seat=seat, **{"bot_delay": 0, **kwargs})
 
     # ------------------------------------------------------------------ stepping
     def step(self, action: Any) -> list[Any]:
@@ -187,31 +248,41 @@ class TableWidget(anywidget.AnyWidget):
         self._run_bots(from_browser=False)
         return events
 
-    def _push(self, action: Any, seat: Any, by_bot: bool = False) -> list[Any]:
-        events = self.timeline.step(action, seat)
-        if not by_bot:  # a person's move supersedes a scheduled bot move, a wait and a stall
-            self._cancel_pending(sync=False)
-            self._stalled = False
-        self._sync(person=not by_bot)
+    def _push(self, action: Any, seat: Any, by_bot: bool = False, max_lines: int | None = None) -> list[Any]:
+        events = self.timeline.step(action, seat, max_lines=max_lines)
+        with self.hold_sync():  # one message to the browser
+            if not by_bot:  # a person's move supersedes a scheduled bot move, a wait, a stall and a replay
+                self._cancel_pending()
+                self._stop_playing()
+                self._stalled = False
+            self._sync(person=not by_bot)
         return events
 
     def undo(self) -> None:
         """Step back one action (past bot moves, to the last time a person was to act)."""
-        self._cancel_pending()
-        self.timeline.undo(skip=lambda st: st.current_player in self._bots)
-        self._sync()
+        self._navigate(self._back, False)
 
     def goto(self, n: int) -> None:
         """Show the position after ``n`` actions of the current line (nothing is dropped)."""
-        self._cancel_pending()
-        self.timeline.goto(n)
-        self._sync()
+        self._navigate(lambda: self.timeline.goto(n), False)
 
     def switch(self, branch: str) -> None:
         """Show another line of play, at its last position."""
-        self._cancel_pending()
-        self.timeline.switch(branch)
-        self._sync()
+        self._navigate(lambda: self.timeline.switch(branch), False)
+
+    def _navigate(self, move: Any, from_browser: bool) -> None:
+        """Move the cursor (or change lines); a scheduled bot move and a wait end with the
+        position they belonged to, and bots go on if the new position is theirs to play."""
+        move()  # raises (and changes nothing) on a bad index or name
+        with self.hold_sync():
+            self._stop_playing()
+            self._cancel_pending()
+            self.hold = None
+            self._sync()
+            self._run_bots(from_browser)
+
+    def _back(self) -> None:
+        self.timeline.undo(skip=lambda st: st.current_player in self._bots)
 
     def note(self, text: str) -> None:
         """Comment on the move that led to the shown position (saved in replays)."""
@@ -231,16 +302,15 @@ class TableWidget(anywidget.AnyWidget):
         return self._bots.get(self.state.current_player)
 
     def _run_bots(self, from_browser: bool) -> None:
-        if from_browser and self.bot_delay > 0:
-            try:
-                loop = asyncio.get_running_loop()
-            except RuntimeError:
-                loop = None
-            if loop is not None:
-                if self._bot_to_move() is not None:
-                    self.thinking = True
-                    self._pending = loop.call_later(self.bot_delay, self._bot_tick, loop)
-                return
+        """Let the bots move: after a browser message one move per ``bot_delay`` (at most one
+        move is ever scheduled), from Python all at once."""
+        loop = _event_loop() if from_browser and self.bot_delay > 0 else None
+        if loop is not None:
+            if self._pending is None and self._bot_to_move() is not None:
+                self._pending = loop.call_later(self.bot_delay, self._bot_tick, loop)
+                self.thinking = True
+            return
+        self._cancel_pending()  # moving now: a scheduled move would be a second one
         while (bot := self._bot_to_move()) is not None:
             self._bot_move(bot, from_browser)
 
@@ -266,8 +336,9 @@ class TableWidget(anywidget.AnyWidget):
             action = ask(bot, st)
             events = self._push(action, seat=seat, by_bot=True)
         except (IllegalActionError, InvalidActionError) as e:
-            # Neither the action nor the engine's reason: both can show the bot's hand.
-            rule = f" (rule {e.rule})" if isinstance(e, IllegalActionError) else ""
+            # Neither the action nor the engine's reason, and for a player not even the rule:
+            # which rule refuses it (D4.1 or D4.2 ...) can depend on the bot's hidden hand.
+            rule = f" (rule {e.rule})" if isinstance(e, IllegalActionError) and self.seat is None else ""
             self._bot_failed(f"{who} chose an action the rules refuse{rule}")
             return
         except Exception as e:  # a bot's own bug
@@ -277,8 +348,12 @@ class TableWidget(anywidget.AnyWidget):
             self._hold_on(events)
 
     def _hold_on(self, events: list[Any]) -> None:
-        """Hold the bots at a pause event (a game's end in a match) until the viewer continues."""
-        if self._pauses & {e.kind for e in events} and not self.state.is_terminal:
+        """Hold the bots at a pause event (a game's end in a match) until the viewer continues.
+
+        Only at the end of a line: following a move already played into the past replays its
+        events, but there is nothing to wait for there."""
+        tl = self.timeline
+        if self._pauses & {e.kind for e in events} and not self.state.is_terminal and tl.cursor == tl.length:
             pause = next(e for e in events if e.kind in self._pauses)
             # Only the public narration line: the panel reads the viewer's own view for the
             # details, so nothing an event carries for the teacher reaches the browser.
@@ -289,12 +364,11 @@ class TableWidget(anywidget.AnyWidget):
         self.last_error = _clip(f"{why}; the bots are stopped. Play that seat's move yourself with "
                                 f"table.step(...), or call table.play_bots() to try again.")
 
-    def _cancel_pending(self, sync: bool = True) -> None:
+    def _cancel_pending(self) -> None:
         if self._pending is not None:
             self._pending.cancel()
             self._pending = None
-        if sync:
-            self.thinking = False
+        self.thinking = False
 
     # ------------------------------------------------------------------ browser messages
     def set_state(self, sync_data: Any) -> None:
@@ -335,27 +409,62 @@ class TableWidget(anywidget.AnyWidget):
             if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index <= self.timeline.length:
                 self.last_error = f"Bad 'goto' message: index must be 0..{self.timeline.length}."
                 return
-            self.goto(index)
-            self._run_bots(from_browser=True)
+            self._navigate(lambda: self.timeline.goto(index), True)
         elif kind == "switch":
             name = msg.get("branch")
-            if not isinstance(name, str) or name not in {b.name for b in self.timeline.branches}:
+            if not self.timeline.has_line(name):
                 self.last_error = "Bad 'switch' message: no line of play by that name."
                 return
-            self.switch(name)
-            self._run_bots(from_browser=True)
+            self._navigate(lambda: self.timeline.switch(name), True)
         elif kind == "undo":
-            self.undo()
+            self._navigate(self._back, True)
         elif kind == "continue":
-            self.hold = None
-            self._stalled = False
-            self._run_bots(from_browser=True)
+            if self.hold is None:
+                self.last_error = "Nothing to continue: the table is not paused."
+                return
+            with self.hold_sync():
+                self.hold = None
+                self.last_error = ""
+                self._run_bots(from_browser=True)
         elif kind == "clear_error":
             self.last_error = ""
+        elif kind == "speed":
+            self._set_speed(msg.get("delay"))
+        elif kind == "skip":
+            self._skip_to_viewer()
+        elif kind == "preview":
+            self._preview_from_browser(msg.get("action"))
+        elif kind == "play":
+            self._play_from_browser(msg.get("speed", DEFAULT_REPLAY_SPEED))
+        elif kind == "pause":
+            self._stop_playing()
         else:
             self.last_error = f"Unknown message type {quote(kind, 24)}."
 
+    def _set_speed(self, delay: Any) -> None:
+        """The page's speed control: a new pace for the bots, from the next move on."""
+        if isinstance(delay, bool) or not isinstance(delay, (int, float)) or not math.isfinite(delay):
+            self.last_error = f"Bad 'speed' message: 'delay' must be a number of seconds (0 to {MAX_BOT_DELAY:g})."
+            return
+        self.bot_delay = min(max(float(delay), 0.0), MAX_BOT_DELAY)
+        if self._pending is not None:  # the move already scheduled takes the new pace too
+            self._pending.cancel()
+            self._pending = None
+            self._run_bots(from_browser=True)
+            if self._pending is None:
+                self.thinking = False
+
+    def _skip_to_viewer(self) -> None:
+        """"Skip to my turn": the bots play at once up to a person's turn, still stopping at a hold."""
+        if self._pending is not None:
+            self._pending.cancel()
+            self._pending = None
+        while (bot := self._bot_to_move()) is not None:
+            self._bot_move(bot, True)
+        self.thinking = False
+
     def _act_from_browser(self, text: str) -> None:
+        self._stop_playing()  # a person acting ends a replay playing, refused or not
         st = self.state
         actor = st.current_player
         if actor is not None and actor in self._bots:
@@ -363,8 +472,8 @@ class TableWidget(anywidget.AnyWidget):
             return
         seat = self.seat if self.seat is not None else ANY
         try:
-            events = self._push(text, seat=seat)
-        except (IllegalActionError, InvalidActionError) as e:
+            events = self._push(text, seat=seat, max_lines=MAX_LINES)
+        except (IllegalActionError, InvalidActionError, LineLimitError) as e:
             self.last_error = _clip(str(e))
             return
         self._hold_on(events)  # the viewer's own move can end a game too
@@ -384,9 +493,9 @@ class TableWidget(anywidget.AnyWidget):
         may_act = self._viewer_may_act(st)
         legal = [str(a) for a in st.legal_actions()] if may_act else []
         with self.hold_sync():
-            if person:  # a person's move ends a wait and a bot's scheduled move
+            if person:  # a person's move ends a wait
                 self.hold = None
-                self.thinking = False
+            self.preview = None  # it belonged to the position before
             self.cursor = tl.cursor
             self.history_len = tl.length
             self.view = st.view(self.seat)
@@ -394,7 +503,12 @@ class TableWidget(anywidget.AnyWidget):
             self.refusals = self._refusals(st, legal) if may_act else {}
             self.narration = tl.narration(self.seat, last=LOG_TAIL)
             self.branch = tl.branch
-            self.branches = [b.to_dict() for b in tl.branches]
+            # Rebuilding and sending the list costs as much as it is long: with many lines, not
+            # for every move along the current one.
+            shape = (tl.line_count, tl.branch, tl.length if tl.line_count <= MAX_LINES else None)
+            if shape != self._branches_key:
+                self.branches = [b.to_dict() for b in tl.branches]
+                self._branches_key = shape
             self.last_error = ""
 
     def _refusals(self, st: State, legal: list[str]) -> dict[str, str]:
@@ -422,6 +536,95 @@ class TableWidget(anywidget.AnyWidget):
         if hasattr(self, "timeline"):
             self._sync()
 
+    # ------------------------------------------------------------------ previews
+    def _preview_from_browser(self, action: Any) -> None:
+        """Answer a ``preview`` message: what the move would do, as the viewer may see it. A move
+        the viewer may not make gives no lines (never an error: it is a pointer passing by)."""
+        if not isinstance(action, str):
+            self.last_error = "Bad 'preview' message: 'action' must be action text."
+            return
+        self.preview = {"action": _clip(action, 200), "lines": self.preview_lines(action)}
+
+    def preview_lines(self, action: Any) -> list[str]:
+        """What ``action`` would do now, in the viewer's words: the narration of its effects that the
+        viewer may see, up to the first step that depends on hidden cards (its last line says what
+        happens next). Empty when the viewer may not make that move now."""
+        st = self.state
+        if not self._viewer_may_act(st):
+            return []
+        ex = st.explain(action, self.seat if self.seat is not None else ANY)
+        return [e.text for e in ex.effects if e.text] if ex.legal else []
+
+    # ------------------------------------------------------------------ playing a replay
+    def play_replay(self, speed: float = DEFAULT_REPLAY_SPEED) -> None:
+        """Play the current line forward, ``speed`` positions per second (from its start when the
+        cursor is at its end), until the line ends, a person acts or moves the cursor, or
+        :meth:`pause_replay`. Needs a running event loop (a notebook's kernel has one)."""
+        loop = _event_loop()
+        if loop is None:
+            raise RuntimeError("play_replay needs a running event loop (call it in a notebook cell); "
+                               "without one, step through the positions with table.goto(n)")
+        speed = _replay_speed(speed)
+        if speed is None:
+            raise ValueError(f"speed must be a number of positions per second ({MIN_REPLAY_SPEED:g} to "
+                             f"{MAX_REPLAY_SPEED:g})")
+        self._start_playing(speed, loop)
+
+    def pause_replay(self) -> None:
+        """Stop a replay playing (the cursor stays where it is)."""
+        self._stop_playing()
+
+    def _play_from_browser(self, speed: Any) -> None:
+        loop = _event_loop()
+        value = _replay_speed(speed)
+        if value is None or loop is None:
+            self.last_error = (f"Bad 'play' message: 'speed' must be a number of positions per second "
+                               f"({MIN_REPLAY_SPEED:g} to {MAX_REPLAY_SPEED:g}).") if value is None else \
+                "The table cannot play the line here (no event loop)."
+            return
+        self._start_playing(value, loop)
+
+    def _start_playing(self, speed: float, loop: asyncio.AbstractEventLoop) -> None:
+        tl = self.timeline
+        if tl.length == 0:
+            self.last_error = "There is nothing to play: the line has no moves yet."
+            return
+        if tl.cursor >= tl.length:  # at the end: from the start, as a player would
+            self._navigate(lambda: tl.goto(0), False)
+        self._stop_playing()
+        with self.hold_sync():
+            self.playing = speed
+            self.last_error = ""
+        self._play = loop.call_later(1 / speed, self._play_tick, loop)
+
+    def _play_tick(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._play = None
+        tl = self.timeline
+        try:
+            if tl.cursor < tl.length:
+                tl.goto(tl.cursor + 1)
+                with self.hold_sync():  # as _navigate, without stopping the replay
+                    self._cancel_pending()
+                    self.hold = None
+                    self._sync()
+                    if tl.cursor >= tl.length:
+                        self.playing = 0.0
+            if tl.cursor < tl.length and self.playing > 0:
+                self._play = loop.call_later(1 / self.playing, self._play_tick, loop)
+                return
+            self.playing = 0.0
+            self._run_bots(from_browser=True)  # at the end of the line the game goes on as usual
+        except Exception as e:  # a callback must never raise into the event loop
+            self.playing = 0.0
+            self.last_error = _clip(f"The replay stopped after an error: {type(e).__name__}")
+
+    def _stop_playing(self) -> None:
+        if self._play is not None:
+            self._play.cancel()
+            self._play = None
+        if self.playing:
+            self.playing = 0.0
+
     # ------------------------------------------------------------------ static fallback
     def __str__(self) -> str:
         st = self.state
@@ -435,6 +638,13 @@ class TableWidget(anywidget.AnyWidget):
     def __repr__(self) -> str:
         who = "teacher view" if self.seat is None else f"seat {self.seat}"
         return f"<{type(self).__name__} {who} move {self.cursor} of {self.history_len}>"
+
+
+def _replay_speed(speed: Any) -> float | None:
+    """A replay's pace in positions per second, clamped to the allowed range (``None``: not a number)."""
+    if isinstance(speed, bool) or not isinstance(speed, (int, float)) or not math.isfinite(speed) or speed <= 0:
+        return None
+    return min(max(float(speed), MIN_REPLAY_SPEED), MAX_REPLAY_SPEED)
 
 
 def _size(value: Any, budget: int = MAX_MESSAGE) -> int:
@@ -463,8 +673,9 @@ def table_class(game: str) -> type[TableWidget]:
     doc = (f"A live {spec.title} table ({spec.summary}).\n\n"
            f"Parameters are those of ``cardwidgets.games.{game}.new_game`` (``players``, ``seed``,\n"
            f"``deck`` and the game's options) plus ``seat`` (whose view is shown; ``None`` = teacher\n"
-           f"view), ``bots`` (``{{seat: \"greedy\"}}``, or one name for every other seat) and\n"
-           f"``bot_delay`` (seconds a bot waits after a click). ``table.timeline`` holds the game.\n")
+           f"view), ``bots`` (``{{seat: \"greedy\"}}``, or one name for every other seat),\n"
+           f"``bot_delay`` (seconds a bot waits after a click; the page's speed control changes it) and\n"
+           f"``animations`` (``False``: cards do not move). ``table.timeline`` holds the game.\n")
     return type(spec.table, (TableWidget,), {
         "__module__": "cardwidgets.widgets", "__doc__": doc, "__qualname__": spec.table,
         "GAME": game, "_esm": bundle(game, "js"), "_css": bundle(game, "css"),

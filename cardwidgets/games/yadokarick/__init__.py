@@ -94,6 +94,8 @@ def new_game(players: int = _UNSET, seed: int | None = None, deck: Sequence[Any]
         The options of ``SPEC`` for that mode (an option of another mode is a
         ``ValueError``).
 
+    Examples
+    --------
     >>> [new_game(mode=m, seed=1).players for m in ("standard", "duo", "solo")]
     [4, 2, 1]
     >>> new_game(players=7, card_set="advanced")  # doctest: +ELLIPSIS
@@ -203,12 +205,18 @@ def _new_solo(players: Any, seed: Any, deck: Any, chance: Any, options: dict) ->
 def from_position(text: str, seed: int | None = None):
     """A state from position text (``state.to_position()``; the grammar is in the rules
     reference, "Position text"). Unknown parts (``?``) are dealt with ``seed``, which also
-    seeds every later shuffle. Raises :class:`~cardwidgets.core.position.PositionError`.
+    seeds every later shuffle. Raises :class:`~cardwidgets.core.position.PositionError`,
+    also for a position no game reaches: the piles hold the cards of the tricks over, and
+    only the standard card set sets cards aside.
 
-    >>> st = from_position("yadokarick/1 players=4 mode=standard trick=10 turn=A marker=8 "
-    ...                    "hands=G2/P4/G36/P32 houses=G4,G8,G1/G12,G16/-/-", seed=1)
-    >>> st.current_player, st.hand(2), st.house_size(0), len(st.view(None)["aside"])
-    (0, ['G36'], 9, 63)
+    >>> st = from_position("yadokarick/1 players=4 mode=standard trick=2 turn=C marker=12 "
+    ...                    "hands=G3,?8/?/?/? houses=G2/-/-/P8 discard=G25,P29", seed=1)
+    >>> st.current_player, len(st.hand(2)), "G3" in st.hand(0), len(st.view(None)["aside"])
+    (2, 9, True, 32)
+    >>> from_position("yadokarick/1 players=4 mode=standard trick=2 hands=?/?/?/?", seed=1)
+    Traceback (most recent call last):
+    ...
+    cardwidgets.core.position.PositionError: column 59 (discard): at trick 2, 1 trick of 4 cards is over, so 4 cards lie in the houses, the collapsed piles and the discard pile (rules Y4.2, Y6.2, Y6.3, Y8.2); 0 are written there
     """
     return load_position(text, seed, lambda mode: _CLASSES[SPEC.mode(mode).name])
 
@@ -270,6 +278,9 @@ def setup_standard(players: int = 4, hands: Sequence[Sequence[str]] | None = Non
     defaults to "the house holds a roof card". Each hand must hold at most the cards
     still to play; with ``fill`` (default) short hands are topped up with cards left over,
     shuffled with ``seed``. Cards nowhere else are set aside. Replays record the position.
+    A scenario may leave out cards a real game would have played by then (the houses and
+    the discard pile need not hold every trick over): it plays by the rules all the same,
+    but ``from_position`` refuses its ``to_position()`` text, which no game reaches.
 
     >>> st = setup_standard(4, [["G2"], ["P4"], ["G36"], ["P32"]], trick_no=10, marker=8,
     ...                     houses=[["G4", "G8", "G1"], ["G12", "G16"], [], []])
@@ -361,6 +372,8 @@ def setup_duo(hands: Sequence[Sequence[str]] | None = None, *, npc_deck: Sequenc
     ``trick`` holds the cards played so far from the leader on. ``npc_deck`` is listed top
     first (``None``: every card left over, shuffled); with a given deck, leftover cards are
     set aside. If it is the NPC's turn its card is turned over at once (``setup_events``).
+    Like :func:`setup_standard`, a scenario that sets cards aside or leaves piles short plays
+    by the rules, but ``from_position`` refuses its ``to_position()`` text.
 
     >>> st = setup_duo([["G6"], ["G13"]], npc_deck=["G34"], trick_no=10)
     >>> [e.text for e in st.apply("play G6")][1]
@@ -444,8 +457,10 @@ def setup_solo(row: Sequence[str] = (), *, crabs: Mapping[str, Sequence[str]] | 
     """A solo position at the start of a turn. ``crabs`` maps ``"A"``–``"D"`` to stacks listed
     bottom to top (roof mode follows from a roof card in the stack). ``green`` / ``pink`` are
     the decks, top first (``None``: every card of that colour left over, shuffled; with a given
-    deck, the colour's leftover cards are out of play). A row shorter than 5 is refilled as in
-    a turn (you choose the deck when both have cards); then the end of the game is checked.
+    deck, the colour's leftover cards are out of play, and ``from_position`` refuses the
+    ``to_position()`` text of such a scenario: a solo game puts no card out of play). A row
+    shorter than 5 is refilled as in a turn (you choose the deck when both have cards); then
+    the end of the game is checked.
 
     >>> st = setup_solo(["G23", "G19", "P27", "P17", "P5"],
     ...                 crabs={"A": ["G21", "G15", "G10"], "B": ["P22", "G17"],

@@ -15,6 +15,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from ...core.errors import show
 from ...core.position import Parsed, PositionError, Value, cards_text, deal_unknown
+from ...core.state import plural
 from .cards import NAME, LoadError, card_id, listing, parse_action
 
 #: ``unknown`` of a card list without a ``?`` part.
@@ -87,13 +88,25 @@ class Reader:
         """The cards of the game placed nowhere yet, in card order."""
         return [c for c in self.cards if c not in self.where]
 
-    def deal(self, state: Any, slots: list[tuple[Any, int | None]], at: Value) -> dict[Any, list[int]]:
-        """Deal the cards placed nowhere to the unknown parts ``slots`` (card conservation)."""
+    def deal(self, state: Any, slots: list[tuple[Any, int | None]], at: Value,
+             piles: Callable[[], object] | None = None) -> dict[Any, list[int]]:
+        """Deal the cards placed nowhere to the unknown parts ``slots`` (card conservation).
+
+        When they do not fit, ``piles`` (a check raising ``LoadError``) may explain why better:
+        cards missing from the piles of the tricks over are the usual reason a count is off."""
         pool = self.pool()
-        if not slots and pool:
-            raise at.error(f"{listing(pool)} {'is' if len(pool) == 1 else 'are'} placed nowhere: write "
-                           f"{'it' if len(pool) == 1 else 'them'} somewhere, or '?' where the cards are unknown")
-        return dict(deal_unknown(state, slots, pool, at))
+        try:
+            if not slots and pool:
+                raise at.error(f"{listing(pool)} {'is' if len(pool) == 1 else 'are'} placed nowhere: write "
+                               f"{'it' if len(pool) == 1 else 'them'} somewhere, or '?' where the cards are unknown")
+            return dict(deal_unknown(state, slots, pool, at))
+        except PositionError:
+            if piles is not None:
+                try:
+                    piles()
+                except LoadError as e:
+                    raise self.blame(e) from None
+            raise
 
     def seat_and(self, v: Value, labels: Sequence[str]) -> tuple[int, Value]:
         """``<label>:<rest>``: the index of the label and the rest."""
@@ -117,16 +130,31 @@ class Reader:
             return PositionError(error.reason, field=error.key)
         return PositionError(error.reason, column=v.column, field=error.key)
 
-    def check(self, state: Any, extra: Callable[[], None] | None = None) -> None:
-        """Refuse unknown fields, then run the state's checks with their errors at a column."""
+    def check(self, state: Any) -> None:
+        """Refuse unknown fields, then run the state's checks with their errors at a column: those
+        of every loaded state (``_check_loaded``), then those of position text only
+        (``_check_reachable``: the piles add up to what the rules allow by this point of the game).
+        A hand-built scenario (``setup_position``) and its saved states may set cards aside at will,
+        so only text is held to the second."""
         self.parsed.fields.finish()
         try:
             state._derive()
-            if extra is not None:
-                extra()
             state._check_loaded()
+            state._check_reachable()
         except LoadError as e:
             raise self.blame(e) from None
+
+
+def part_size(v: Value, known: int, unknown: int | None, want: int, why: str) -> int | None:
+    """Check a part whose size the rules fix at ``want`` cards (``why`` says which rules): it holds
+    no more, and with ``?N`` exactly as many. Returns ``unknown``: a bare ``?`` (``None``) still
+    takes every card placed nowhere, a part too short with no ``?`` leaves cards placed nowhere
+    (an error that names them), and the state's reachability checks then find any pile that
+    does not add up."""
+    written = known + (unknown or 0)
+    if written > want or (unknown not in (None, 0) and written != want):
+        raise v.error(f"{why}; {plural(written, 'card')} {'is' if written == 1 else 'are'} written here")
+    return unknown
 
 
 def option_error(parsed: Parsed, error: ValueError) -> PositionError:

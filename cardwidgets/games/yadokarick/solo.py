@@ -652,16 +652,16 @@ class SoloState(State):
         default = ("setup_color" if cfg.one_color else "setup") if fresh else "turn"  # a new game, or a turn
         phase = self._phase = r.take("phase", default).choice(
             ("setup", "setup_color", "turn", "refill", "bonus", "finished"))
-        self._turns = r.take("turns", "0").int(0, SPEC.max_actions(1, self.options))
         self._row, _ = r.card_list(r.take("row", "-"))
         self._crabs = [c for c, _, _ in r.lists(r.take("crabs", "-/-/-/-"), 4)]
         self._score, _ = r.card_list(r.take("score", "-"))
         self._penalty, _ = r.card_list(r.take("penalty", "-"))
+        fewest = next(iter(self._turn_counts()), (0, 0))[0]  # what the piles need at least
+        self._turns = r.take("turns", str(fewest)).int(0, SPEC.max_actions(1, self.options))
         ov = r.take("out", "-")
-        out, out_unknown = r.card_list(ov, unknown_ok=True)
-        if out_unknown not in (None, 0):
-            raise ov.error("out=? takes every card placed nowhere; write the cards, or '?'")
-        decks, extra = [], []
+        if ov.text != "-":
+            raise ov.error(f"{self._no_out()}: write out=- or leave the field out")
+        decks = []
         pool = r.pool()
         for colour, key in enumerate(("green", "pink")):
             v = r.take(key, "?")
@@ -669,15 +669,12 @@ class SoloState(State):
             if any(c & 1 != colour for c in known):
                 raise v.error(f"the {key} deck holds {key} cards only")
             slots: list[tuple[str, int | None]] = [] if unknown == 0 else [("deck", unknown)]
-            if out_unknown is None:
-                slots.append(("out", None))
             mine = [c for c in pool if c & 1 == colour and c not in r.where]
             sub = Reader(parsed, mine, "")
             dealt = sub.deal(self, slots, v)
             decks.append((known + dealt.get("deck", []))[::-1])
-            extra += dealt.get("out", [])
         self._decks = decks
-        self._out = tuple(out + extra)
+        self._out = ()
         setup = phase in ("setup", "setup_color")
         if parsed.fields.has("setup"):
             sv = r.take("setup")
@@ -698,6 +695,45 @@ class SoloState(State):
             self._last = r.action(r.take("last_action"), None)[1]
         self._acc, self._fits = [], []
         r.check(self)
+
+    # ------------------------------------------------------------- reachable by a dealt game
+    def _no_out(self) -> str:
+        return ("solo sets no card aside: every card of both colours but the removed numbers is in a deck, the row, "
+                "on a crab or in the score or penalty pile (rules Y14.1, Y14.2)")
+
+    def _turn_counts(self) -> list[tuple[int, int]]:
+        """The numbers of turns the piles fit, as ranges ``(lo, hi)``: each card on a crab or in the
+        penalty pile was placed in a turn; each give-up took a turn and surrendered 1 to
+        ``complete - 1`` cards (a crab never holds more, Y14.8, Y14.11); the score pile is ``h``
+        finished houses of ``complete`` placed cards each and bonus cards (Y14.8, Y14.10)."""
+        k = self._cfg.complete
+        pen = len(self._penalty)
+        if pen and k < 2:
+            return []
+        placed = sum(map(len, self._crabs)) + pen
+        lo, hi = (-(-pen // (k - 1)), pen) if pen else (0, 0)
+        return [(placed + k * h + lo, placed + k * h + hi) for h in range(len(self._score) // k + 1)]
+
+    def _check_reachable(self) -> None:
+        """What position text must show because every dealt game does (``LoadError``): nothing is
+        out of play (Y14.1, Y14.2), and the turns played fit the cards placed, given up and
+        scored. A hand-built scenario (``setup_solo``) may leave cards out, so ``_check_loaded``
+        does not ask this."""
+        if self._out:
+            raise LoadError("out", self._no_out())
+        k = self._cfg.complete
+        if self._penalty and k < 2:
+            raise LoadError("penalty", f"with solo_house_complete={k} a house is finished as soon as a card is placed "
+                                       f"(rule Y14.8), so no crab ever holds a card to give up (rule Y14.11)")
+        counts = self._turn_counts()
+        t = self._turns
+        if not any(lo <= t <= hi for lo, hi in counts):
+            fits = " or ".join(str(lo) if lo == hi else f"{lo} to {hi}" for lo, hi in counts)
+            raise LoadError("turns", f"each turn places a row card on a crab or gives a crab up (rules Y14.3, "
+                                     f"Y14.4, Y14.11): {plural(sum(map(len, self._crabs)), 'card')} on the crabs "
+                                     f"and {len(self._penalty)} given up (1 to {k - 1} cards a give-up), with "
+                                     f"{len(self._score)} in the score pile (houses of {k} cards and bonus cards, "
+                                     f"rules Y14.8, Y14.10), take {fits} turns, not {t}")
 
     # ------------------------------------------------------------- loading
     def _derive(self) -> None:

@@ -23,7 +23,7 @@ from typing import Any
 from ...core import Event, Field, Outcome, State, plural, tuple_field
 from ...core.errors import show
 from ...core.position import Parsed, PositionError, seat_text
-from .positions import Reader, option_error, write_action, write_cards, write_lists
+from .positions import Reader, option_error, part_size, write_action, write_cards, write_lists
 from .cards import (ACTION_TYPES, HAND_SIZE, MOVE, NAME, NPC, PLAY, TRICKS, Arrange, LoadError, Move, Play, arrange,
                     check_record, check_seat, config, decode_cards, decode_lists, duo_winner_seats, duo_winners,
                     encode_lists, judge_standard, listing, names, parse_action, round_score, small_int)
@@ -340,6 +340,42 @@ class _TrickTable(State):
     def _captured(self) -> list[tuple[int, ...]]:
         """Captured cards not yet placed (standard, ``placement_order="choose"``)."""
         return []
+
+    def _tricks_over(self) -> int:
+        """Tricks whose cards have left the hands: the one just judged counts (marker, arrange)."""
+        return TRICKS if self._phase == "finished" else self._trick_no - (self._phase == "play")
+
+    def _check_piles(self) -> int:
+        """Position text only (``LoadError``): each trick over moved one card per participant out of
+        the hands into a house, a collapsed pile, a captor's cards still to arrange or the discard
+        pile; and until some house has a roof, each put at least one card in a house, since its
+        highest card always captures. Returns the number of tricks over. ``_pile_rules()`` cites
+        the mode's rules for where a trick's cards go."""
+        done, rules = self._tricks_over(), self._pile_rules()
+        per = len(self._houses)
+        built = sum(map(len, self._houses)) + sum(map(len, self._collapsed)) + sum(map(len, self._captured()))
+        placed = built + len(self._discard)
+        want = per * done
+        if placed != want:
+            where = "the houses, the collapsed piles" + (", the captors' cards to arrange" if self._captured()
+                                                        else "") + " and the discard pile"
+            if done == 0:
+                why = f"no trick is over yet, so {where} are empty"
+            elif self._phase == "finished":
+                why = f"the game is over after {TRICKS} tricks of {per} cards, so {want} cards lie in {where}"
+            else:
+                when = f"at trick {self._trick_no}," if self._phase == "play" else \
+                    f"trick {self._trick_no} has just been judged:"
+                why = (f"{when} {plural(done, 'trick')} of {per} cards {'is' if done == 1 else 'are'} over, so "
+                       f"{want} cards lie in {where}")
+            raise LoadError("discard", f"{why} (rules {rules}); {placed} {'is' if placed == 1 else 'are'} written "
+                                       f"there")
+        if built < done and not any(self._roofed):
+            raise LoadError("houses", f"until a house has a roof, every trick puts at least one card in a house, "
+                                      f"since its highest card always captures (rules {rules}); "
+                                      f"{plural(done, 'trick')} {'is' if done == 1 else 'are'} over, and the "
+                                      f"houses and collapsed piles hold {plural(built, 'card')}")
+        return done
 
     def _blind(self, seat: int) -> list[tuple[int, int]]:
         """``(owner, k)``: the bottom ``k`` cards of ``owner``'s collapsed pile, which ``seat`` never
@@ -1021,15 +1057,16 @@ class StandardState(_TrickTable):
         discard, _ = r.card_list(r.take("discard", "-"))
         av = r.take("aside", "?")
         aside, unknown = r.card_list(av, unknown_ok=True)
+        unknown = part_size(av, len(aside), unknown, len(cfg.cards) - HAND_SIZE * n, self._aside_rule())
         if unknown != 0:
             slots.append(("aside", unknown))
-        dealt = r.deal(self, slots, av)
-        self._hands = [[PLAY[c] for c in sorted(known + dealt.get(s, []))] for s, (known, _, _) in enumerate(hands)]
-        self._aside = tuple(aside + dealt.get("aside", []))
         self._houses = [h for h, _, _ in houses]
         self._collapsed = [h for h, _, _ in collapsed]
         self._roofed = tuple(any(cfg.roof[c] for c in h + g) for h, g in zip(self._houses, self._collapsed))
         self._discard = discard
+        dealt = r.deal(self, slots, av, self._check_piles)
+        self._hands = [[PLAY[c] for c in sorted(known + dealt.get(s, []))] for s, (known, _, _) in enumerate(hands)]
+        self._aside = tuple(aside + dealt.get("aside", []))
         results = []
         done = self._round if phase == "finished" else self._round - 1
         if parsed.fields.has("results"):
@@ -1151,6 +1188,63 @@ class StandardState(_TrickTable):
                                         "(rules Y7.4, Y8.3)")
             self._check_pending(last)
         self._check_last_play()
+
+    # ------------------------------------------------------------- reachable by a dealt game
+    def _aside_rule(self) -> str:
+        """How many cards the deal sets aside, and why (the reason of a count error)."""
+        n, total = self.players, len(self._cfg.cards)
+        if self.options["card_set"] == "advanced":
+            return f"the advanced card set deals all {total} of its cards, so no card is set aside (rule Y12.2)"
+        return (f"{n} players are dealt {HAND_SIZE * n} of the {total} cards in use and the other "
+                f"{total - HAND_SIZE * n} are set aside unseen (rules {'Y2.2' if n == 3 else 'Y2.3'}, Y2.6)")
+
+    def _pile_rules(self) -> str:
+        return "Y4.2, Y5.2, Y5.3, Y8.2" if self.players == 3 else "Y4.2, Y6.2, Y6.3, Y8.2"
+
+    def _check_reachable(self) -> None:
+        """What position text must show because every dealt game does (``LoadError``): the tricks
+        over moved their cards into the houses, collapsed piles and discard pile (Y4.2, Y5, Y6,
+        Y8); with three players capturing all three cards, every capture is a whole trick and only
+        a roofed house discards (Y5.2, Y5.3, Y8.6); the deal set aside exactly its cards (Y2.6,
+        Y12.2); the marker is no further from its start than the movers could take it (Y2.5,
+        Y7.2). A hand-built scenario (``setup_standard``) may leave cards out, set aside, so
+        ``_check_loaded`` does not ask this of every state."""
+        n, cfg, phase = self.players, self._cfg, self._phase
+        done = self._check_piles()
+        three = n == 3
+        if three and cfg.capture_all:
+            whole = "with three players the highest card captures all three cards of a trick (rule Y5.2)"
+            for s in range(n):
+                k = len(self._houses[s]) + len(self._collapsed[s]) + sum(len(c) for w, c in self._pending if w == s)
+                if k % 3:
+                    raise LoadError("houses", f"{whole}, so {self.seat_label(s)}'s house and collapsed pile hold a "
+                                              f"multiple of 3 cards; they hold {k}")
+            gone = len(self._discard)
+            if gone % 3 or (gone and not any(self._roofed)):
+                raise LoadError("discard", f"{whole}: a trick is discarded whole, and only when its captor's house "
+                                           f"has a roof (rules Y5.3, Y8.6); {plural(gone, 'card')} "
+                                           f"{'is' if gone == 1 else 'are'} written"
+                                           + ("" if any(self._roofed) else " and no house has a roof"))
+        want = len(cfg.cards) - HAND_SIZE * n
+        if len(self._aside) != want:
+            raise LoadError("aside", f"{self._aside_rule()}; {len(self._aside)} are set aside here")
+        first = (self._dealer + 1) % n
+        if self._trick_no == 1 and phase != "finished" and self._leader != first:
+            raise LoadError("turn", f"the first trick of a round is led by the player left of the dealer (rule "
+                                    f"Y4.1): {self.seat_label(self._dealer)} deals, so {self.seat_label(first)} "
+                                    f"leads, not {self.seat_label(self._leader)} (deals= names the dealer)")
+        if self._round == 1 or cfg.reset_marker:
+            per = 1 if three else 2  # movers a trick: the lowest number, in one colour or both (Y5.1, Y6.1)
+            if phase == "marker":
+                steps = (done - 1) * per + len(self._entitled) - len(self._movers)
+            else:
+                steps = (done - (phase == "arrange")) * per
+            start = cfg.marker_start
+            if abs(self._marker - start) > steps:
+                raise LoadError("marker", f"the marker starts the round on {start} (rule Y2.5) and each marker "
+                                          f"mover moves it at most one step (rules {'Y5.1' if three else 'Y6.1'}, "
+                                          f"Y7.2): by now it is at most {plural(steps, 'step')} away, not on "
+                                          f"{self._marker}")
 
     def _lowest(self, last: tuple[int, tuple[int, ...]]) -> tuple[int, ...]:
         """The seats that played the lowest number of a trick, in play order (Y5.1, Y6.1)."""
@@ -1676,23 +1770,23 @@ class DuoState(_TrickTable):
         houses = r.lists(r.take("houses", "-/-/-"), 3)
         collapsed = r.lists(r.take("collapsed", "-/-/-"), 3)
         discard, _ = r.card_list(r.take("discard", "-"))
+        av = r.take("aside", "-")
+        if av.text != "-":
+            raise av.error(f"{self._no_aside()}: write aside=- or leave the field out")
         dv = r.take("npc_deck", "?")
         deck, unknown = r.card_list(dv, unknown_ok=True)
+        unknown = part_size(dv, len(deck), unknown, *self._npc_deck_size())
         if unknown != 0:
             slots.append(("npc_deck", unknown))
-        av = r.take("aside", "-")
-        aside, a_unknown = r.card_list(av, unknown_ok=True)
-        if a_unknown != 0:
-            slots.append(("aside", a_unknown))
-        dealt = r.deal(self, slots, av if a_unknown != 0 else dv)
-        self._hands = [[PLAY[c] for c in sorted(known + dealt.get(s, []))] for s, (known, _, _) in enumerate(hands)]
-        self._npc_deck = (deck + dealt.get("npc_deck", []))[::-1]
-        self._aside = tuple(aside + dealt.get("aside", []))
         self._houses = [h for h, _, _ in houses]
         self._collapsed = [h for h, _, _ in collapsed]
         self._roofed = tuple(cfg.roofs_apply and any(cfg.roof[c] for c in h + g)
                              for h, g in zip(self._houses, self._collapsed))
         self._discard = discard
+        dealt = r.deal(self, slots, dv, self._check_piles)
+        self._hands = [[PLAY[c] for c in sorted(known + dealt.get(s, []))] for s, (known, _, _) in enumerate(hands)]
+        self._npc_deck = (deck + dealt.get("npc_deck", []))[::-1]
+        self._aside = ()
         self._last = None
         if parsed.fields.has("last_action"):
             who, action = r.action(r.take("last_action"), labels[:2])
@@ -1701,6 +1795,39 @@ class DuoState(_TrickTable):
         if phase == "finished":
             self._winners = duo_winners(self.house_size(0), self.house_size(1), self.house_size(NPC))[0]
         r.check(self)
+
+    # ------------------------------------------------------------- reachable by a dealt game
+    def _pile_rules(self) -> str:
+        return "Y13.5, Y13.6, Y13.7"
+
+    def _no_aside(self) -> str:
+        return (f"a duo game sets no card aside: the {len(self._cfg.cards) - 2 * HAND_SIZE} cards the players are "
+                f"not dealt form the NPC deck (rule Y13.2)")
+
+    def _npc_deck_size(self) -> tuple[int, str]:
+        """The cards the NPC deck holds now, and why (the NPC turns over one card a trick)."""
+        start = len(self._cfg.cards) - 2 * HAND_SIZE
+        turned = self._tricks_over() + ((self._cfg.order.index(NPC) - self._lead) % 3 < len(self._trick))
+        return start - turned, (f"the NPC deck starts with the {start} cards the players are not dealt (rule Y13.2) "
+                                f"and the NPC has turned over {turned} of them (rule Y13.5), so it holds "
+                                f"{start - turned}")
+
+    def _check_reachable(self) -> None:
+        """What position text must show because every dealt game does (``LoadError``): the tricks
+        over moved their cards into the houses, collapsed piles and discard pile (Y13.5–Y13.7),
+        nothing is set aside and the NPC deck lost one card a trick (Y13.2, Y13.5). A hand-built
+        scenario (``setup_duo``) may leave cards out, so ``_check_loaded`` does not ask this."""
+        self._check_piles()
+        if self._aside:
+            raise LoadError("aside", self._no_aside())
+        want, why = self._npc_deck_size()
+        if len(self._npc_deck) != want:
+            raise LoadError("npc_deck", f"{why}; it holds {len(self._npc_deck)} here")
+        if self._trick_no == 1 and self._phase == "play" and self._lead != 0:
+            first = self._who(self._cfg.order[0])
+            raise LoadError("turn", f"{_cap(first)}, in the first turn position, leads trick 1 (rules Y13.3, Y13.4): "
+                                    f"with {plural(len(self._trick), 'card')} down, {self.seat_label(self._cur)} does not "
+                                    f"play next")
 
     # ------------------------------------------------------------- loading
     def _derive(self) -> None:
