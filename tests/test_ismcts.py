@@ -209,10 +209,13 @@ WINNING = {
     "crypto_trick": ("crypto_trick/1 players=2 rounds=1 block_numbers=[3,5] trick=5 phase=follow turn=A first=B "
                      "indicator=W6 hidden=? hands=Y1,Y6/? declared=n table=Y3 won=Y5,B3,B5,B1/B2,B6,W1,Y2",
                      "play Y1"),
-    # The last move of the game: target 8 puts A's house (8) on target (+5) and C's (9) over (Y10.2).
+    # The last move of the game (Y7.5): A moves the marker from 9 to 8, which puts A's house
+    # (size 8) on target (13 points) and C's (size 9) over it (-1); staying or moving right
+    # leaves C's house on or under the target, and C ahead (Y10.2, Y11.1).
     "yadokarick": ("yadokarick/1 players=3 mode=standard rounds=1 trick=10 phase=marker turn=A marker=9 "
-                   "hands=-/-/- houses=G4,G8/G12,G16,G14/G9,G6,G1,G2,G3 last_trick=A:G1,G2,G3 "
-                   "discard=G5,G7,G10,G11,G13,G15,G17,G18,G19,G20,G21,G22,G23,G24,G25,G26,G27,G28,G29,G30",
+                   "hands=-/-/- houses=G4,G7,G5/G6,G8,G11,G12,G14,G15/G9,G13,G17,G1,G2,G3 "
+                   "collapsed=-/G16,G18,G19,G21,G22,G23,G24,G25,G26,G27,G28,G29,G31,G32,G33/- "
+                   "last_trick=A:G1,G2,G3",
                    "move left"),
 }
 
@@ -229,13 +232,15 @@ def test_finds_the_winning_move(game, root):
 
 
 def test_solo_finishes_a_house():
-    """Solo: placing the seventh card finishes a house and scores it (Y14.8)."""
-    text = ("yadokarick/1 players=1 mode=solo phase=turn row=G1,P33,G25,P3,G13 crabs=G36,G31,G28,G21,G17,G14/-/-/- "
+    """Solo: G1 is the only row card crab A takes (Y14.5, Y14.6); as its seventh card it
+    finishes the house, 16 points on the score pile (Y14.8, Y14.14)."""
+    text = ("yadokarick/1 players=1 mode=solo phase=turn row=G1,P33,G25,P3,G15 crabs=G36,G31,G28,G21,G17,G14/-/-/- "
             "green=? pink=?")
-    st = cardwidgets.from_position(text, seed=3)
-    assert "place G1 A" in [str(a) for a in st.legal_actions()]
-    bot = ISMCTSBot(iterations=300, seed=1)
-    assert str(ask(bot, st)) == "place G1 A"
+    for seed in range(3):
+        st = cardwidgets.from_position(text, seed=seed)
+        assert [str(a) for a in st.legal_actions() if str(a).endswith(" A")] == ["place G1 A", "giveup A"]
+        bot = ISMCTSBot(iterations=300, seed=seed)
+        assert str(ask(bot, st)) == "place G1 A"
 
 
 # --------------------------------------------------------------------------- names and tables
@@ -262,12 +267,17 @@ def test_bad_parameters_are_refused():
 
 
 def test_simulate_with_ismcts():
-    res = simulate("yadokarick", 2, bots=[{"name": "ismcts", "iterations": 10}, "greedy"], seed=3, mode="duo")
-    assert len(res.games) == 2
-    again = simulate("yadokarick", 2, bots=[{"name": "ismcts", "iterations": 10}, "greedy"], seed=3, mode="duo")
-    assert res.games == again.games
+    pytest.importorskip("pandas")
+    bots = [{"name": "ismcts", "iterations": 10}, "greedy"]
+    res = simulate("yadokarick", 2, bots=bots, seed=3, mode="duo")
+    assert len(res.games) == 2 and res.bots == ("ismcts", "greedy")
+    again = simulate("yadokarick", 2, bots=bots, seed=3, mode="duo", workers=2)
+    cols = ["seed", "winners", "scores", "length"]
+    assert res.games[cols].equals(again.games[cols]), "the same games in worker processes"
     res = simulate("cirno_neu", 1, bots=["ismcts", ISMCTSBot(iterations=6, seed=1), "random"], seed=1, players=3)
-    assert res.games[0].winners
+    assert res.bots == ("ismcts", "ismcts", "random") and len(res.games["winners"].iat[0]) >= 1
+    with pytest.raises(TypeError):
+        simulate("depot", 1, bots=[{"name": "ismcts", "budget": 3}, "random", "random"], seed=1, players=3)
 
 
 def test_a_table_plays_ismcts_bots():
