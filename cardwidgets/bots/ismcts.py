@@ -128,17 +128,19 @@ def _yadokarick_estimate(state: Any) -> list[float]:
     more of it the nearer the house is to finished (Y14.8)."""
     if state.mode == "standard":
         return _totals_estimate(state)
-    v = state.view(None)
     if state.mode == "duo":
         from ..games.yadokarick.cards import duo_winners
 
+        v = state.view(None)
         h = v["house_sizes"]
         winners, _ = duo_winners(h[0], h[1], v["target"])
         return [1.0 / len(winners) if s in winners else 0.0 for s in range(2)]
-    size = v["sizes"]
-    need = v["house_complete"]
-    partial = sum(sum(size[c] for c in crab) * len(crab) / need for crab in v["crabs"])
-    return [solo_reward(v["score"] + SOLO_PARTIAL * partial)]
+    # Solo reads the engine's fields: its view works out the hint, which costs more than
+    # the whole rollout (a test checks these fields against the view).
+    size = state._cfg.size
+    need = state._cfg.complete
+    partial = sum(sum(size[c] for c in crab) * len(crab) / need for crab in state._crabs)
+    return [solo_reward(state.score + SOLO_PARTIAL * partial)]
 
 
 #: Reward estimates where a rollout stops before the game's end (``depth=``).
@@ -155,12 +157,19 @@ ESTIMATES: dict[str, Callable[[Any], list[float]]] = {
 #: (``benchmarks/strength.py`` measures them). Keys: ``iterations``, ``rollout``,
 #: ``depth``, ``exploration``.
 DEFAULTS: dict[tuple[str, str | None], dict[str, Any]] = {
+    # A Depot game is one long round: greedy rollouts (the random ones pass forever) to its end.
     ("depot", None): dict(iterations=400, rollout="greedy", depth=None, exploration=0.7, root="halving"),
-    ("cirno_neu", None): dict(iterations=800, rollout="random", depth=None, exploration=0.7, root="halving"),
-    ("crypto_trick", None): dict(iterations=400, rollout="random", depth=None, exploration=0.7, root="halving"),
-    ("yadokarick", "standard"): dict(iterations=300, rollout="random", depth=None, exploration=0.7, root="halving"),
+    # The games with rounds roll out to the end of the round in play and score the totals
+    # (or who is still in): the rounds after it are mostly luck of deals not yet made.
+    ("cirno_neu", None): dict(iterations=800, rollout="random", depth="round", exploration=0.7, root="halving"),
+    ("crypto_trick", None): dict(iterations=800, rollout="random", depth="round", exploration=0.7, root="halving"),
+    ("yadokarick", "standard"): dict(iterations=800, rollout="random", depth="round", exploration=0.7,
+                                     root="halving"),
+    # Duo is one round of ten tricks: rollouts to its end are short.
     ("yadokarick", "duo"): dict(iterations=800, rollout="random", depth=None, exploration=0.7, root="halving"),
-    ("yadokarick", "solo"): dict(iterations=200, rollout="random", depth=None, exploration=0.3, root="halving"),
+    # Solo: random rollouts that place (no give-ups) over the next 10 actions, scored by the
+    # score and the houses under way; rollouts to the end are mostly forced give-ups.
+    ("yadokarick", "solo"): dict(iterations=400, rollout="random", depth=10, exploration=0.3, root="halving"),
 }
 
 
@@ -350,6 +359,7 @@ class _Search:
         self.clock = clock
         self.root = _Node(-1)
         self.done = 0
+        self._wasteful: dict[Any, bool] = {}
 
     # ------------------------------------------------------------------ one iteration
     def iterate(self, world: Any, node: _Node, path: list[_Node], rng: random.Random) -> list[float]:
@@ -415,6 +425,8 @@ class _Search:
 
     def policy(self, rng: random.Random) -> Callable[[Any], Any]:
         """The rollout's move chooser, ``policy(world) -> action``, drawing on ``rng`` only."""
+        if self.rollout == "random" and self.solo:
+            return self._solo_random(rng)
         if self.rollout == "random":
             randrange = rng.randrange
 
@@ -437,6 +449,30 @@ class _Search:
             return bot.act(world.view(world.current_player) if views else None, legal)
 
         return play
+
+    def _solo_random(self, rng: random.Random) -> Callable[[Any], Any]:
+        """Solo's random rollouts place cards and take bonuses: a give-up (Y14.11) costs
+        points and a declined bonus (Y14.10) gives none, so moves picked uniformly would
+        mostly measure how often the rollout throws points away. A give-up is played only
+        when nothing can be placed."""
+        randrange = rng.randrange
+        wasteful = self.wasteful
+
+        def pick(world: Any) -> Any:
+            legal = world.legal_actions()
+            if len(legal) > 1:
+                useful = [a for a in legal if not wasteful(a)] or legal
+                return useful[randrange(len(useful))] if len(useful) > 1 else useful[0]
+            return legal[0]
+
+        return pick
+
+    def wasteful(self, action: Any) -> bool:
+        """Whether a solo action is a give-up or a declined bonus (cached: actions are shared values)."""
+        w = self._wasteful.get(action)
+        if w is None:
+            w = self._wasteful[action] = str(action).startswith(("giveup", "decline"))
+        return w
 
     def _out_of_time(self, deadline: float | None) -> bool:
         return deadline is not None and self.clock() >= deadline
