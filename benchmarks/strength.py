@@ -173,7 +173,8 @@ def main() -> None:
         else:
             hero, _, hlo, _ = rate_cell([r[0] for r in vs_greedy])
             _, gm, _, ghi = mean_cell([r[1] for r in vs_greedy])
-            other = f"{pct(gm)} [{pct(mean_cell([r[1] for r in vs_greedy])[2])}, {pct(ghi)}]"
+            glo = mean_cell([r[1] for r in vs_greedy])[2]
+            other = f"{pct(gm)} [{pct(max(0.0, glo))}, {pct(min(1.0, ghi))}]"
             beats = "yes" if hlo > ghi else "no"
             g_cell = rate_cell([r[0] for r in vs_random])[0]
             r_cell = pct(sum(r[1] for r in vs_random) / len(vs_random))
