@@ -362,6 +362,11 @@ def test_estimates_and_rewards(game, cfg):
         if st.players > 1:
             assert sum(shares) == pytest.approx(1.0)
         v = st.view(None)
+        if st.mode == "solo":  # the estimate reads engine fields: they say what the view says
+            from cardwidgets.bots.ismcts import SOLO_PARTIAL, solo_reward
+
+            partial = sum(sum(v["sizes"][c] for c in crab) * len(crab) / v["house_complete"] for crab in v["crabs"])
+            assert shares == [pytest.approx(solo_reward(v["score"] + SOLO_PARTIAL * partial))]
         if st.mode not in ("duo", "solo"):
             key = "game_no" if game == "depot" else "round"
             assert getattr(st, ROUND_FIELDS[game]) == v[key]
@@ -374,6 +379,24 @@ def test_estimates_and_rewards(game, cfg):
         shares = win_shares(st)
         assert sum(shares) == pytest.approx(1.0)
         assert {s for s, x in enumerate(shares) if x > 0} == set(st.outcome().winners or range(st.players))
+
+
+def test_solo_random_rollouts_place_rather_than_give_up():
+    """Solo's random rollouts never give up while a card can be placed, nor decline a bonus."""
+    from cardwidgets.bots.ismcts import _Search
+
+    st = game_module("yadokarick").new_game(seed=4, mode="solo")
+    search = _Search(st, world_sampler(st, 0), ISMCTSBot(seed=1).settings("yadokarick", "solo"), lambda: 0.0)
+    pick = search.policy(random.Random(1))
+    kinds = set()
+    while not st.is_terminal:
+        legal = [str(a) for a in st.legal_actions()]
+        a = str(pick(st))
+        useful = [x for x in legal if not x.startswith(("giveup", "decline"))]
+        assert a in (useful or legal)
+        kinds.add(a.split()[0])
+        st.apply(a)
+    assert {"place", "take"} <= kinds
 
 
 def test_defaults_cover_every_game_and_mode():

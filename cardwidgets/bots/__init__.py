@@ -16,7 +16,7 @@ import random
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from ..games import game_module
-from .ismcts import ISMCTSBot
+from .ismcts import ISMCTSBot, SearchInfo
 
 
 class Bot(Protocol):
@@ -115,4 +115,4 @@ def make_bot(game: str, spec: Any, seed: int | None = None) -> Bot:
     return factory(seed=seed, **params)
 
 
-__all__ = ["Bot", "ISMCTSBot", "RandomBot", "ask", "bot_names", "make_bot", "world_sampler"]
+__all__ = ["Bot", "ISMCTSBot", "RandomBot", "SearchInfo", "ask", "bot_names", "make_bot", "world_sampler"]

@@ -174,7 +174,7 @@ DEFAULTS: dict[tuple[str, str | None], dict[str, Any]] = {
 
 
 def defaults_for(game: str, mode: str | None = None) -> dict[str, Any]:
-    """The default search settings of a game and mode (see :data:`DEFAULTS`)."""
+    """The default search settings of a game and mode (see ``DEFAULTS``)."""
     game_module(game)  # an unknown game is a ValueError naming the games
     return dict(DEFAULTS.get((game, mode)) or DEFAULTS.get((game, None)) or DEFAULTS[("cirno_neu", None)])
 
@@ -213,7 +213,7 @@ class ISMCTSBot:
     ----------
     iterations:
         Search iterations per decision. With ``seconds`` too, the search stops at
-        whichever comes first. With neither, the game's default (:data:`DEFAULTS`).
+        whichever comes first. With neither, the game's default (``DEFAULTS``).
     seconds:
         Time per decision (wall clock). The number of iterations then depends on the
         machine, so moves are only reproducible with an ``iterations`` budget.
@@ -228,12 +228,12 @@ class ISMCTSBot:
         Where rollouts stop: ``None`` at the end of the game; an int after that many
         rollout actions; ``"round"`` at the end of the round in play when the search
         started (a Depot match: the game in play). A rollout stopped early is scored
-        with the game's estimate (:data:`ESTIMATES`).
+        with the game's estimate (``ESTIMATES``).
     exploration:
         The UCB1 constant.
     root:
         How the root spends the budget: ``"halving"`` (sequential halving over the root
-        actions on shared worlds, see :meth:`_Search.halving`) or ``"ucb"`` (plain IS-MCTS).
+        actions on shared worlds, see ``_Search.halving``) or ``"ucb"`` (plain IS-MCTS).
     clock:
         The clock ``seconds`` is measured with (tests pass a fake one).
     """
@@ -269,7 +269,7 @@ class ISMCTSBot:
             raise ValueError(f"root must be 'halving', 'ucb' or None, got {root!r}")
         self.root = root
         self.clock = clock
-        #: The last search (:class:`SearchInfo`), ``None`` before the first.
+        #: The last search (``SearchInfo``), ``None`` before the first.
         self.last: SearchInfo | None = None
         #: Totals over every decision: ``decisions``, ``searches`` (decisions with more
         #: than one legal action), ``iterations``, ``seconds``.
@@ -307,7 +307,8 @@ class ISMCTSBot:
         return random.Random(int.from_bytes(h.digest(), "big"))
 
     # ------------------------------------------------------------------ acting
-    def act(self, view: dict[str, Any], legal: Sequence[Any], worlds: Worlds | None = None) -> Any:
+    def act(self, view: dict[str, Any], legal: Sequence[Any],
+            worlds: Callable[[random.Random], Any] | None = None) -> Any:
         """The action the search finds best (always one of ``legal``)."""
         self.totals["decisions"] += 1
         if len(legal) == 1:
@@ -338,7 +339,7 @@ class ISMCTSBot:
 
 class _Search:
     """One decision's search: the tree, the settings, and the two ways to spend the budget
-    at the root (:meth:`ucb`, :meth:`halving`)."""
+    at the root (``ucb``, ``halving``)."""
 
     def __init__(self, first: Any, worlds: Worlds, cfg: dict[str, Any], clock: Callable[[], float]) -> None:
         self.worlds = worlds
@@ -502,7 +503,7 @@ class _Search:
         deal, and the worse half is dropped. The root needs a good *final* choice rather
         than good play on the way (simple regret), which halving targets and UCB does
         not (Karnin, Koren and Somekh 2013; Pepels et al. 2014). A budget too small to
-        try every action twice falls back to :meth:`ucb`."""
+        try every action twice falls back to ``ucb``."""
         if self.budget is not None and self.budget < 2 * len(legal):
             return self.ucb(first, legal, rng, start)
         kids = self.root.kids.setdefault(self.seat, {})
