@@ -3,8 +3,8 @@
 // rest from the synced traits: header (title, chips, whose turn, who is thinking, the
 // bots' pace), the banner for a position in the past, the hold panel (Continue), the
 // outcome, the refusal, the legal-moves strip, the narration, the scrubber with the lines
-// of play, the rule chips and their cards, and the keys. It sends only messages: act,
-// goto, undo, switch, continue, clear_error, speed, skip.
+// of play, the rule chips and their cards, the hot-seat curtain, and the keys. It sends only
+// messages: act, goto, undo, switch, continue, clear_error, speed, skip, iam.
 import { h, append } from "./dom.js";
 import { mountTable, navigable } from "./table.js";
 import { renderError } from "./error.js";
@@ -64,6 +64,7 @@ import { decorateRuleChips, renderRuleCard, placeRuleCard } from "./rules.js";
  */
 
 /** @typedef {{kind: string, text: string}} Hold  the pause event's kind and narration; details come from the view */
+/** @typedef {{seat: number, name: string}} Curtain  the seat a hot-seat table waits for ("I am <name>") */
 
 /**
  * Everything a layout reads, computed once per redraw.
@@ -77,7 +78,10 @@ import { decorateRuleChips, renderRuleCard, placeRuleCard } from "./rules.js";
  * @property {(i: number | null | undefined) => string} name
  * @property {(i: number | null | undefined) => string} label    the name, with "(you)" for the viewer: "A (you)"
  * @property {(i: number | null | undefined) => boolean} you      the viewer's own seat (never in teacher view)
- * @property {boolean} teacher
+ * @property {boolean} teacher        no seat in the view: every seat is drawn alike (the teacher, or nobody)
+ * @property {boolean} spectator      a hot-seat table between two people: the view of nobody, no hand, no moves
+ * @property {boolean} hotseat        people share this screen (the `hotseat` trait)
+ * @property {Curtain | null} curtain  the person the hot-seat table waits for
  * @property {boolean} finished
  * @property {number | null} current
  * @property {number | null} actor    whose hand the controls act for (teacher view: the seat to act)
@@ -130,6 +134,13 @@ export function makeFrame(ctx, layout) {
   const names = arr(view.names);
   const name = (/** @type {number | null | undefined} */ i) => (i == null ? "" : names[i] ?? `Seat ${i + 1}`);
   const teacher = view.seat == null;
+  const hotseat = !!ctx.get("hotseat");
+  // A hot-seat table with nobody seated shows the view of nobody: seats are drawn as in the
+  // teacher view, all hands face down, and there is no hand to play from.
+  const spectator = teacher && hotseat;
+  const rawCurtain = ctx.get("curtain");
+  const curtain = rawCurtain && typeof rawCurtain === "object" && Number.isInteger(rawCurtain.seat)
+    ? /** @type {Curtain} */ ({ seat: rawCurtain.seat, name: String(rawCurtain.name ?? name(rawCurtain.seat)) }) : null;
   const current = view.current ?? null;
   const finished = !!view.outcome || current == null;
   const bots = new Set(arr(ctx.get("bot_seats")).map(Number));
@@ -151,8 +162,8 @@ export function makeFrame(ctx, layout) {
   const f = {
     ctx, layout, view, legal, moves, n: Number(view.players) || names.length,
     name, you, label: (i) => (you(i) && name(i).toLowerCase() !== "you" ? `${name(i)} (you)` : name(i)),
-    teacher, finished, current,
-    actor: teacher ? (finished ? null : current) : view.seat,
+    teacher, spectator, hotseat, curtain, finished, current,
+    actor: spectator ? null : teacher ? (finished ? null : current) : view.seat,
     bots, thinking, botTurn, canAct: !finished && !botTurn && legal.length > 0,
     cursor, historyLen, past, hold, refusals,
     local: {},
@@ -180,8 +191,9 @@ export function drawFrame(ctx, layout) {
   const f = makeFrame(ctx, layout);
   const { root } = ctx;
   const overlay = !f.past && f.hold && !f.finished ? renderHold(f, f.hold)
-    : f.finished && layout.outcome && !f.local.hideOutcome ? renderOutcome(f, layout.outcome(f)) : null;
-  const player = layout.player ? layout.player(f) : null;
+    : f.curtain ? renderCurtain(f, f.curtain)
+      : f.finished && layout.outcome && !f.local.hideOutcome ? renderOutcome(f, layout.outcome(f)) : null;
+  const player = layout.player && !f.spectator ? layout.player(f) : null;
   const main = h("div", { class: "cw-main" }, [
     // the felt and a panel laid over it share one grid cell: the felt is as tall as the larger
     h("div", { class: ["cw-felt", overlay && "cw-felt-covered"] }, [h("div", { class: "cw-felt-content" }, layout.felt(f)), overlay]),
@@ -328,7 +340,8 @@ function renderHeader(f) {
     h("div", { class: "cw-title" }, [f.layout.logo ? h("span", { class: "cw-logo", "aria-hidden": "true" }, typeof f.layout.logo === "function" ? f.layout.logo() : f.layout.logo) : null, f.layout.title]),
     h("div", { class: "cw-chips" }, [
       f.layout.chips ? f.layout.chips(f) : null,
-      f.teacher ? h("span", { class: "cw-chip cw-chip-teacher", title: "every hand is shown; you act for the player to move" }, "Teacher view") : null,
+      f.teacher && !f.spectator ? h("span", { class: "cw-chip cw-chip-teacher", title: "every hand is shown; you act for the player to move" }, "Teacher view") : null,
+      f.hotseat ? h("span", { class: "cw-chip cw-chip-hotseat", title: "people share this screen: a curtain hides every hand between two people's turns" }, "Hot seat") : null,
       f.finished && f.local.hideOutcome
         ? h("button", { type: "button", class: "cw-chip cw-chip-button", "data-control": "show-outcome",
           onClick: () => { f.local.hideOutcome = false; f.redraw(); } }, "Show the result") : null,
@@ -432,6 +445,24 @@ function renderHold(f, hold) {
         onClick: () => f.send({ type: "continue" }),
       }, "Continue"),
       h("span", { class: "cw-hint" }, f.bots.size ? "The computer players wait until you continue." : ""),
+    ]),
+  ]);
+}
+
+/**
+ * The hot-seat curtain: every hand is hidden until the person to play says who they are.
+ * @param {Frame} f
+ * @param {Curtain} c
+ */
+function renderCurtain(f, c) {
+  return h("section", { class: "cw-overlay cw-curtain", "data-seat": c.seat, role: "dialog", "aria-label": `${c.name}'s turn` }, [
+    h("div", { class: "cw-overlay-head" }, [h("span", { class: "cw-curtain-mark", "aria-hidden": "true" }, "⇄"), `${c.name}'s turn`]),
+    h("p", null, `Every hand is hidden. Pass the screen to ${c.name}; the cards show when ${c.name} says so.`),
+    h("div", { class: "cw-overlay-actions" }, [
+      h("button", {
+        type: "button", class: "cw-btn cw-btn-primary", "data-control": "iam", "data-seat": c.seat,
+        onClick: () => f.send({ type: "iam", seat: c.seat }),
+      }, `I am ${c.name}`),
     ]),
   ]);
 }

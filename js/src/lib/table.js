@@ -6,13 +6,13 @@ import { createMotion, reducedMotion, canAnimate } from "./motion.js";
 
 /** The synced traits whose change redraws a table. */
 export const TRAITS = ["view", "legal", "narration", "cursor", "history_len", "last_error", "thinking", "bot_seats",
-  "branch", "branches", "hold", "refusals", "rules", "seat", "bot_delay", "animations"];
+  "branch", "branches", "hold", "refusals", "rules", "seat", "bot_delay", "animations", "hotseat", "curtain"];
 
 /**
  * Messages that change the game: while one is on its way, another one is not sent (a double
  * click must not play for the next player too).
  */
-const ONE_AT_A_TIME = new Set(["act", "continue", "undo", "skip"]);
+const ONE_AT_A_TIME = new Set(["act", "continue", "undo", "skip", "iam"]);
 /** A move not answered after this long no longer blocks the next (ms): the kernel may be gone. */
 const ANSWER_TIMEOUT = 4000;
 
@@ -29,7 +29,7 @@ const ANSWER_TIMEOUT = 4000;
  * Messages a table may send (the only way JS talks to Python).
  * @typedef {{type: "act", action: string} | {type: "goto", index: number} | {type: "undo"}
  *   | {type: "switch", branch: string} | {type: "continue"} | {type: "clear_error"}
- *   | {type: "speed", delay: number} | {type: "skip"}} Message
+ *   | {type: "speed", delay: number} | {type: "skip"} | {type: "iam", seat: number}} Message
  */
 
 /**
@@ -90,7 +90,7 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
   /** @type {{at: string, err: string, timer: any} | null} */
   let waiting = null;
   const stamp = () => JSON.stringify([model.get("cursor"), model.get("history_len"), model.get("branch"),
-    model.get("hold"), model.get("thinking")]);
+    model.get("hold"), model.get("thinking"), model.get("seat"), model.get("curtain")]);
   /** Has Python answered the move on its way? A new position, or a new refusal. */
   const isAnswer = () => {
     if (!waiting) return false;
