@@ -1929,7 +1929,7 @@ def new_game(players: int = 4, seed: int | None = None, deck: Sequence[Any] | No
         st._shuffle(order)
     st._new_round(dealer, order, None)
     # The first round's narration depends on a few numbers only: made once, then copied.
-    key = (len(st._tgt.deal[dealer]), dealer, st._cfg.hand_size)
+    key = (len(st._tgt.deal[dealer]), dealer, st._cfg.hand_size, st.names)
     told = _SETUP_EVENTS.get(key)
     if told is None:
         told = [st._round_event(dealer, key[0])]

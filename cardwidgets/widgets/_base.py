@@ -674,7 +674,7 @@ class TableWidget(anywidget.AnyWidget):
         if curtain is None:
             self.last_error = "Nothing to lift: the curtain is not down."
             return
-        if isinstance(seat, bool) or seat != curtain["seat"]:
+        if type(seat) is not int or seat != curtain["seat"]:  # not True, not 0.0
             self.last_error = f"Bad 'iam' message: it is {curtain['name']}'s turn (seat {curtain['seat']})."
             return
         self._syncing = True

@@ -63,7 +63,7 @@ def _dec_trick(v: Any) -> Any:
     return None if v is None else (v[0], tuple(decode_cards(v[1], "last_trick")))
 
 
-_DEALS: dict[tuple[int, ...], Event] = {}  # the duo deal's event per table order (events are never changed)
+_DEALS: dict[tuple, Event] = {}  # the duo deal's event per table order and names (events are never changed)
 
 
 def check_options(st: Any) -> None:
@@ -1497,10 +1497,10 @@ class DuoState(_TrickTable):
         self.is_terminal = False
         if ev is not None:
             order = self._cfg.order
-            deal_event = _DEALS.get(order)
+            deal_event = _DEALS.get((order, self.names))
             if deal_event is None:  # the same words for every game at this table: made once
                 table = ", ".join(self._who(w) for w in order)
-                deal_event = _DEALS[order] = Event(
+                deal_event = _DEALS[order, self.names] = Event(
                     "deal", {"order": [self.seat_label(w) for w in order]}, "Y13.2",
                     f"Each player gets 10 cards; the other 16 form the NPC's face-down deck (rule Y13.2). "
                     f"Clockwise the table is {table}, and {self._who(order[0])} leads the first trick "
