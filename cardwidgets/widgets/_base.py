@@ -665,6 +665,16 @@ class TableWidget(anywidget.AnyWidget):
             return True
         return False
 
+    def lift_curtain(self, seat: int) -> None:
+        """What "I am <name>" does on a hot-seat table: show ``seat``'s view, the seat to act.
+
+        Raises ``ValueError`` (and changes nothing) unless the curtain is down for that seat.
+        """
+        self._claim(seat)
+        if self.last_error:
+            error, self.last_error = self.last_error, ""
+            raise ValueError(error)
+
     def _claim(self, seat: Any) -> None:
         """ "I am <name>" on a hot-seat table: the curtain lifts on that seat's view."""
         if not self.hotseat:
