@@ -526,7 +526,7 @@ export function seatHead(f, i, extra = null) {
   const thinkingHere = f.thinking && f.current === i;
   return h("div", { class: "cw-seat-head" }, [
     h("span", { class: "cw-avatar", "data-seat-tone": i % 5, "aria-hidden": "true" }, (f.name(i)[0] || "?").toUpperCase()),
-    h("span", { class: "cw-seat-name" }, f.name(i)),
+    h("span", { class: "cw-seat-name", title: f.name(i) }, f.name(i)),
     f.you(i) ? h("span", { class: "cw-you-mark", title: "your seat" }, "(you)") : null,
     f.bots.has(i) ? h("span", { class: "cw-tag cw-tag-bot", title: "played by the computer" }, "bot") : null,
     extra,
