@@ -211,3 +211,12 @@ def test_a_failing_bot_is_named_by_its_players_name():
                       bot_delay=0)
     t.step(t.legal_actions()[0])
     assert t.last_error.startswith("the bot playing Bob (grumpy)")
+
+
+def test_the_readmes_names_example_tells_the_truth():
+    from cardwidgets import make
+
+    st = make("crypto_trick", players=3, names=["Ann", "Bob", "Cy"], seed=4)
+    assert st.setup_events[0].text.startswith("Round 1 of 3: ") and "clockwise from Ann (rules C4.1, C4.2); " \
+        "Ann starts" in st.setup_events[0].text
+    assert st.to_position()[:44] == 'crypto_trick/1 players=3 names=["Ann","Bob",'

@@ -126,6 +126,19 @@ def test_the_curtain_is_down_until_the_first_person_says_who_they_are():
     assert t.last_error == "Nothing to lift: the curtain is not down."
 
 
+def test_lift_curtain_from_code_does_what_the_button_does():
+    t = widgets.Depot(players=3, seed=2, hotseat=True, names=["Ann", "Bob", "Cy"], bot_delay=0)
+    with pytest.raises(ValueError, match="it is Ann's turn"):
+        t.lift_curtain(1)
+    assert t.seat is None and t.last_error == ""
+    t.lift_curtain(0)
+    assert t.seat == 0 and t.view == t.state.view(0)
+    with pytest.raises(ValueError, match="not down"):
+        t.lift_curtain(0)
+    with pytest.raises(ValueError, match="not a hot-seat table"):
+        widgets.Depot(players=3, seed=2, bot_delay=0).lift_curtain(0)
+
+
 def test_the_curtain_falls_between_two_people_and_not_for_the_bots():
     t = widgets.Depot(players=4, seed=2, hotseat=True, names=["Ann", "Bob", "Cy", "Dee"], bots={1: "greedy"},
                       bot_delay=0)
