@@ -1,4 +1,5 @@
-"""The ``cardwidgets`` command: simulate games, read and export replays, look up rules.
+"""The ``cardwidgets`` command: play in the browser, simulate games, read and export replays,
+look up rules.
 
 Run ``cardwidgets --help`` (or ``python -m cardwidgets --help``) for the commands
 and ``cardwidgets COMMAND --help`` for one command's options and an example.
@@ -73,6 +74,39 @@ def _games() -> list[str]:
     from .games import available_games
 
     return available_games()
+
+
+# --------------------------------------------------------------------------- play
+def _play_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--port", type=int, metavar="PORT",
+                   help="the port to serve on (default: 8866, or the next free one)")
+    p.add_argument("--host", default="127.0.0.1", metavar="HOST",
+                   help="the address to listen on (default 127.0.0.1: this machine only; 0.0.0.0 lets "
+                        "others on the network in)")
+    p.add_argument("--no-browser", action="store_true", help="do not open a browser; just print the address")
+
+
+def _play(args: argparse.Namespace) -> int:
+    from .app.server import serve
+
+    if args.port is not None and not 0 < args.port < 65536:
+        raise CommandError(f"--port must be 1 to 65535, got {args.port}")
+    return serve(port=args.port, host=args.host, open_browser=not args.no_browser,
+                 say=lambda line: print(line, flush=True))
+
+
+register(Command(
+    "play",
+    "serve a page to play in the browser: choose a game and the players, press Start",
+    "Serve a web page (through Voilà, pip install \"cardwidgets[app]\") where you choose a game, its "
+    "mode, its player count and rules options, who plays each seat (a person with a name, or a "
+    "bot), and how the screen is shared (your own seat, hot seat with a curtain between people, "
+    "or the teacher's view); Start shows a live table, and Start again begins a new game. No code "
+    "is shown. The page's address is printed; Ctrl+C stops the server.",
+    ("cardwidgets play", "cardwidgets play --port 8900 --no-browser"),
+    _play_args,
+    _play,
+))
 
 
 # --------------------------------------------------------------------------- simulate
@@ -285,8 +319,8 @@ def parser() -> argparse.ArgumentParser:
 
     top = _Parser(
         prog="cardwidgets",
-        description="Card-game tables for Jupyter, from the terminal: simulate games between bots, "
-                    "read saved games, export them as pages, look up rules.",
+        description="Card-game tables for Jupyter, from the terminal: play in the browser, simulate "
+                    "games between bots, read saved games, export them as pages, look up rules.",
         epilog="Run 'cardwidgets COMMAND --help' for a command's options and examples.",
     )
     top.add_argument("--version", action="version", version=f"cardwidgets {__version__}")

@@ -614,12 +614,63 @@ def lesson_scenarios() -> dict:
     return out
 
 
+# ----------------------------------------------------------------------------- playing together
+#: Names long enough to try the layouts (the longest a name may be is 20 characters).
+NAMES = ["Ann", "Bartholomew Quince", "Cy", "Dee", "Eve", "Fay", "Gus"]
+#: (label, new-game arguments) of the hot-seat tables of each game: a bot in the last seat.
+TOGETHER = {
+    "depot": [("", dict(players=3, seed=2))],
+    "cirno_neu": [("", dict(players=3, seed=3))],
+    "crypto_trick": [("", dict(players=3, seed=4))],
+    "yadokarick": [("", dict(players=3, seed=4)), ("duo_", dict(players=2, mode="duo", seed=8))],
+}
+
+
+def together_scenarios(game: str) -> dict:
+    """Hot-seat tables (the curtain down, a person seated, the bots' turn seen by the person seated)
+    and a view looking back, with player names."""
+    from cardwidgets import widgets
+    from cardwidgets.games import game_spec
+
+    cls = getattr(widgets, game_spec(game).table)
+    out: dict = {}
+    add = collector(out)
+    for label, kw in TOGETHER[game]:
+        n = kw["players"]
+        names = NAMES[:n]
+        bot = {n - 1: "greedy"} if n > 2 else {}
+        t = cls(**kw, names=names, hotseat=True, bots=bot, bot_delay=0)
+        assert t.curtain is not None and t.seat is None
+        add(f"{label}hotseat_curtain", "hot seat: nobody seated yet, the curtain down for the first person "
+                                       "(the view of nobody)", t)
+        browser(t, type="iam", seat=t.curtain["seat"])
+        assert t.seat is not None and t.legal
+        add(f"{label}hotseat_seated", "hot seat: the person to play said who they are: their view and moves", t)
+        while t.curtain is None and t.legal:
+            browser(t, type="act", action=first_move(t))
+        assert t.curtain is not None and t.history_len > 0
+        add(f"{label}hotseat_next", "hot seat: after that person's move (and the bots'), the curtain is down "
+                                    "for the next person", t)
+    kw = dict(TOGETHER[game][0][1])
+    t = cls(**kw, names=NAMES[:kw["players"]], bot_delay=0)
+    views = [t.view_for(s) for s in range(t.state.players)]
+    for _ in range(6):
+        actor = t.state.current_player
+        browser(views[actor], type="act", action=first_move(views[actor]))
+    browser(views[1], type="goto", index=2)
+    assert views[1].cursor == 2 and t.cursor == 6
+    add("view_back", "one player's view (view_for) looking back at move 2 on its own, while the game is at "
+                     "move 6", views[1])
+    return out
+
+
 GAMES = {"depot": depot_scenarios, "cirno_neu": cirno_scenarios, "crypto_trick": crypto_trick_scenarios,
          "yadokarick": yadokarick_scenarios}
 
 
 def build(game: str) -> dict:
     scenarios = GAMES[game]()
+    scenarios.update(together_scenarios(game))
     rules = {json.dumps(s["traits"].pop("rules"), sort_keys=True) for s in scenarios.values()}
     assert len(rules) == 1, "every table of a game syncs the same rules"
     return {"game": game, "rules": json.loads(rules.pop()), "scenarios": scenarios}

@@ -1904,7 +1904,9 @@ def new_game(players: int = 4, seed: int | None = None, deck: Sequence[Any] | No
     """
     # Simulations build many games alike: options validated once are remembered.
     try:
-        key = (players, *[(k, type(v), v) for k, v in options.items()]) if type(players) is int else None
+        # Names are no rules option: a game with names is set up in full (see _blank).
+        key = (players, *[(k, type(v), v) for k, v in options.items()]) \
+            if type(players) is int and "names" not in options else None
         known = _NEW_GAMES.get(key)
     except TypeError:  # an unhashable option value (deck_counts): validated every time
         key = known = None
@@ -1927,7 +1929,7 @@ def new_game(players: int = 4, seed: int | None = None, deck: Sequence[Any] | No
         st._shuffle(order)
     st._new_round(dealer, order, None)
     # The first round's narration depends on a few numbers only: made once, then copied.
-    key = (len(st._tgt.deal[dealer]), dealer, st._cfg.hand_size)
+    key = (len(st._tgt.deal[dealer]), dealer, st._cfg.hand_size, st.names)
     told = _SETUP_EVENTS.get(key)
     if told is None:
         told = [st._round_event(dealer, key[0])]

@@ -297,6 +297,8 @@ LAYOUT_PROBLEMS_JS = r"""root => {
     // a text squeezed to nothing (a name pushed out by its badges) has no width left at all
     const text = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
     if (!text || ignored(el) || !styled(el) || getComputedStyle(el).display === "inline") continue;
+    // a long name cut on purpose, with "…" and the whole name on hover, is not a fault
+    if (getComputedStyle(el).textOverflow === "ellipsis" && el.title && el.title.startsWith(el.textContent.trim().replace(/…$/, ""))) continue;
     if (el.scrollWidth > el.clientWidth + 1) {
       out.push(`text cut or spilling: ${label(el)} "${el.textContent.trim().slice(0, 50)}" (${el.scrollWidth} px in ${el.clientWidth})`);
     }

@@ -364,8 +364,9 @@ def duo_winner_seats(h0: int, h1: int, t: int) -> tuple[int, ...]:
     return (1,) if b0 else (0,)
 
 
-def duo_winners(h0: int, h1: int, t: int) -> tuple[tuple[int, ...], str]:
-    """Who wins a duo game with house sizes ``h0``, ``h1`` and target ``t`` (Y13.10).
+def duo_winners(h0: int, h1: int, t: int, labels: tuple[str, str] = ("A", "B")) -> tuple[tuple[int, ...], str]:
+    """Who wins a duo game with house sizes ``h0``, ``h1`` and target ``t`` (Y13.10); ``labels``
+    name the players in the reason.
 
     >>> duo_winners(10, 11, 12), duo_winners(13, 5, 12)[0], duo_winners(14, 13, 12)[0], duo_winners(9, 9, 12)[0]
     (((1,), 'neither bursts and B is closer'), (1,), (1,), (0, 1))
@@ -375,9 +376,9 @@ def duo_winners(h0: int, h1: int, t: int) -> tuple[tuple[int, ...], str]:
         if h0 == h1:
             return (0, 1), ("both burst" if b0 else "neither bursts") + " and the houses are equal"
         closer = (0 if h0 < h1 else 1) if b0 else (0 if h0 > h1 else 1)
-        return (closer,), ("both burst" if b0 else "neither bursts") + f" and {'AB'[closer]} is closer"
+        return (closer,), ("both burst" if b0 else "neither bursts") + f" and {labels[closer]} is closer"
     keep = 1 if b0 else 0
-    return (keep,), f"{'AB'[1 - keep]} bursts"
+    return (keep,), f"{labels[1 - keep]} bursts"
 
 
 # --------------------------------------------------------------------------- actions

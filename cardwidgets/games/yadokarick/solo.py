@@ -184,8 +184,8 @@ class SoloState(State):
         return self._phase
 
     def seat_label(self, seat: int) -> str:
-        """The single player is "you" (the letters A–D name the crabs)."""
-        return "you"
+        """The single player is "you", or their name (the letters A–D name the crabs)."""
+        return "you" if self.names is None else self.names[0]
 
     @property
     def row(self) -> list[str]:
@@ -539,7 +539,7 @@ class SoloState(State):
             "game": "yadokarick",
             "mode": "solo",
             "players": 1,
-            "names": ["you"],
+            "names": [self.seat_label(0)],
             "seat": seat,
             "phase": self._phase,
             "current": self.current_player,
