@@ -11,7 +11,7 @@ import pytest
 
 import cardwidgets
 import kit
-from cardwidgets import Replay, Timeline, available_games, game_spec, lessons, widgets
+from cardwidgets import Timeline, available_games, game_spec, lessons, widgets
 from cardwidgets.games import game_module
 from invariants import FakeLoop, forge, send, table, table_key
 

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
 from ..core import (ANY, Event, Field, GameSpec, IllegalActionError, InvalidActionError, Mode, Option, Outcome,
-                    Phase, State, Termination, plural)
+                    Phase, State, Termination, number, plural)
 from ..core.deck import check_deck, counts_to_cards, read_cards
 from ..core.errors import quote, show
 from ..core.position import PositionError, Value, cards_text, deal_unknown, load_position, seat_text
@@ -670,7 +670,7 @@ class CirnoNeuState(State):
                 if ev is not None:
                     ev.append(Event("play", {"seat": p, "card": TOKENS[c], "target": None, "sum_before": before,
                                              "sum": s}, "N3.1",
-                                    f"{self.seat_label(p)} plays {_SHOW[c]}: sum {before} → {s} "
+                                    f"{self.seat_label(p)} plays {_SHOW[c]}: sum {number(before)} → {s} "
                                     f"(over {cfg.limit}) (rule N3.1)."))
                 room = cfg.limit - before
                 forced = all(k <= PLUS_MAX and VALUE[k] > room for k in hand) and VALUE[c] > room
@@ -737,9 +737,9 @@ class CirnoNeuState(State):
         double = self._required == 2
         if c <= SET99:
             floor = " (floored at 0)" if c in (MINUS_1, MINUS_10) and before - VALUE[c] != self._sum else ""
-            text = f"{who} plays {_SHOW[c]}: sum {before} → {self._sum}{floor} (rule {rule})."
+            text = f"{who} plays {_SHOW[c]}: sum {number(before)} → {number(self._sum)}{floor} (rule {rule})."
         elif c == PASS:
-            text = f"{who} plays PASS: the sum stays {self._sum} (rule N3.4)."
+            text = f"{who} plays PASS: the sum stays {number(self._sum)} (rule N3.4)."
         elif c == TURN:
             way = "clockwise" if self._dir == 1 else "counter-clockwise"
             text = f"{who} plays TURN: play now goes {way} (rule N3.5)."
@@ -1037,7 +1037,7 @@ class CirnoNeuState(State):
         n = v["players"]
         way = "cw" if v["clockwise"] else "ccw"
         top = " ".join(v["stack_top"]) or "—"
-        lines = [f"cirno+neu · {n} players · round {v['round']} · sum {v['sum']}/{v['limit']} · {way} · "
+        lines = [f"cirno+neu · {n} players · round {v['round']} · sum {number(v['sum'])}/{v['limit']} · {way} · "
                  f"draw {v['draw_count']} · stack {v['stack_size']} [{top}]"]
         t = v["turn"]
         if v["current"] is not None:
@@ -1066,7 +1066,7 @@ class CirnoNeuState(State):
 
     # ------------------------------------------------------------- position text
     def _position_fields(self) -> list[tuple[str, str]]:
-        n, cfg = self.players, self._cfg
+        cfg = self._cfg
         actor = self._actor
         out: list[tuple[str, str]] = []
 

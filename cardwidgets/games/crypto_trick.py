@@ -70,7 +70,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence, Union
 
 from ..core import (ANY, Event, Field, GameSpec, IllegalActionError, InvalidActionError, Mode, Option, Outcome,
-                    Phase, State, plural, tuple_field)
+                    Phase, State, number, plural, tuple_field)
 from ..core.deck import check_deck, read_cards
 from ..core.position import PositionError, Value, cards_text, deal_unknown, load_position, seat_text
 from ..core.errors import quote, show
@@ -566,13 +566,8 @@ def _ordinal(n: int) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
-def _num(v: int) -> str:
-    """A number as narration writes it: negative with the minus sign (U+2212), not a hyphen."""
-    return f"\u2212{-v}" if v < 0 else str(v)
-
-
 def _points(v: int) -> str:
-    return f"{_num(v)} {'point' if v == 1 else 'points'}"
+    return f"{number(v)} {'point' if v == 1 else 'points'}"
 
 
 def _score_words(b: int, k: int, score: int) -> str:
@@ -580,7 +575,7 @@ def _score_words(b: int, k: int, score: int) -> str:
         return "no blocks = 5"
     if b <= 3:
         return f"{plural(b, 'block')} in {plural(k, 'colour')} = {score}"
-    return f"{b} blocks = {_num(score)} (no multiplier)"
+    return f"{b} blocks = {number(score)} (no multiplier)"
 
 
 def _record_dict(raw: tuple, cfg: Config) -> dict[str, Any]:
@@ -1127,7 +1122,7 @@ class CryptoTrickState(State):
             if self.options["won_pile_visibility"] == "block_count_only":
                 del record["won"]  # a public event carries only what every seat may see (C11.5)
             parts = "; ".join(f"{self.seat_label(s)} {_score_words(*scored[s])}" for s in range(n))
-            tot = ", ".join(f"{self.seat_label(s)} {_num(totals[s])}" for s in range(n))
+            tot = ", ".join(f"{self.seat_label(s)} {number(totals[s])}" for s in range(n))
             ev.append(Event("round_end", record, "C9.2",
                             f"Round {self._round} is over after {TRICKS} tricks (rule C8.3). Scores (rule C9.2): "
                             f"{parts}. Totals (rule C9.4): {tot}."))
@@ -2547,7 +2542,7 @@ class _PositionReader:
     def results(self, past: list[tuple], rnd: int, ph: int, totals: list[int], v: Value) -> tuple:
         """The records of the rounds in ``past``: their scores (C9.2) and the totals after each
         (counted back from ``totals``)."""
-        cfg, n = self.cfg, self.n
+        cfg = self.cfg
         end = rnd if ph == FINISHED else rnd - 1
         if len(past) > end:
             raise v.error(f"{len(past)} rounds scored before round {rnd}")

@@ -26,7 +26,7 @@ try:
 except ImportError:  # the browser fixture reports it: a skip locally, a failure when CI is set
     expect = None
 
-from .conftest import history_pos, layout_problems, require_table, table_errors
+from .conftest import history_pos, layout_problems, require_table
 from .lab import REPO_ROOT, _free_port
 
 pytestmark = pytest.mark.e2e

@@ -147,7 +147,7 @@ def _new_standard(players: Any, seed: Any, deck: Any, chance: Any, options: dict
 
 def _new_duo(players: Any, seed: Any, deck: Any, chance: Any, options: dict) -> DuoState:
     st = DuoState._create(players, seed, DUO, options, chance)
-    cfg = st._cfg = (config if options else default_config)(DUO, st.players, st.options)
+    st._cfg = (config if options else default_config)(DUO, st.players, st.options)
     order = _first_order(st, deck)
     st._cur = None
     st._last = None

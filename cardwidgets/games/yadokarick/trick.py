@@ -20,7 +20,7 @@ from functools import lru_cache
 from itertools import permutations
 from typing import Any
 
-from ...core import Event, Field, Outcome, State, plural, tuple_field
+from ...core import Event, Field, Outcome, State, number, plural, tuple_field
 from ...core.errors import show
 from ...core.position import Parsed, PositionError, seat_text
 from .positions import Reader, option_error, part_size, write_action, write_cards, write_lists
@@ -762,7 +762,7 @@ class StandardState(_TrickTable):
                        if h == t else f"house {h}, {h - t} over the target")
                 pen = f", minus {f} collapsed" if f else ""
                 ev.append(Event("score", {"seat": s, "house": h, "collapsed": f, "target": t, "score": sc},
-                                "Y10.2", f"{self.seat_label(s)} scores {sc}: {how}{pen} (rules Y10.2, Y10.3)."))
+                                "Y10.2", f"{self.seat_label(s)} scores {number(sc)}: {how}{pen} (rules Y10.2, Y10.3)."))
             ev.append(Event("round_end", {"round": self._round, "totals": list(self._totals)}, "Y10.4",
                             "Totals: " + ", ".join(f"{self.seat_label(s)} {self._totals[s]}"
                                                    for s in range(self.players)) + " (rule Y10.4)."))
