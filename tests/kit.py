@@ -11,6 +11,7 @@ import itertools
 import json
 import pickle
 import random
+import re
 from typing import Any, Iterable
 
 import pytest
@@ -58,10 +59,17 @@ def vocabulary(mod: Any, cfg: dict[str, Any], games: int = 6, seed: int = 0) -> 
     return list(seen)
 
 
+#: A negative number written with a hyphen where narration computes ("sum 0 → -1", "scores -9",
+#: "= -73"); card names such as cirno+neu's "-10" are notation and keep their hyphen.
+HYPHEN_MINUS = re.compile(r"(?:[=→]|\b(?:sum|scores?|stays|totals?)\b:?)\s+-\d")
+
+
 def cited_rules(game: str, events: Iterable[Any]) -> None:
-    """Every event cites a rule, and every rule it cites resolves in the reference."""
+    """Every event cites a rule, every rule it cites resolves in the reference, and negative
+    numbers carry the minus sign."""
     for e in events:
         assert e.text, f"an event without narration: {e}"
+        assert not HYPHEN_MINUS.search(e.text), f"a hyphen for a minus sign: {e.text}"
         if e.kind == "preview_stop":
             continue
         assert e.rule, f"an event without a rule: {e.text}"
