@@ -744,6 +744,19 @@ def test_setup_standard_refuses_bad_positions(kwargs, match):
         Y.setup_standard(**kwargs)
 
 
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(hands=[["G1", "G2"], []], trick_no=10), "hands[0]: player 0 must hold 1 cards at trick 10"),
+    (dict(hands=[["G1"], ["G1"]]), "G1 is placed twice"),
+    (dict(trick=["G1", "G2", "G3"]), "trick: at most 2 cards may be down already"),
+    (dict(hands=[[], []], npc_deck=["G1"], discard=["G1"]), "G1 is placed twice"),
+    (dict(houses=[["G1", "G2", "G3", "G4", "G5", "G6", "G7"], [], []]), "a house holds at most 6 cards (rule Y8.4)"),
+])
+def test_setup_duo_refuses_bad_positions(kwargs, message):
+    with pytest.raises(ValueError) as info:
+        Y.setup_duo(**kwargs)
+    assert str(info.value) == message
+
+
 def test_deck_validation_per_mode():
     good = [C.NAME[c] for c in range(72)]
     st = Y.new_game(players=4, deck=good)

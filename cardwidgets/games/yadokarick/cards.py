@@ -557,7 +557,24 @@ class GiveUp:
 
 
 @dataclass(frozen=True, slots=True)
-class Draw:
+class _ColourAction:
+    """A solo action naming a deck, written ``"<kind> <colour>"``; subclasses set ``kind``."""
+
+    kind = ""
+    colour: str
+    colour_id: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        c = _colour(self.colour, self.kind)
+        object.__setattr__(self, "colour", c)
+        object.__setattr__(self, "colour_id", COLOURS.index(c))
+
+    def __str__(self) -> str:
+        return self.kind + " " + self.colour
+
+
+@dataclass(frozen=True, slots=True)
+class Draw(_ColourAction):
     """Solo: draw the next row card from the green or the pink deck (Y14.2, Y14.9).
 
     >>> str(Draw("G")), Draw("pink").colour_id
@@ -565,20 +582,10 @@ class Draw:
     """
 
     kind = "draw"
-    colour: str
-    colour_id: int = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        c = _colour(self.colour, "draw")
-        object.__setattr__(self, "colour", c)
-        object.__setattr__(self, "colour_id", COLOURS.index(c))
-
-    def __str__(self) -> str:
-        return "draw " + self.colour
 
 
 @dataclass(frozen=True, slots=True)
-class Row:
+class Row(_ColourAction):
     """Solo with ``solo_initial_row="one_color"``: draw the whole first row from one deck (Y14.2).
 
     >>> str(Row("pink"))
@@ -586,16 +593,6 @@ class Row:
     """
 
     kind = "row"
-    colour: str
-    colour_id: int = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        c = _colour(self.colour, "row")
-        object.__setattr__(self, "colour", c)
-        object.__setattr__(self, "colour_id", COLOURS.index(c))
-
-    def __str__(self) -> str:
-        return "row " + self.colour
 
 
 @dataclass(frozen=True, slots=True)
