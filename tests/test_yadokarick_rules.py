@@ -757,6 +757,19 @@ def test_setup_duo_refuses_bad_positions(kwargs, message):
     assert str(info.value) == message
 
 
+@pytest.mark.parametrize("table, message", [
+    ({"x": 1}, "'x' is not a number 1-36 or a card like 'G25'"),
+    ({1: 1, "1": 2}, "1 is given twice"),
+    ({"G1": 1, "g1": 2}, "'G1' is given twice"),
+    ({1: 51}, "the size of 1 must be an int from 0 to 50"),
+    ({"G2": False}, "the size of 'G2' must be an int from 0 to 50"),
+])
+def test_size_table_refusals_name_the_entry(table, message):
+    assert C.check_size_table(table) == message
+    with pytest.raises(ValueError, match="size_table"):
+        Y.new_game(players=4, size_table=table)
+
+
 def test_deck_validation_per_mode():
     good = [C.NAME[c] for c in range(72)]
     st = Y.new_game(players=4, deck=good)

@@ -25,6 +25,7 @@ from typing import Any, Iterable, Sequence
 from ...core import InvalidActionError
 from ...core.deck import check_deck as _core_check_deck, read_cards
 from ...core.errors import quote, show
+from ...core.spec import int_table_problem
 
 # --------------------------------------------------------------------------- the card table (Y1)
 GREEN, PINK = 0, 1
@@ -105,17 +106,8 @@ def check_size_table(value: Any) -> str | None:
         return "expected a dict {number 1-36 or card like 'G20': size}, e.g. {20: 0}"
     if len(value) > 108:
         return "a size table has at most 108 entries (36 numbers and 72 cards)"
-    seen = set()
-    for k, v in value.items():
-        key = _table_key(k)
-        if key is None:
-            return f"{show(k, 20)} is not a number 1-36 or a card like 'G25'"
-        if key in seen:
-            return f"{key!r} is given twice"
-        seen.add(key)
-        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 50:
-            return f"the size of {key!r} must be an int from 0 to 50"
-    return None
+    return int_table_problem(value, _table_key, 0, 50, not_key="{raw} is not a number 1-36 or a card like 'G25'",
+                             twice="{key!r} is given twice", bad="the size of {key!r} must be an int from 0 to 50")
 
 
 def norm_size_table(value: dict) -> dict:
