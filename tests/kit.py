@@ -239,6 +239,21 @@ def fast_path_matches(game: str, cfg: dict[str, Any], seeds: Iterable[int]) -> i
     return actions
 
 
+def random_line(game: str, cfg: dict[str, Any], seed: int, length: int) -> Any:
+    """A ``Timeline`` whose main line is ``length`` random legal moves (fewer if the game ends),
+    the moves drawn with ``random.Random(seed)`` from a game dealt with ``seed``."""
+    from cardwidgets import Timeline
+
+    tl = Timeline(game_module(game).new_game(seed=seed, **cfg))
+    rng = random.Random(seed)
+    for _ in range(length):
+        legal = tl.state.legal_actions()
+        if not legal:
+            break
+        tl.step(rng.choice(legal))
+    return tl
+
+
 def all_pairs(values: list[Any]) -> list[tuple[Any, Any]]:
     return list(itertools.combinations(values, 2))
 
