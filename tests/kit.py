@@ -272,6 +272,32 @@ def lesson_at(lesson_id: str, index: int) -> Any:
     return run
 
 
+def lesson_after(lesson: Any, moves: list[str]) -> Any:
+    """A run of ``lesson`` after ``moves``, every one of which it must accept."""
+    run = lesson.start()
+    for m in moves:
+        fb = run.attempt(m)
+        assert fb.ok, f"{lesson.id}: {m} refused after {moves}: {fb.text}"
+    return run
+
+
+def lesson_paths(lesson: Any) -> list[list[str]]:
+    """Every complete way through ``lesson``: at each step, every legal move it accepts."""
+    out: list[list[str]] = []
+
+    def walk(moves: list[str]) -> None:
+        run = lesson_after(lesson, moves)
+        if run.done:
+            out.append(moves)
+            return
+        for action in run.state.legal_actions():
+            if lesson_after(lesson, moves).attempt(str(action)).ok:
+                walk(moves + [str(action)])
+
+    walk([])
+    return out
+
+
 def lesson_seen(run: Any, hide: Iterable[str] = ()) -> str:
     """Everything the student's seat has been shown so far, as one text: its view (without
     the keys in ``hide``, such as tables of the whole card set) and its narration."""
