@@ -258,6 +258,19 @@ def all_pairs(values: list[Any]) -> list[tuple[Any, Any]]:
     return list(itertools.combinations(values, 2))
 
 
+# --------------------------------------------------------------------------- bots
+class Spy:
+    """A bot that records what it is given (it must be a view dict and the legal list only),
+    then asks ``inner``."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner, self.calls = inner, []
+
+    def act(self, view: Any, legal: Any) -> Any:
+        self.calls.append((view, list(legal)))
+        return self.inner.act(view, legal)
+
+
 # --------------------------------------------------------------------------- lessons
 def lesson_at(lesson_id: str, index: int) -> Any:
     """A run of the lesson at step ``index``, each earlier step solved by its first accepted
