@@ -239,6 +239,26 @@ def fast_path_matches(game: str, cfg: dict[str, Any], seeds: Iterable[int]) -> i
     return actions
 
 
+def lockstep(st: Any, rng: random.Random, steps: int = 10_000, views: bool = False) -> int:
+    """Play random legal actions on the narrated path (``st``) and the fast path (``apply_unchecked``
+    on a clone) side by side: the same legal actions before and the same state after every action
+    (with ``views``, the same teacher view too), and the same outcome. Returns how many actions."""
+    fast = st.clone()
+    n = 0
+    while not st.is_terminal and n < steps:
+        legal = st.legal_actions()
+        assert [str(a) for a in fast.legal_actions()] == [str(a) for a in legal]
+        a = legal[rng.randrange(len(legal))]
+        st.apply(a, ANY)
+        fast.apply_unchecked(a)
+        assert fast.to_dict() == st.to_dict() and fast.is_terminal == st.is_terminal, f"after {a} the paths disagree"
+        if views:
+            assert fast.view(None) == st.view(None), f"after {a} the views disagree"
+        n += 1
+    assert fast.outcome() == st.outcome()
+    return n
+
+
 def random_line(game: str, cfg: dict[str, Any], seed: int, length: int) -> Any:
     """A ``Timeline`` whose main line is ``length`` random legal moves (fewer if the game ends),
     the moves drawn with ``random.Random(seed)`` from a game dealt with ``seed``."""
