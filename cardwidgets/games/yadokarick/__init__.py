@@ -40,7 +40,7 @@ True
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from ...core import ANY, Event, IllegalActionError, InvalidActionError, Recorded
 from ...core.deck import read_cards
@@ -292,6 +292,18 @@ def _fill_hands(hands: list[list[int]], needs: Sequence[int], rest: list[int], f
             hands[s].append(rest.pop())
 
 
+def _hand_built(st: Any, start: Callable[[list[Event]], Any]) -> Any:
+    """Finish a hand-built position: ``start`` plays its automatic first steps (narrated into
+    ``setup_events``); then it is held to the same rules as a loaded one, and recorded as the
+    game's start."""
+    events: list[Event] = []
+    start(events)
+    st.setup_events = events
+    st._check_loaded()
+    st._mark_origin()
+    return st
+
+
 def setup_position(mode: str = STANDARD, **kwargs: Any):
     """A hand-built position for lessons and tests (``mode`` picks the engine).
 
@@ -441,12 +453,7 @@ def setup_duo(hands: Sequence[Sequence[str]] | None = None, *, npc_deck: Sequenc
     st._last_trick = None
     st._last = None
     st._winners = None
-    events: list[Event] = []
-    st._advance(events)
-    st.setup_events = events
-    st._check_loaded()  # a hand-built position is held to the same rules as a loaded one
-    st._mark_origin()
-    return st
+    return _hand_built(st, st._advance)
 
 
 def setup_solo(row: Sequence[str] = (), *, crabs: Mapping[str, Sequence[str]] | Sequence[Sequence[str]] | None = None,
@@ -511,12 +518,7 @@ def setup_solo(row: Sequence[str] = (), *, crabs: Mapping[str, Sequence[str]] | 
     st._out = tuple(out)
     st._setup = False
     st._phase = "turn"
-    events: list[Event] = []
-    st._fill(events)
-    st.setup_events = events
-    st._check_loaded()  # a hand-built position is held to the same rules as a loaded one
-    st._mark_origin()
-    return st
+    return _hand_built(st, st._fill)
 
 
 # --------------------------------------------------------------------------- examples
