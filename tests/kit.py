@@ -259,6 +259,15 @@ def lockstep(st: Any, rng: random.Random, steps: int = 10_000, views: bool = Fal
     return n
 
 
+def advance(st: Any, rng: random.Random, moves: int) -> Any:
+    """Play up to ``moves`` random legal actions on ``st`` (the fast path), fewer if the game ends."""
+    for _ in range(moves):
+        if st.is_terminal:
+            break
+        st.apply_unchecked(rng.choice(st.legal_actions()))
+    return st
+
+
 def random_line(game: str, cfg: dict[str, Any], seed: int, length: int) -> Any:
     """A ``Timeline`` whose main line is ``length`` random legal moves (fewer if the game ends),
     the moves drawn with ``random.Random(seed)`` from a game dealt with ``seed``."""

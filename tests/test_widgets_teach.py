@@ -122,10 +122,7 @@ def test_twin_deals_give_identical_previews(game, report):
         vocab = kit.vocabulary(mod, {"players": players, **base}, games=2)
         for _ in range(4):
             st = mod.new_game(players=players, seed=rng.randrange(10_000), **base)
-            for _ in range(rng.randint(2, 50)):
-                if st.is_terminal:
-                    break
-                st.apply_unchecked(rng.choice(st.legal_actions()))
+            kit.advance(st, rng, rng.randint(2, 50))
             if st.is_terminal:
                 continue
             seat = st.current_player
