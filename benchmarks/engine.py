@@ -33,13 +33,19 @@ EXTRA = {
 }
 
 
-def configs(game: str) -> list[dict]:
+def mode_configs(game: str) -> list[dict]:
+    """One configuration per mode, with 4 players where the mode allows it (benchmarks/envs.py too)."""
     spec = game_spec(game)
     out = []
     for mode in spec.modes:
         cfg = {"mode": mode.name} if len(spec.modes) > 1 else {}
         players = 4 if 4 in mode.players else mode.players[len(mode.players) // 2]
         out.append({**cfg, "players": players})
+    return out
+
+
+def configs(game: str) -> list[dict]:
+    out = mode_configs(game)
     for extra in EXTRA.get(game, []):
         if extra not in out:
             out.append(extra)

@@ -183,10 +183,28 @@ register(Command(
 
 
 # --------------------------------------------------------------------------- replay
-def _replay_args(p: argparse.ArgumentParser) -> None:
+def _replay_file_args(p: argparse.ArgumentParser) -> None:
+    """The replay file and the seat whose sight to keep (``replay`` and ``export``)."""
     p.add_argument("file", metavar="FILE", help="a replay file (JSON), as table.replay().save(FILE) writes it")
     p.add_argument("--seat", metavar="K", help="show only what seat K saw: 0, 1, ... or A, B, ... "
                                                "(default: everything, the teacher's view)")
+
+
+def _load_timeline(file: str) -> Any:
+    """The ``Timeline`` of a replay file, or a ``CommandError`` saying what is wrong with it."""
+    from .core.replay import Replay, ReplayError
+    from .core.timeline import Timeline
+
+    try:
+        return Timeline.from_replay(Replay.load(Path(file)))
+    except OSError as e:
+        raise CommandError(f"cannot read {file}: {e.strerror or e}") from None
+    except ReplayError as e:  # it says which line of the file, and which action
+        raise CommandError(f"{file} is not a valid replay: {e}") from None
+
+
+def _replay_args(p: argparse.ArgumentParser) -> None:
+    _replay_file_args(p)
     p.add_argument("--branch", metavar="NAME", help="read this line of play instead of the main line")
 
 
@@ -202,17 +220,8 @@ def _seat(text: str | None, players: int) -> int | None:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from .core.replay import Replay, ReplayError
-    from .core.timeline import Timeline
-
     path = Path(args.file)
-    try:
-        replay = Replay.load(path)
-        timeline = Timeline.from_replay(replay)
-    except OSError as e:
-        raise CommandError(f"cannot read {args.file}: {e.strerror or e}") from None
-    except ReplayError as e:  # it says which line of the file, and which action
-        raise CommandError(f"{args.file} is not a valid replay: {e}") from None
+    timeline = _load_timeline(args.file)
     if args.branch is not None:
         names = [b.name for b in timeline.branches]
         if args.branch not in names:
@@ -237,27 +246,17 @@ register(Command(
 
 # --------------------------------------------------------------------------- export
 def _export_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", metavar="FILE", help="a replay file (JSON), as table.replay().save(FILE) writes it")
-    p.add_argument("--seat", metavar="K", help="show only what seat K saw: 0, 1, ... or A, B, ... "
-                                               "(default: everything, the teacher's view)")
+    _replay_file_args(p)
     p.add_argument("-o", "--out", metavar="OUT", help="the page to write (default: FILE with .html instead "
                                                       "of .json)")
 
 
 def _export(args: argparse.Namespace) -> int:
-    from .core.replay import Replay, ReplayError
-    from .core.timeline import Timeline
-
     path = Path(args.file)
     out = Path(args.out) if args.out else path.with_suffix(".html")
     if out.resolve() == path.resolve():
         raise CommandError(f"the page would replace the replay {args.file}: give another name with -o")
-    try:
-        timeline = Timeline.from_replay(Replay.load(path))
-    except OSError as e:
-        raise CommandError(f"cannot read {args.file}: {e.strerror or e}") from None
-    except ReplayError as e:
-        raise CommandError(f"{args.file} is not a valid replay: {e}") from None
+    timeline = _load_timeline(args.file)
     seat = _seat(args.seat, timeline.state.players)
     try:
         written = timeline.to_html(out, seat)

@@ -11,7 +11,7 @@ import pytest
 
 import cardwidgets
 import kit
-from cardwidgets import Timeline, available_games, game_spec, lessons, widgets
+from cardwidgets import available_games, game_spec, lessons, widgets
 from cardwidgets.games import game_module
 from invariants import FakeLoop, forge, send, table, table_key
 
@@ -44,14 +44,7 @@ def played(game: str, n: int, seed: int = 3, **cfg):
     spec = game_spec(game)
     mode = spec.modes[0]
     cfg = {"players": mode.players[min(1, len(mode.players) - 1)], **cfg}
-    tl = Timeline(game_module(game).new_game(seed=seed, **cfg))
-    rng = random.Random(seed)
-    for _ in range(n):
-        legal = tl.state.legal_actions()
-        if not legal:
-            break
-        tl.step(rng.choice(legal))
-    return tl
+    return kit.random_line(game, cfg, seed, n)
 
 
 # =========================================================================== previews
@@ -129,10 +122,7 @@ def test_twin_deals_give_identical_previews(game, report):
         vocab = kit.vocabulary(mod, {"players": players, **base}, games=2)
         for _ in range(4):
             st = mod.new_game(players=players, seed=rng.randrange(10_000), **base)
-            for _ in range(rng.randint(2, 50)):
-                if st.is_terminal:
-                    break
-                st.apply_unchecked(rng.choice(st.legal_actions()))
+            kit.advance(st, rng, rng.randint(2, 50))
             if st.is_terminal:
                 continue
             seat = st.current_player

@@ -14,6 +14,7 @@ import re
 
 import pytest
 
+import kit
 from cardwidgets import available_games, game_spec, widgets
 from cardwidgets.games import game_module
 from cardwidgets.widgets._together import public_view
@@ -183,10 +184,7 @@ def test_what_the_curtain_syncs_is_the_same_in_twin_deals(game, kw, report):
     compared = 0
     for seed in range(6):
         st = game_module(game).new_game(seed=seed, **kw)
-        for _ in range(rng.randint(0, 40)):
-            if st.is_terminal:
-                break
-            st.apply_unchecked(rng.choice(st.legal_actions()))
+        kit.advance(st, rng, rng.randint(0, 40))
         if st.is_terminal:
             continue
         a = cls(state=st, hotseat=True, bot_delay=0)
@@ -464,10 +462,7 @@ def test_views_of_twin_deals_sync_the_same(game, report):
         base = {"mode": mode.name} if len(spec.modes) > 1 else {}
         for seed in range(4):
             st = game_module(game).new_game(players=mode.players[0], seed=seed, **base)
-            for _ in range(rng.randint(2, 40)):
-                if st.is_terminal:
-                    break
-                st.apply_unchecked(rng.choice(st.legal_actions()))
+            kit.advance(st, rng, rng.randint(2, 40))
             for seat in range(st.players):
                 a = cls_of(game)(state=st, bot_delay=0).view_for(seat)
                 b = cls_of(game)(state=st._twin(seat, random.Random(seat)), bot_delay=0).view_for(seat)

@@ -45,7 +45,7 @@ from ..core.deck import check_deck, counts_to_cards, read_cards
 from ..core.errors import quote, show
 from ..core.position import PositionError, Value, cards_text, deal_unknown, load_position, seat_text
 from ..core.rng import Recorder
-from ..core.spec import int_range, seat_or_random
+from ..core.spec import int_range, int_table_problem, seat_or_random
 
 PLAYERS = tuple(range(2, 9))  # N1.1
 #: The engine's bound on the actions (card plays) of one match, counted in its history
@@ -105,17 +105,16 @@ def _deck_check(value: Any) -> str | None:
         return None
     if not isinstance(value, dict) or not value:
         return "expected a dict {card token: count}, e.g. {'1': 3, ..., 'DSHOT': 1}"
-    seen = set()
-    for k, n in value.items():
-        c = card_id(k)
-        if c is None:
-            return f"{show(k, 20)} is not a card token; allowed keys: {', '.join(TOKENS)}"
-        if c in seen:
-            return f"card {TOKENS[c]} is given twice"
-        seen.add(c)
-        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 100:
-            return f"count {show(n, 20)} for {show(k, 20)} must be an int from 0 to 100"
-    return None
+    return int_table_problem(value, _token_or_none, 0, 100,
+                             not_key="{raw} is not a card token; allowed keys: " + ", ".join(TOKENS),
+                             twice="card {key} is given twice",
+                             bad="count {value} for {raw} must be an int from 0 to 100")
+
+
+def _token_or_none(token: Any) -> str | None:
+    """The canonical token of a card, or ``None`` if ``token`` names none."""
+    c = card_id(token)
+    return None if c is None else TOKENS[c]
 
 
 def _set_value(value: Any) -> str | None:

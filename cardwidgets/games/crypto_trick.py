@@ -252,7 +252,24 @@ def _card_arg(card: Any, verb: str) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class Reveal:
+class _CardAction:
+    """An action naming one card, written ``"<kind> <card>"``; subclasses set ``kind``."""
+
+    kind = ""
+    card: str
+    cid: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        c = _card_arg(self.card, self.kind)
+        object.__setattr__(self, "card", NAMES[c])
+        object.__setattr__(self, "cid", c)
+
+    def __str__(self) -> str:
+        return self.kind + " " + self.card
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal(_CardAction):
     """The first player reveals and offers ``card`` (C5.1).
 
     >>> Reveal("y3"), str(Reveal("Y3"))
@@ -260,37 +277,17 @@ class Reveal:
     """
 
     kind = "reveal"
-    card: str
-    cid: int = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        c = _card_arg(self.card, "reveal")
-        object.__setattr__(self, "card", NAMES[c])
-        object.__setattr__(self, "cid", c)
-
-    def __str__(self) -> str:
-        return "reveal " + self.card
 
 
 @dataclass(frozen=True, slots=True)
-class Give:
+class Give(_CardAction):
     """The declarer gives ``card`` to the first player, face down (C5.5)."""
 
     kind = "give"
-    card: str
-    cid: int = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        c = _card_arg(self.card, "give")
-        object.__setattr__(self, "card", NAMES[c])
-        object.__setattr__(self, "cid", c)
-
-    def __str__(self) -> str:
-        return "give " + self.card
 
 
 @dataclass(frozen=True, slots=True)
-class Play:
+class Play(_CardAction):
     """A follower plays ``card`` (C6.2).
 
     >>> Play("r5"), str(Play("R5"))
@@ -298,16 +295,6 @@ class Play:
     """
 
     kind = "play"
-    card: str
-    cid: int = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        c = _card_arg(self.card, "play")
-        object.__setattr__(self, "card", NAMES[c])
-        object.__setattr__(self, "cid", c)
-
-    def __str__(self) -> str:
-        return "play " + self.card
 
 
 @dataclass(frozen=True, slots=True)

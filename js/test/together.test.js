@@ -1,34 +1,13 @@
 // @vitest-environment happy-dom
 // Playing together: the hot-seat curtain, a seated person's view with player names, and a
 // player's view looking back on its own, on positions the Python engines made (fixtures/<game>.json).
-import { describe, it, expect, beforeEach, afterEach } from "vitest";
-import depot from "../src/depot/index.js";
-import cirnoNeu from "../src/cirno_neu/index.js";
-import cryptoTrick from "../src/crypto_trick/index.js";
-import yadokarick from "../src/yadokarick/index.js";
-import { fakeModel } from "./fake-model.js";
+import { describe, it, expect } from "vitest";
 import { scenario, scenarioNames } from "./fixtures.js";
+import { GAMES, el, model, mountScenario as mount, useTable, $, $$ } from "./helpers.js";
 
-const WIDGETS = { depot, cirno_neu: cirnoNeu, crypto_trick: cryptoTrick, yadokarick };
-const GAMES = /** @type {Array<keyof typeof WIDGETS>} */ (Object.keys(WIDGETS));
 const named = (/** @type {RegExp} */ re) => GAMES.flatMap((g) => scenarioNames(g).filter((n) => re.test(n)).map((n) => [g, n]));
 const CURTAIN = named(/hotseat_(curtain|next)$/);
 const SEATED = named(/hotseat_seated$/);
-
-/** @type {HTMLElement} */
-let el;
-/** @type {ReturnType<typeof fakeModel>} */
-let model;
-/** @type {(() => void) | undefined} */
-let cleanup;
-
-function mount(game, name, over = {}) {
-  model = fakeModel(scenario(game, name, over));
-  cleanup = WIDGETS[game].render({ model, el });
-  return model;
-}
-const $ = (sel) => /** @type {HTMLElement} */ (el.querySelector(sel));
-const $$ = (sel) => /** @type {HTMLElement[]} */ ([...el.querySelectorAll(sel)]);
 
 /** Every number and text in a value (the card notations a view holds among them). */
 function tokens(value, out = new Set()) {
@@ -38,15 +17,7 @@ function tokens(value, out = new Set()) {
   return out;
 }
 
-beforeEach(() => {
-  el = document.createElement("div");
-  document.body.appendChild(el);
-});
-afterEach(() => {
-  cleanup?.();
-  cleanup = undefined;
-  el.remove();
-});
+useTable();
 
 describe("the hot-seat curtain", () => {
   it("every game has curtain scenarios", () => {

@@ -25,6 +25,7 @@ from typing import Any, Iterable, Sequence
 from ...core import InvalidActionError
 from ...core.deck import check_deck as _core_check_deck, read_cards
 from ...core.errors import quote, show
+from ...core.spec import int_table_problem
 
 # --------------------------------------------------------------------------- the card table (Y1)
 GREEN, PINK = 0, 1
@@ -105,17 +106,8 @@ def check_size_table(value: Any) -> str | None:
         return "expected a dict {number 1-36 or card like 'G20': size}, e.g. {20: 0}"
     if len(value) > 108:
         return "a size table has at most 108 entries (36 numbers and 72 cards)"
-    seen = set()
-    for k, v in value.items():
-        key = _table_key(k)
-        if key is None:
-            return f"{show(k, 20)} is not a number 1-36 or a card like 'G25'"
-        if key in seen:
-            return f"{key!r} is given twice"
-        seen.add(key)
-        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 50:
-            return f"the size of {key!r} must be an int from 0 to 50"
-    return None
+    return int_table_problem(value, _table_key, 0, 50, not_key="{raw} is not a number 1-36 or a card like 'G25'",
+                             twice="{key!r} is given twice", bad="the size of {key!r} must be an int from 0 to 50")
 
 
 def norm_size_table(value: dict) -> dict:
@@ -557,7 +549,24 @@ class GiveUp:
 
 
 @dataclass(frozen=True, slots=True)
-class Draw:
+class _ColourAction:
+    """A solo action naming a deck, written ``"<kind> <colour>"``; subclasses set ``kind``."""
+
+    kind = ""
+    colour: str
+    colour_id: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        c = _colour(self.colour, self.kind)
+        object.__setattr__(self, "colour", c)
+        object.__setattr__(self, "colour_id", COLOURS.index(c))
+
+    def __str__(self) -> str:
+        return self.kind + " " + self.colour
+
+
+@dataclass(frozen=True, slots=True)
+class Draw(_ColourAction):
     """Solo: draw the next row card from the green or the pink deck (Y14.2, Y14.9).
 
     >>> str(Draw("G")), Draw("pink").colour_id
@@ -565,20 +574,10 @@ class Draw:
     """
 
     kind = "draw"
-    colour: str
-    colour_id: int = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        c = _colour(self.colour, "draw")
-        object.__setattr__(self, "colour", c)
-        object.__setattr__(self, "colour_id", COLOURS.index(c))
-
-    def __str__(self) -> str:
-        return "draw " + self.colour
 
 
 @dataclass(frozen=True, slots=True)
-class Row:
+class Row(_ColourAction):
     """Solo with ``solo_initial_row="one_color"``: draw the whole first row from one deck (Y14.2).
 
     >>> str(Row("pink"))
@@ -586,16 +585,6 @@ class Row:
     """
 
     kind = "row"
-    colour: str
-    colour_id: int = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        c = _colour(self.colour, "row")
-        object.__setattr__(self, "colour", c)
-        object.__setattr__(self, "colour_id", COLOURS.index(c))
-
-    def __str__(self) -> str:
-        return "row " + self.colour
 
 
 @dataclass(frozen=True, slots=True)
