@@ -1,6 +1,6 @@
 """Click -> Python -> DOM round trip in a live JupyterLab, measured inside the page.
 
-    .venv/bin/python benchmarks/browser_roundtrip.py [--clicks 25] [--skip depot] [--skip crypto_trick] [--headed]
+    .venv/bin/python benchmarks/browser_roundtrip.py [--clicks 25] [--skip depot] [--skip crypto_trick] [--skip motion] [--headed]
 
 Starts the same private JupyterLab server and Debian chromium as the browser tests
 (``tests/browser/lab.py``), then for each widget clicks a button with ``button.click()`` inside the
@@ -17,6 +17,13 @@ page and waits with a MutationObserver until the DOM shows something only the ke
     ``[data-action]`` card of the hand (a reveal, give or play), until the ``.cw-log`` text changes.
     While a player declares no card acts, so the benchmark clicks the first enabled Want/Pass
     button instead; those clicks are reported separately.
+
+(d) what card motion costs: on the Crypto Trick table (seat 0 against bots that answer at once, so
+    one click brings several moves, shown one after another), with ``animations=True`` and then
+    ``animations=False``, each click is timed until the DOM shows Python's answer, the work of
+    setting the cards in motion is read from the ``cw-motion`` performance measures the table
+    records, and every animation frame until the cards are at rest is timed with
+    ``requestAnimationFrame`` (the frame interval, and the frames over 20 ms).
 
 Prints median/min/max per widget and the ratios of the medians (Depot legal-move clicks and
 Crypto Trick card clicks over counter clicks); writes the numbers as JSON to
@@ -54,7 +61,7 @@ COUNTER_SPEC = dict(
 DEPOT_SPEC = dict(
     rootSel='.cw-table[data-game="depot"]',
     pick="""
-      const chip = root.querySelector('.cw-legal [data-action]');
+      const chip = root.querySelector('.cw-legal [data-control="select-move"]');
       if (chip) {
         chip.click();                    // local UI only: a legal-move chip selects its cards
         const play = root.querySelector('[data-control="play"]:not([disabled])');
@@ -92,6 +99,92 @@ CRYPTO_SPEC = dict(
 )
 
 
+MOTION_CODE = """
+from cardwidgets import CryptoTrick
+t = CryptoTrick(players=4, seed=7, seat=0, bots="greedy", bot_delay=0, animations={animations})
+t
+"""
+
+#: One click on the first card that acts, then every frame timed until no card moves (in the page).
+MOTION_JS = """
+async ({ clicks }) => {
+  const root = document.querySelector('.cw-table[data-game="crypto_trick"]');
+  const out = [];
+  const moving = () => document.getAnimations().some((a) => a.playState === "running"
+    && !(a instanceof CSSAnimation) && !(a instanceof CSSTransition));
+  for (let i = 0; i < clicks; i++) {
+    const el = root.querySelector('.cw-hand [data-action]') || root.querySelector('.cw-controls [data-action]:not([disabled])')
+      || root.querySelector('[data-control="continue"]');
+    if (!el) break;
+    performance.clearMeasures("cw-motion");
+    const before = root.querySelector('.cw-history-pos').textContent;
+    const t0 = performance.now();
+    el.click();
+    await new Promise((resolve) => {
+      const obs = new MutationObserver(() => {
+        if (root.querySelector('.cw-history-pos')?.textContent !== before) {
+          obs.disconnect(); resolve();
+        }
+      });
+      obs.observe(root, { subtree: true, childList: true, characterData: true });
+      setTimeout(() => { obs.disconnect(); resolve(); }, 5000);
+    });
+    const dom = performance.now() - t0;
+    // every frame until the cards are at rest (at least a few, so an idle table is measured too)
+    const frames = [];
+    let last = performance.now();
+    for (let k = 0; k < 400 && (k < 5 || moving()); k++) {
+      await new Promise((r) => requestAnimationFrame(() => r()));
+      const now = performance.now();
+      frames.push(now - last);
+      last = now;
+    }
+    await new Promise((r) => setTimeout(r, 60));  // the kernel's later messages of this click
+    const work = performance.getEntriesByName("cw-motion").map((m) => m.duration);
+    out.push({ dom, frames, work, settle: performance.now() - t0 });
+  }
+  return out;
+}
+"""
+
+
+def measure_motion(page, server, clicks: int) -> dict:
+    """Card motion on and off: the work per update and the frames while cards move."""
+    from statistics import median, quantiles
+
+    out = {}
+    for on in (True, False):
+        name = f"bench_motion_{'on' if on else 'off'}.ipynb"
+        server.write_notebook(name, [MOTION_CODE.format(animations=on)])
+        nb = lab.Notebook(page, server, name).open()
+        nb.run_all()
+        page.wait_for_selector('.cw-table[data-game="crypto_trick"]', state="visible", timeout=60_000)
+        runs = page.evaluate(MOTION_JS, {"clicks": clicks})
+        frames = [f for r in runs for f in r["frames"]]
+        work = [w for r in runs for w in r["work"]]
+        key = "on" if on else "off"
+        out[key] = {
+            "clicks": len(runs),
+            "click_to_dom": summary([r["dom"] for r in runs]),
+            "click_to_rest_ms": summary([r["settle"] for r in runs]),
+            "frames": len(frames),
+            "frame_median_ms": round(median(frames), 2) if frames else None,
+            "frame_p95_ms": round(quantiles(frames, n=20)[-1], 2) if len(frames) > 20 else None,
+            "frame_max_ms": round(max(frames), 2) if frames else None,
+            "frames_over_20ms": sum(f > 20 for f in frames),
+            "motion_work_per_update": summary(work),
+        }
+        o = out[key]
+        print(f"    motion {key:3}: {o['clicks']} clicks, {o['frames']} frames: median {o['frame_median_ms']} ms, "
+              f"p95 {o['frame_p95_ms']} ms, max {o['frame_max_ms']} ms, {o['frames_over_20ms']} over 20 ms; "
+              f"click -> DOM median {o['click_to_dom'].get('median_ms')} ms, -> at rest median "
+              f"{o['click_to_rest_ms'].get('median_ms')} ms")
+        if work:
+            print(line("    motion: setting cards in motion", o["motion_work_per_update"], "updates"))
+        server.shutdown_sessions()
+    return out
+
+
 def summary(times: list[float]) -> dict:
     if not times:
         return {"n": 0}
@@ -100,11 +193,11 @@ def summary(times: list[float]) -> dict:
             "all_ms": [round(t, 2) for t in times]}
 
 
-def line(label: str, s: dict) -> str:
+def line(label: str, s: dict, unit: str = "clicks") -> str:
     if not s["n"]:
-        return f"{label}: no clicks"
+        return f"{label}: no {unit}"
     return (f"{label}: median {s['median_ms']:6.1f} ms  min {s['min_ms']:6.1f}  max {s['max_ms']:6.1f}"
-            f"  ({s['n']} clicks)")
+            f"  ({s['n']} {unit})")
 
 
 def measure(page, spec: dict, clicks: int) -> list[dict]:
@@ -144,8 +237,8 @@ def measure_table(page, server, key: str, title: str, code: str, spec: dict, kin
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--clicks", type=int, default=20)
-    ap.add_argument("--skip", action="append", default=[], choices=[t[0] for t in TABLES],
-                    help="skip a table (repeatable)")
+    ap.add_argument("--skip", action="append", default=[], choices=[t[0] for t in TABLES] + ["motion"],
+                    help="skip a table, or the motion measurement (repeatable)")
     ap.add_argument("--headed", action="store_true", help="show the browser window")
     args = ap.parse_args()
 
@@ -187,6 +280,9 @@ def main() -> int:
                             results[f"ratio_{key}_over_counter"] = round(ratio, 2)
                             print(f"ratio of medians, {key} {kinds[main_kind]} / counter: {ratio:.2f}")
                         server.shutdown_sessions()
+                    if "motion" not in args.skip:
+                        print("(d) card motion (Crypto Trick, seat 0 against bots that answer at once)")
+                        results["motion"] = measure_motion(ctx.new_page(), server, args.clicks)
                     ctx.close()
                 finally:
                     browser.close()

@@ -29,6 +29,19 @@ def make(game: str, **kwargs: Any) -> State:
     return game_module(game).new_game(**kwargs)
 
 
+def lesson(lesson_id: Any, **kwargs: Any) -> Any:
+    """The table of a lesson in lesson mode: ``cardwidgets.lesson("depot/sets-and-runs")``.
+
+    The lesson's game at the run's position, seated at the lesson's seat, with a lesson panel
+    (prompt, hint, feedback with its rule, progress, next and restart); a click is an attempt.
+    ``cardwidgets.lessons.load(id).start()`` runs the same lesson without a table.
+    ``bot_delay`` (the pause between the scripted replies) and ``animations`` as on every table.
+    """
+    from .widgets._lesson import lesson_table
+
+    return lesson_table(lesson_id, **kwargs)
+
+
 def _tables() -> dict[str, str]:
     # Reading the specs imports every game module, so it is done on first use only:
     # importing one engine stays cheap.
@@ -65,5 +78,6 @@ _NAMES = [
     "from_position",
     "game_module",
     "game_spec",
+    "lesson",
     "make",
 ]

@@ -1,6 +1,9 @@
 // Bundle one ESM file per game for anywidget:
 //   src/<game>/index.js -> ../cardwidgets/static/<game>.js
-//   (+ ../cardwidgets/static/<game>.css from the CSS the entry imports).
+//   (+ ../cardwidgets/static/<game>.css from the CSS the entry imports),
+// and one static player per game for exported pages (cardwidgets/export.py inlines it):
+//   the game's layout + src/export/player.js -> ../cardwidgets/static/export/<game>.js (+ .css),
+//   a classic script (IIFE), since the page holds it inline.
 // `node build.mjs --watch` rebuilds on change, unminified with inline source maps
 // (use with ANYWIDGET_HMR=1).
 //
@@ -39,11 +42,38 @@ const options = {
   logLevel: "info",
 };
 
+// The export players: one entry per game, made here (each is three lines), not kept as files.
+/** @type {import("esbuild").Plugin} */
+const exportEntries = {
+  name: "export-entries",
+  setup(build) {
+    build.onResolve({ filter: /^cw-export:/ }, (args) => ({ path: args.path.slice("cw-export:".length), namespace: "cw-export" }));
+    build.onLoad({ filter: /.*/, namespace: "cw-export" }, (args) => ({
+      contents: `import { layout } from "./src/${args.path}/index.js";\n` +
+        `import { boot } from "./src/export/player.js";\nboot(layout);\n`,
+      resolveDir: process.cwd(),
+      loader: "js",
+    }));
+  },
+};
+
+/** @type {import("esbuild").BuildOptions} */
+const exportOptions = {
+  ...options,
+  entryPoints: Object.fromEntries(GAMES.map((g) => [g, `cw-export:${g}`])),
+  format: "iife",
+  outdir: `${OUT}/export`,
+  plugins: [exportEntries],
+};
+
 if (watch) {
   const ctx = await esbuild.context(options);
   await ctx.watch();
+  const exportCtx = await esbuild.context(exportOptions);
+  await exportCtx.watch();
 } else {
   await esbuild.build(options);
+  await esbuild.build(exportOptions);
   // The packaging hook checks this one file; it lists every bundle built.
   mkdirSync(OUT, { recursive: true });
   writeFileSync(`${OUT}/manifest.json`, JSON.stringify({ games: GAMES }, null, 1) + "\n");

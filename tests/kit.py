@@ -233,3 +233,24 @@ def fast_path_matches(game: str, cfg: dict[str, Any], seeds: Iterable[int]) -> i
 
 def all_pairs(values: list[Any]) -> list[tuple[Any, Any]]:
     return list(itertools.combinations(values, 2))
+
+
+# --------------------------------------------------------------------------- lessons
+def lesson_at(lesson_id: str, index: int) -> Any:
+    """A run of the lesson at step ``index``, each earlier step solved by its first accepted
+    move (a step with only a named check: the first legal move the check accepts)."""
+    from cardwidgets import lessons
+
+    run = lessons.load(lesson_id).start()
+    for i in range(index):
+        step = run.lesson.steps[i]
+        moves = list(step.accept) or [str(a) for a in run.state.legal_actions()]
+        assert any(run.attempt(m).ok for m in moves), f"{lesson_id} step {i}: no move is accepted"
+    return run
+
+
+def lesson_seen(run: Any, hide: Iterable[str] = ()) -> str:
+    """Everything the student's seat has been shown so far, as one text: its view (without
+    the keys in ``hide``, such as tables of the whole card set) and its narration."""
+    view = {k: v for k, v in run.state.view(run.seat).items() if k not in set(hide)}
+    return json.dumps(view) + "\n" + "\n".join(run.timeline.narration(run.seat))

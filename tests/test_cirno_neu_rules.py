@@ -19,9 +19,11 @@ FILL = ["1", "PASS", "-10"]  # a harmless hand for seats a scenario does not car
 
 
 def pos(hands=None, players=4, **kw):
-    """A scenario fixture: seats A, B, C, D; clockwise; elimination; a full draw pile."""
+    """A scenario fixture: seats A, B, C, D; clockwise; elimination; a full draw pile
+    (eliminated seats hold no cards)."""
     hands = hands or {}
-    return setup_position(players, [hands.get(s, FILL) for s in range(players)], **kw)
+    active = kw.get("active") or [True] * players
+    return setup_position(players, [hands.get(s, FILL if active[s] else []) for s in range(players)], **kw)
 
 
 def refused(st, action, rule, text=None):

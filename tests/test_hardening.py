@@ -346,3 +346,94 @@ def test_illegal_error_message_has_rule_and_reason():
     with pytest.raises(IllegalActionError) as info:
         st.apply("pass take 1")
     assert info.value.rule == "D5.3" and str(info.value).startswith("Illegal: rule D5.3 — ")
+
+
+# --------------------------------------------------------------------------- seats
+@pytest.mark.parametrize("game, players", [("depot", 4), ("cirno_neu", 3), ("yadokarick", 1)])
+@pytest.mark.parametrize("seat", [True, False, 1.0, 0.0, -1, "A", "0", [0]])
+def test_a_seat_is_an_int_never_a_bool_or_float(game, players, seat):
+    """``seat=True`` and ``seat=1.0`` were taken for seat 1 (``True == 1``)."""
+    from cardwidgets import Timeline
+
+    st = make(game, players=players, seed=1, **({"mode": "solo"} if players == 1 else {}))
+    legal = str(st.legal_actions()[0])
+    before = st.to_dict()
+    for call in (lambda: st.explain(legal, seat), lambda: st.apply(legal, seat), lambda: st.is_legal(legal, seat),
+                 lambda: st.preview(legal, seat), lambda: Timeline(st).step(legal, seat)):
+        with pytest.raises(ValueError, match=rf"^no seat .* in this {players}-player game: "):
+            call()
+    assert st.to_dict() == before
+
+
+@pytest.mark.parametrize("game, players, mode", [("depot", 4, None), ("cirno_neu", 3, None),
+                                                 ("yadokarick", 1, "solo"), ("crypto_trick", 5, None),
+                                                 ("yadokarick", 7, "standard")])
+def test_a_seat_past_the_player_count_is_refused_with_the_real_range(game, players, mode):
+    """Seat 4 at 4 players was narrated as a seat that does not exist ("it is A's turn, not
+    E's"), and junk seats were told "seats are 0 to 7" whatever the player count."""
+    from cardwidgets import Timeline
+
+    st = make(game, players=players, seed=1, **({"mode": mode} if mode else {}))
+    legal = str(st.legal_actions()[0])
+    tl = Timeline(st)
+    for seat in (players, players + 1, 7, 8, -1, 10**20):
+        for call in (lambda: st.explain(legal, seat), lambda: st.apply(legal, seat), lambda: tl.step(legal, seat)):
+            with pytest.raises(ValueError) as info:
+                call()
+            text = str(info.value)
+            assert ("seat 0" if players == 1 else f"seats are 0 to {players - 1}") in text, text
+            assert "turn" not in text, text
+            assert not isinstance(info.value, IllegalActionError)
+    assert tl.length == 0 and st.move_count == 0
+    seats = "seat 0" if players == 1 else f"seats are 0 to {players - 1}"
+    if mode != "solo":  # solo narrates its one player as "you", whatever the number
+        with pytest.raises(ValueError, match=seats):
+            st.seat_label(players)
+    with pytest.raises(ValueError, match=seats):
+        st.view(players)
+
+
+def test_the_duo_npc_may_be_asked_about_and_is_never_to_act():
+    """Yadokarick duo's NPC is no player's seat but a participant the game names: an action
+    asked for it (seat 2) is refused under G3; it has no view."""
+    st = make("yadokarick", players=2, mode="duo", seed=1)
+    legal = str(st.legal_actions()[0])
+    with pytest.raises(IllegalActionError, match="not NPC's") as info:
+        st.apply(legal, 2)
+    assert info.value.rule == "G3" and st.explain(legal, 2).rule == "G3"
+    for seat in (True, 2.0, "NPC"):
+        with pytest.raises(ValueError, match="seats are 0 to 1"):
+            st.apply(legal, seat)
+    with pytest.raises(ValueError, match="seats are 0 to 1"):
+        st.view(2)
+
+
+@pytest.mark.parametrize("seat", [3, 4, -1, 10**20])
+def test_duo_seats_that_are_no_participant_are_refused(seat):
+    """Duo names every seat but A and B "the NPC": only seat 2 is taken for it."""
+    st = make("yadokarick", players=2, mode="duo", seed=1)
+    with pytest.raises(ValueError, match="seats are 0 to 1"):
+        st.apply(str(st.legal_actions()[0]), seat)
+
+
+def test_tables_take_the_same_seat_check():
+    from cardwidgets import widgets
+
+    for seat in (True, 1.0, 3, -1):
+        with pytest.raises(ValueError, match="seats are 0 to 2"):
+            widgets.Depot(players=3, seed=1, seat=seat, bot_delay=0)
+    t = widgets.Depot(players=3, seed=1, bot_delay=0)
+    with pytest.raises(ValueError, match="seats are 0 to 2"):
+        t.explain("play 1", 3)
+
+
+# --------------------------------------------------------------------------- the rules reference
+@pytest.mark.parametrize("game", ["depot", "cirno_neu", "crypto_trick", "yadokarick", "core"])
+def test_an_unknown_rule_of_a_game_is_a_lookup_error(game):
+    """``lookup("Z9.9", game="depot")`` raised IndexError (an empty list of other games)."""
+    from cardwidgets import rules
+
+    with pytest.raises(LookupError, match=r"^Z9\.9 is not a rule of "):
+        rules.lookup("Z9.9", game=game)
+    with pytest.raises(LookupError, match="is not a rule"):
+        rules.lookup("", game=game)

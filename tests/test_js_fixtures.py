@@ -34,6 +34,8 @@ UPDATE = os.environ.get("CW_UPDATE_FIXTURES", "").strip() not in ("", "0")
 #: The traits a table syncs to the browser (anywidget's own, such as ``_esm``, left out).
 SYNCED = sorted(set(TableWidget.class_trait_names(sync=True))
                 - set(anywidget.AnyWidget.class_trait_names(sync=True)))
+#: A lesson table syncs the same traits, and the lesson panel.
+LESSON_SYNCED = sorted([*SYNCED, "lesson"])
 
 
 def synced(table: TableWidget) -> dict:
@@ -75,6 +77,25 @@ def thinking(make, act) -> dict:
     return asyncio.run(run())
 
 
+def playing(make, speed: float = 2.0) -> dict:
+    """Traits while a table plays its line forward (``play_replay`` needs a running event loop)."""
+    async def run():
+        table = make()
+        table.play_replay(speed)
+        assert table.playing == speed
+        traits = synced(table)
+        table.pause_replay()
+        return traits
+    return asyncio.run(run())
+
+
+def previewing(table: TableWidget, action: str) -> TableWidget:
+    """The browser asked for the preview of ``action`` (the pointer rests on it)."""
+    browser(table, type="preview", action=action)
+    assert table.preview["action"] == action and table.preview["lines"], table.preview
+    return table
+
+
 def collector(out: dict):
     """``add(name, about, table or traits)``: record a scenario's synced traits in ``out``."""
     def add(name: str, about: str, table_or_traits) -> None:
@@ -102,6 +123,18 @@ def depot_scenarios() -> dict:
     t = vs_bots()
     until(t, lambda t: t.legal and all(a.startswith("pass") for a in t.legal))
     add("pass_only", "seat 0 can only pass (no play beats the standing play)", t)
+    take = next(a for a in t.legal if " give " not in a)
+    add("preview_pass", f"seat 0 points at '{take}': the preview says what it takes, then stops before the "
+                        "refill from the deck", previewing(t, take))
+
+    def replay_as_b():
+        game = vs_bots()
+        until(game, lambda t: t.history_len >= 10)
+        table = Depot.from_replay(game.replay(), seat=1)
+        table.goto(3)
+        return table
+    add("playing", "a replay shown as seat 1 (B), playing forward from move 3 (2 positions a second)",
+        playing(replay_as_b))
 
     t = vs_bots()
     until(t, lambda t: t.view["standing"] is not None and any(a.startswith("play") for a in t.legal))
@@ -129,8 +162,8 @@ def depot_scenarios() -> dict:
     add("past_own", "scrubbed back to a position where seat 0 is to play (acting starts a new line)", t)
     played = t.timeline.line[back]
     browser(t, type="act", action=next(a for a in t.legal if a != played))
-    assert len(t.branches) == 2
-    add("branch", "seat 0 acted in the past: a second line of play, now the current one", t)
+    assert len(t.branches) == 2 and t.branches[1]["dealt_for"] == 0
+    add("branch", "seat 0 acted in the past: a second line of play, re-dealt for seat 0, now the current one", t)
     browser(t, type="switch", branch="main")
     add("branch_main", "two lines of play, the main line shown again", t)
 
@@ -175,6 +208,8 @@ def cirno_scenarios() -> dict:
     t = vs_bots()
     until(t, lambda t: t.history_len >= 8 and t.legal)
     add("mid", "seat 0 to play a few turns in", t)
+    add("preview", f"seat 0 points at '{t.legal[0]}': the new sum, then the draw it cannot see",
+        previewing(t, t.legal[0]))
 
     hands = [["7", "9", "SHOT"], ["1", "2", "3"], ["4", "5", "6"], ["8", "10", "-10"]]
     t = CirnoNeu(state=setup_position(4, hands, sum=60, stack=["10", "-10", "TURN", "50"],
@@ -228,8 +263,8 @@ def cirno_scenarios() -> dict:
     t.goto(back)
     played = t.timeline.line[back]
     browser(t, type="act", action=next(a for a in reversed(t.legal) if a != played))
-    assert len(t.branches) == 2
-    add("branch", "seat 0 acted in the past: a second line of play", t)
+    assert len(t.branches) == 2 and t.branches[1]["dealt_for"] == 0
+    add("branch", "seat 0 acted in the past: a second line of play, re-dealt for seat 0", t)
     return out
 
 
@@ -269,6 +304,10 @@ def crypto_trick_scenarios() -> dict:
     assert t.view["phase"] == "offer" and t.legal[0].startswith("reveal")
     add("offer", "4 players, seat 0 against greedy bots, seat 0 opens trick 1: reveal a card to offer", t)
 
+    t = vs_bots(seed=5)
+    until(t, lambda t: t.view["phase"] == "offer" and t.view["trick"] >= 2 and t.legal)
+    add("taken", "seat 0 opens a later trick: the trick just taken is still on the table", t)
+
     t = vs_bots()
     until(t, lambda t: t.view["phase"] == "declare" and t.legal)
     add("declare", "a bot offered a card; seat 0 declares want or pass", t)
@@ -276,6 +315,8 @@ def crypto_trick_scenarios() -> dict:
     t = vs_bots()
     until(t, lambda t: t.view["phase"] == "give" and t.legal)
     add("give", "seat 0 wanted the offered card last: it gives the first player a card, face down", t)
+    add("preview_give", f"seat 0 points at '{t.legal[0]}': the give (face down, the card only the two know) "
+                        "and the lead", previewing(t, t.legal[0]))
 
     def make_give():
         t = vs_bots(seed=4)
@@ -388,6 +429,11 @@ def yadokarick_scenarios() -> dict:
     add("play", "seat 0 plays into a trick in progress a few tricks in (houses built, the last trick judged)", t)
 
     t = vs_bots()
+    until(t, lambda t: t.view["phase"] == "play" and t.legal and len(t.view["trick"]) == 3)
+    add("preview_judge", f"seat 0 plays the trick's last card: pointing at '{t.legal[0]}' previews the judging",
+        previewing(t, t.legal[0]))
+
+    t = vs_bots()
     until(t, lambda t: t.view["phase"] == "marker" and t.legal)
     assert t.view["movers"][0] == 0
     add("marker", "seat 0 played the lowest number: it moves the marker (its cards are refused, rule Y7.4)", t)
@@ -462,6 +508,8 @@ def yadokarick_scenarios() -> dict:
     # ---- duo
     t = Yadokarick(players=2, mode="duo", seed=3, seat=0, bots={1: "greedy"}, bot_delay=0)
     add("duo_start", "duo: A (seat 0) against a greedy B and the NPC; A leads trick 1", t)
+    add("duo_preview", f"duo: A points at '{t.legal[0]}': the preview stops before the NPC's hidden card",
+        previewing(t, t.legal[0]))
 
     t = Yadokarick(players=2, mode="duo", seed=3, seat=0, bots={1: "greedy"}, bot_delay=0, npc_seat=0)
     assert t.view["trick"] and t.view["trick"][0]["who"] == "NPC"
@@ -508,6 +556,111 @@ def yadokarick_scenarios() -> dict:
     t = Yadokarick(players=1, mode="solo", seed=10, seat=0, bot_delay=0)
     by_hint(t, lambda t: t.state.is_terminal)
     add("solo_finished", "a solo game played to its end by following the hint", t)
+
+    t = Yadokarick(players=1, mode="solo", seed=5, seat=0, bot_delay=0)
+    until(t, lambda t: t.state.is_terminal, limit=400)
+    assert t.view["score"] < 0, t.view["score"]
+    add("solo_lost", "a solo game played to its end by the first legal move each time: a negative score", t)
+    return out
+
+
+# ----------------------------------------------------------------------------- lessons on a table
+def lesson_scenarios() -> dict:
+    """A lesson table of every game: at the start, after a wrong move, after a right one (with a hint
+    asked for), while the scripted replies come, and at the end with a next lesson."""
+    import cardwidgets
+    from cardwidgets import lessons
+    from cardwidgets.widgets._lesson import LessonMode
+
+    out: dict = {}
+
+    def add(name: str, about: str, table: LessonMode) -> None:
+        traits = json.loads(json.dumps({k: getattr(table, k) for k in LESSON_SYNCED}))
+        out[name] = {"about": about, "game": table.GAME, "traits": traits}
+
+    for game in sorted(GAMES):
+        first = lessons.available(game)[0]
+        lesson = lessons.load(first)
+        moves = lesson.solution()
+        t = cardwidgets.lesson(first, bot_delay=0)
+        add(f"{game}_start", f"{first}: the lesson's first step", t)
+        wrong = next((a for a in t.legal if a != moves[0] and not t.run.step.accepts(
+            t.state, t.state.check(a), t.state.clone().apply(a))), None)
+        if wrong is not None:
+            browser(t, type="act", action=wrong)
+            assert not t.lesson["feedback"]["ok"]
+            add(f"{game}_other", f"{first}: a legal move the step does not ask for (the lesson's words)", t)
+        browser(t, type="hint")
+        add(f"{game}_hint", f"{first}: the hint asked for", t)
+        for move in moves:
+            browser(t, type="act", action=move)
+        assert t.lesson["done"]
+        add(f"{game}_done", f"{first}: every step played; the next lesson is offered", t)
+
+    t = cardwidgets.lesson("cirno_neu/the-running-sum", bot_delay=0)
+    browser(t, type="act", action="play 10")
+    assert t.lesson["feedback"]["rule"] == "N4.3"
+    add("cirno_neu_refused", "the engine refuses the move: its reason and rule", t)
+
+    async def replies():
+        table = cardwidgets.lesson("cirno_neu/the-running-sum", bot_delay=0.5)
+        browser(table, type="act", action="play 5")
+        assert table.lesson["waiting"] and table.thinking
+        traits = json.loads(json.dumps({k: getattr(table, k) for k in LESSON_SYNCED}))
+        table._cancel_pending()
+        return traits
+    out["cirno_neu_waiting"] = {"about": "a right move: the scripted replies come one after another",
+                                "game": "cirno_neu", "traits": asyncio.run(replies())}
+    return out
+
+
+# ----------------------------------------------------------------------------- playing together
+#: Names long enough to try the layouts (the longest a name may be is 20 characters).
+NAMES = ["Ann", "Bartholomew Quince", "Cy", "Dee", "Eve", "Fay", "Gus"]
+#: (label, new-game arguments) of the hot-seat tables of each game: a bot in the last seat.
+TOGETHER = {
+    "depot": [("", dict(players=3, seed=2))],
+    "cirno_neu": [("", dict(players=3, seed=3))],
+    "crypto_trick": [("", dict(players=3, seed=4))],
+    "yadokarick": [("", dict(players=3, seed=4)), ("duo_", dict(players=2, mode="duo", seed=8))],
+}
+
+
+def together_scenarios(game: str) -> dict:
+    """Hot-seat tables (the curtain down, a person seated, the bots' turn seen by the person seated)
+    and a view looking back, with player names."""
+    from cardwidgets import widgets
+    from cardwidgets.games import game_spec
+
+    cls = getattr(widgets, game_spec(game).table)
+    out: dict = {}
+    add = collector(out)
+    for label, kw in TOGETHER[game]:
+        n = kw["players"]
+        names = NAMES[:n]
+        bot = {n - 1: "greedy"} if n > 2 else {}
+        t = cls(**kw, names=names, hotseat=True, bots=bot, bot_delay=0)
+        assert t.curtain is not None and t.seat is None
+        add(f"{label}hotseat_curtain", "hot seat: nobody seated yet, the curtain down for the first person "
+                                       "(the view of nobody)", t)
+        browser(t, type="iam", seat=t.curtain["seat"])
+        assert t.seat is not None and t.legal
+        add(f"{label}hotseat_seated", "hot seat: the person to play said who they are: their view and moves", t)
+        while t.curtain is None and t.legal:
+            browser(t, type="act", action=first_move(t))
+        assert t.curtain is not None and t.history_len > 0
+        add(f"{label}hotseat_next", "hot seat: after that person's move (and the bots'), the curtain is down "
+                                    "for the next person", t)
+    kw = dict(TOGETHER[game][0][1])
+    t = cls(**kw, names=NAMES[:kw["players"]], bot_delay=0)
+    views = [t.view_for(s) for s in range(t.state.players)]
+    for _ in range(6):
+        actor = t.state.current_player
+        browser(views[actor], type="act", action=first_move(views[actor]))
+    browser(views[1], type="goto", index=2)
+    assert views[1].cursor == 2 and t.cursor == 6
+    add("view_back", "one player's view (view_for) looking back at move 2 on its own, while the game is at "
+                     "move 6", views[1])
     return out
 
 
@@ -517,9 +670,17 @@ GAMES = {"depot": depot_scenarios, "cirno_neu": cirno_scenarios, "crypto_trick":
 
 def build(game: str) -> dict:
     scenarios = GAMES[game]()
+    scenarios.update(together_scenarios(game))
     rules = {json.dumps(s["traits"].pop("rules"), sort_keys=True) for s in scenarios.values()}
     assert len(rules) == 1, "every table of a game syncs the same rules"
     return {"game": game, "rules": json.loads(rules.pop()), "scenarios": scenarios}
+
+
+def build_lessons() -> dict:
+    scenarios = lesson_scenarios()
+    for s in scenarios.values():
+        s["traits"].pop("rules")  # each game's rules are in its own fixture file
+    return {"game": None, "scenarios": scenarios}
 
 
 def dump(data: dict) -> str:
@@ -539,8 +700,21 @@ def test_fixtures_are_current(game):
         f"CW_UPDATE_FIXTURES=1 python -m pytest tests/test_js_fixtures.py and review the diff")
 
 
+def test_lesson_fixtures_are_current():
+    path = FIXTURES / "lessons.json"
+    text = dump(build_lessons())
+    if UPDATE:
+        path.write_text(text, encoding="utf-8")
+    assert path.exists() and path.read_text(encoding="utf-8") == text, (
+        f"{path.relative_to(ROOT)} differs from what the lesson tables produce now; regenerate it with "
+        f"CW_UPDATE_FIXTURES=1 python -m pytest tests/test_js_fixtures.py and review the diff")
+
+
 def test_fixtures_cover_every_synced_trait():
     for game in GAMES:
         data = json.loads((FIXTURES / f"{game}.json").read_text(encoding="utf-8"))
         for name, s in data["scenarios"].items():
             assert sorted([*s["traits"], "rules"]) == SYNCED, (game, name)
+    data = json.loads((FIXTURES / "lessons.json").read_text(encoding="utf-8"))
+    for name, s in data["scenarios"].items():
+        assert sorted([*s["traits"], "rules"]) == LESSON_SYNCED, name

@@ -225,3 +225,92 @@ def test_replay_branch_errors_name_the_branch_and_line():
     line = next(i for i, ln in enumerate(text.splitlines(), 1) if '"play 1 8"' in ln)
     assert (err.branch, err.index, err.line, err.rule) == ("branch-1", 1, line, "D4.1")
     assert str(err).startswith(f"line {line}: branch 'branch-1' action #1 'play 1 8'")
+
+
+# --------------------------------------------------------------------------- the timeline at scale
+def _naive_position(tl: Timeline, name: str, n: int):
+    """The position after n actions of a line, by walking parents one by one (the reference)."""
+    info = {b.name: b for b in tl.branches}
+    line = name
+    while info[line].parent is not None and n <= info[line].start:
+        line = info[line].parent
+    if info[line].parent is None:
+        return tl.position(n, "main") if n else tl.root
+    own = tl._lines[line]
+    return own.states[n - own.start - 1]
+
+
+def test_random_trees_find_every_position():
+    """Lines started anywhere (in the past of a branch, at its start, on the main line) find
+    each position where the step-by-step walk does, and narrate the same lines."""
+    rng = random.Random(8)
+    tl = Timeline(make("depot", players=4, seed=8))
+    for _ in range(200):
+        if rng.random() < 0.3 and tl.length:
+            if rng.random() < 0.3:
+                tl.switch(rng.choice([b.name for b in tl.branches]))
+            tl.goto(rng.randrange(tl.length + 1))
+        if tl.state.is_terminal:
+            tl.goto(rng.randrange(tl.length))
+        tl.step(rng.choice(tl.state.legal_actions()))
+    assert len(tl.branches) > 20
+    for b in tl.branches:
+        for n in range(b.length + 1):
+            assert tl.position(n, b.name) is _naive_position(tl, b.name, n)
+        tl.switch(b.name)
+        for n in sorted({0, 1, b.start, b.length}):
+            tl.goto(min(n, b.length))
+            lines = []
+            for k in range(tl.cursor + 1):
+                lines += [e.text for e in tl.events(k) if e.text and e.visible_to(2)]
+            assert tl.narration(2) == lines and tl.narration(2, last=3) == lines[-3:]
+            assert tl.narration(None, last=0) == []
+    text = tl.to_replay().to_json()
+    assert Timeline.from_replay(Replay.from_json(text)).to_replay().to_json() == text
+
+
+def test_a_step_at_a_branch_point_costs_the_same_with_many_lines():
+    """Each step at an earlier position scanned every line for one that starts there."""
+    from cardwidgets.core import replay as replay_module, timeline as timeline_module
+    from scale import chain, lines_run
+
+    work = []
+    for n in (10, 1000):
+        tl = chain(n)
+        deepest = tl.branch
+        tl.goto(tl.length - 2)
+        follow = str(tl.position(tl.cursor + 1).last_move)
+        other = next(str(a) for a in tl.state.legal_actions() if str(a) != follow)
+        cost = 0
+        for text in (follow, other):  # follow the line, then start another
+            tl.switch(deepest)
+            tl.goto(tl.length - 2)
+            _, lines = lines_run(lambda: tl.step(text), replay_module, timeline_module)
+            cost += lines
+        assert tl.branch == f"branch-{n + 1}" and len(tl.branches) == n + 2
+        work.append(cost)
+    assert work[1] < 1.5 * work[0], work
+
+
+def test_to_replay_is_linear_in_the_actions():
+    """Every branch of a growing chain used to rebuild its whole history to save its tail."""
+    from cardwidgets.core import replay as replay_module, state as state_module, timeline as timeline_module
+    from scale import chain, lines_run
+
+    work = []
+    for n in (20, 160):
+        tl = chain(n, back=1, seed=4, players=4, games=3)
+        _, lines = lines_run(tl.to_replay, replay_module, state_module, timeline_module)
+        work.append(lines / sum(b.length - b.start for b in tl.branches))
+    assert work[1] < 1.3 * work[0], work
+
+
+def test_every_game_takes_mode_as_new_game_says():
+    """``mode=`` is a keyword of every ``new_game``, single-mode games included."""
+    for game in available_games():
+        spec = game_spec(game)
+        for mode in spec.modes:
+            st = make(game, mode=mode.name, players=mode.players[0], seed=1)
+            assert st.mode == mode.name
+        with pytest.raises(ValueError, match="mode"):
+            make(game, mode="no-such-mode", players=spec.modes[0].players[0])

@@ -6,8 +6,10 @@ import random
 
 import pytest
 
-from cardwidgets import Replay, ReplayError, make
+from cardwidgets import Replay, ReplayError, Timeline, make
+from cardwidgets.core.replay import Branch
 from cardwidgets.games import depot
+from scale import chain, lines_run
 
 
 def played(n=30, **kw):
@@ -101,3 +103,223 @@ def test_bad_header_fields(edit, words):
 def test_not_an_object():
     with pytest.raises(ReplayError, match="JSON object"):
         Replay.from_json("[1, 2]")
+
+
+# --------------------------------------------------------------------------- whatever the engine does
+def _short_replay(game: str = "depot", n: int = 4, **kw) -> tuple[Replay, str]:
+    st = make(game, seed=9, **{"players": 4, **kw})
+    rng = random.Random(2)
+    for _ in range(n):
+        st.apply(rng.choice(st.legal_actions()))
+    rep = Replay.from_state(st)
+    return rep, rep.to_json()
+
+
+def _line_of(text: str, needle: str, nth: int = 0) -> int:
+    return [i for i, ln in enumerate(text.splitlines(), 1) if needle in ln][nth]
+
+
+@pytest.mark.parametrize("hook, error", [("_apply", RuntimeError), ("_diagnose", KeyError),
+                                         ("_apply", RecursionError), ("_diagnose", AttributeError)])
+def test_an_engine_failing_on_an_action_is_a_replay_error_naming_its_line(monkeypatch, hook, error):
+    """An engine bug (or a hand-built position it cannot handle) used to escape as the engine's
+    own exception: loading a file raises only ReplayError."""
+    rep, text = _short_replay()
+    cls = type(make("depot", players=4, seed=1))
+    real = getattr(cls, hook)
+    calls = {"n": 0}
+
+    def failing(self, *args):
+        calls["n"] += 1
+        if self.move_count == 2:
+            raise error("engine bug")
+        return real(self, *args)
+
+    monkeypatch.setattr(cls, hook, failing)
+    with pytest.raises(ReplayError) as info:
+        Replay.from_json(text)
+    e = info.value
+    assert type(e) is ReplayError and e.index == 2 and e.line == _line_of(text, f'"{rep.actions[2]}"')
+    assert error.__name__ in str(e) and "engine" in str(e)
+    assert calls["n"]
+
+
+def test_an_engine_failing_to_set_up_is_a_replay_error(monkeypatch):
+    _, text = _short_replay()
+    from cardwidgets.games import depot as mod
+
+    monkeypatch.setattr(mod, "new_game", lambda **kw: 1 / 0)
+    with pytest.raises(ReplayError, match="ZeroDivisionError") as info:
+        Replay.from_json(text)
+    assert info.value.line == 1
+
+
+def test_a_hand_built_position_that_breaks_the_engine_is_a_replay_error():
+    """A saved state the engine accepted (seat True where a seat belongs) made the first action
+    raise a bare ValueError from the narration, not a ReplayError."""
+    st = make("cirno_neu", players=3, seed=0)
+    data = st.to_dict()
+    del data["history"]
+    data["state"]["shot_target"] = True
+    rep = Replay("cirno_neu", {"players": 3}, 0, [str(st.legal_actions()[0])], position=data)
+    text = rep.to_json()
+    with pytest.raises(ReplayError) as info:
+        Replay.from_json(text)
+    assert type(info.value) is ReplayError and info.value.line is not None
+
+
+def test_a_line_longer_than_the_game_can_be_is_refused_before_it_is_played():
+    """No line of play runs past the game's declared bound (SPEC.max_actions): a file cannot
+    make the loader play on without end, whatever the engine would do."""
+    st = make("depot", players=3, seed=1, max_turns=5)
+    assert st.SPEC.max_actions(st.players, st.options) == 5
+    rep = Replay.from_state(st)
+    rep.actions = ["no such action"] * 6  # never played: the length is checked first
+    text = rep.to_json()
+    with pytest.raises(ReplayError, match=r"holds 6 actions, but a depot game with these options ends within 5") \
+            as info:
+        Replay.from_json(text)
+    assert info.value.index == 5 and info.value.line == _line_of(text, '"no such action"', 5)
+    rep.actions = rep.actions[:5]
+    with pytest.raises(ReplayError, match="malformed"):  # within the bound: played, and refused
+        Replay.from_json(rep.to_json())
+
+
+def test_a_branch_longer_than_the_game_can_be_is_refused():
+    tl = Timeline(make("depot", players=3, seed=1, max_turns=4))
+    for _ in range(3):
+        tl.step(tl.state.legal_actions()[0])
+    rep = tl.to_replay()
+    rep.branches.append(Branch("long", "main", 1, ["x"] * 4))
+    with pytest.raises(ReplayError, match="ends within 4") as info:
+        Replay.from_json(rep.to_json())
+    assert info.value.branch == "long" and info.value.index == 3 and info.value.line is not None
+
+
+# --------------------------------------------------------------------------- the header and the position agree
+def _position_replay(**kw) -> Replay:
+    st = make("depot", seed=5, **{"players": 4, "games": 3, **kw})
+    data = st.to_dict()
+    del data["history"]
+    return Replay("depot", {"players": 4, "games": 3}, 5, [str(st.legal_actions()[0])], position=data)
+
+
+@pytest.mark.parametrize("options, words", [
+    ({"players": 3, "games": 3}, "players=3 but the position has players=4"),
+    ({"players": 4}, "games=1 but the position has games=3"),
+    ({"players": 4, "games": 3, "max_turns": 50}, "max_turns=50 but the position has max_turns=None"),
+    ({"games": 3}, "do not describe a game"),
+])
+def test_header_options_must_agree_with_the_position(options, words):
+    """Options next to a position were not read at all: a file could say 3 players over a
+    4-player position."""
+    rep = _position_replay()
+    assert Replay.from_json(rep.to_json()).build().players == 4  # as saved: fine
+    rep.options = options
+    text = rep.to_json()
+    with pytest.raises(ReplayError, match=words) as info:
+        Replay.from_json(text)
+    assert info.value.line == 1
+
+
+def test_header_seed_must_agree_with_a_saved_state():
+    rep = _position_replay()
+    rep.seed = 6
+    with pytest.raises(ReplayError, match='"seed" is 6 but the position was saved with seed 5') as info:
+        Replay.from_json(rep.to_json())
+    assert info.value.line == 1
+
+
+def test_mode_must_agree_with_the_position():
+    st = make("yadokarick", players=2, mode="duo", seed=5)
+    data = st.to_dict()
+    del data["history"]
+    rep = Replay("yadokarick", {"players": 2, "mode": "duo"}, 5, [], position=data)
+    Replay.from_json(rep.to_json())
+    rep.options = {"players": 2}
+    with pytest.raises(ReplayError, match="players=2 is not allowed|mode="):
+        Replay.from_json(rep.to_json())
+
+
+def test_position_text_and_header_options_agree(monkeypatch):
+    """The same check for a position written as text (the game reads the text; the header
+    must say what it holds)."""
+    read = []
+
+    def from_position(text, seed):
+        read.append((text, seed))
+        return make("depot", players=4, seed=seed, games=3)
+
+    monkeypatch.setattr(depot, "from_position", from_position, raising=False)
+    rep = Replay("depot", {"players": 4, "games": 3}, 5, [], position="depot/1 players=4 games=3 ...")
+    assert Replay.from_json(rep.to_json()).build().players == 4
+    assert read[-1] == ("depot/1 players=4 games=3 ...", 5)  # the seed deals its unknown parts
+    rep.options = {"players": 4}
+    with pytest.raises(ReplayError, match="games=1 but the position has games=3") as info:
+        Replay.from_json(rep.to_json())
+    assert info.value.line == 1
+
+
+def test_a_saved_state_of_another_rules_version_is_refused():
+    rep = _position_replay()
+    rep.position = {**rep.position, "version": 99}
+    with pytest.raises(ReplayError, match="rules version 99"):
+        Replay.from_json(rep.to_json())
+
+
+@pytest.mark.parametrize("with_deck", [True, False])
+def test_a_deck_inside_options_is_refused(with_deck):
+    """``options.deck`` next to the replay's ``deck`` was silently ignored (and alone it dealt
+    the game): the deck has one place, the replay's "deck"."""
+    order = [v for v in range(1, 9) for _ in range(depot.DEFAULT_DECK[v])]
+    rep = Replay("depot", {"players": 3, "deck": order[::-1]}, 2, [], deck=order if with_deck else None)
+    with pytest.raises(ReplayError, match='the first deal\'s card order goes in the replay\'s "deck"') as info:
+        Replay.from_json(rep.to_json())
+    assert info.value.line == 1
+    with pytest.raises(ReplayError, match="holds a deck"):
+        Replay.from_json(rep.to_json(), validate=False)
+
+
+@pytest.mark.parametrize("key", ["chance", "seed", "state", "position"])
+def test_options_hold_only_players_mode_and_the_games_options(key):
+    rep = Replay("depot", {"players": 3, key: 1}, 2, [])
+    with pytest.raises(ReplayError, match=f"unknown option '{key}'") as info:
+        Replay.from_json(rep.to_json())
+    assert info.value.line == 1
+
+
+# --------------------------------------------------------------------------- linear loading
+def test_loading_a_chain_of_branches_is_linear_in_the_file():
+    """Branches each the child of the last took x4 per doubling (each walked to the main line):
+    8 times the file now costs at most about 8 times the work."""
+    from cardwidgets.core import replay as replay_module, timeline as timeline_module
+
+    work, size = [], []
+    for n in (40, 320):
+        text = chain(n).to_replay().to_json()
+        tl, lines = lines_run(lambda: Timeline.from_replay(Replay.from_json(text)), replay_module,
+                              timeline_module)
+        assert len(tl.branches) == n + 1 and tl.to_replay().to_json() == text
+        work.append(lines)
+        size.append(len(text))
+    assert size[1] / size[0] > 7
+    assert work[1] / work[0] < 1.15 * size[1] / size[0], (work, size)
+
+
+@pytest.mark.parametrize("game", ["depot", "cirno_neu", "crypto_trick", "yadokarick"])
+def test_every_configuration_agrees_with_its_own_header(game):
+    """The agreement check refuses no honest file: every mode, player count and option value,
+    saved as a position next to the header ``Replay.from_state`` writes."""
+    import kit
+    from cardwidgets import game_spec
+    from cardwidgets.games import game_module
+
+    for cfg in kit.spec_configs(game_spec(game)):
+        st = game_module(game).new_game(seed=3, **cfg)
+        data = st.to_dict()
+        del data["history"]
+        rep = Replay.from_state(st)
+        rep.deck, rep.position, rep.actions = None, data, [str(st.legal_actions()[0])]
+        expected = st.clone()
+        expected.apply(rep.actions[0])
+        assert Replay.from_json(rep.to_json()).build().to_dict()["state"] == expected.to_dict()["state"]

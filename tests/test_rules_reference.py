@@ -23,12 +23,6 @@ SECTIONS = {
     "yadokarick": range(0, 16),  # Y0–Y15
 }
 AMBIGUITIES = {"depot": 29, "cirno_neu": 32, "crypto_trick": 24, "yadokarick": 38}
-# The assumptions each game's rules are marked with.
-ASSUMPTIONS = {
-    "crypto_trick": {2, 3, 4, 5, 6, 8, 10, 12, 13, 16, 17},
-    "yadokarick": {3, 4, 5, 6, 7, 9, 10, 12, 13, 14, 15, 16, 19, 20, 21, 22, 25, 26, 27, 29,
-                   30, 31, 32, 33, 34},
-}
 ID_RE = re.compile(r"[A-Z]+[0-9]+(?:\.[0-9]+)*|[A-Z]+-[0-9]+")
 
 
@@ -152,19 +146,24 @@ def test_every_ambiguity_resolution_is_there(game):
     assert found == [f"{p}A-{n}" for n in range(1, AMBIGUITIES[game] + 1)]
 
 
-@pytest.mark.parametrize("game", ["crypto_trick", "yadokarick"])
-def test_assumptions_point_to_their_ambiguity(game):
-    p = PREFIX[game]
-    found = {int(rid[4:]) for rid in rules(game) if rid.startswith("ASM-")}
-    assert found == ASSUMPTIONS[game]
-    for n in found:
-        text = lookup(f"ASM-{n}", game=game).text
-        assert f"{p}A-{n}" in text
-        lookup(f"{p}A-{n}", game=game)
+def test_depot_cirno_and_crypto_trick_have_no_assumption_ids():
+    assert not [rid for g in ("depot", "cirno_neu", "crypto_trick") for rid in rules(g) if rid.startswith("ASM")]
+    # Crypto Trick says each choice in words and cites its own CA-n entries instead.
+    assert "ASM" not in raw("crypto_trick")
+    for rid in ("C1.2", "C5.5", "C9.2"):
+        assert "CA-" in lookup(rid, game="crypto_trick").text
 
 
-def test_depot_and_cirno_have_no_assumption_ids():
-    assert not [rid for g in ("depot", "cirno_neu") for rid in rules(g) if rid.startswith("ASM")]
+def test_yadokarick_says_its_assumptions_in_words():
+    # Each assumption is said where its rule is, pointing at the library's own open question
+    # (YA-n) that explains it; no planning-note ID is left.
+    assert "ASM" not in raw("yadokarick") and not [rid for rid in rules("yadokarick") if rid.startswith("ASM")]
+    for rid in ("Y0.3", "Y2.5", "Y5.2", "Y13.7"):
+        text = lookup(rid, game="yadokarick").text
+        found = re.findall(r"YA-\d+", text)
+        assert found, (rid, text)
+        for ya in found:
+            assert lookup(ya, game="yadokarick").game == "yadokarick"
 
 
 @pytest.mark.parametrize("rid, game", [
@@ -217,7 +216,7 @@ def test_card_tables_are_included():
 def test_lookup_is_case_and_space_insensitive():
     assert lookup("d4.2") == lookup("D4.2") == lookup("  D4.2\n")
     assert lookup("da-7").id == "DA-7"
-    assert lookup(" asm-2 ").game == "crypto_trick"
+    assert lookup(" ca-2 ").id == "CA-2" and lookup("ca-2").game == "crypto_trick"
 
 
 def test_lookup_with_game_falls_back_to_core():
@@ -227,25 +226,27 @@ def test_lookup_with_game_falls_back_to_core():
     assert lookup("G3", game="core").game == "core"
 
 
-def test_lookup_with_game_prefers_that_game():
-    assert lookup("ASM-3", game="crypto_trick").game == "crypto_trick"
-    assert lookup("ASM-3", game="yadokarick").game == "yadokarick"
-    assert lookup("ASM-3", game="crypto_trick") != lookup("ASM-3", game="yadokarick")
+def test_lookup_with_game_searches_that_game():
+    assert lookup("CA-3", game="crypto_trick").game == "crypto_trick"
+    with pytest.raises(LookupError, match="crypto_trick defines it"):
+        lookup("CA-3", game="depot")
 
 
-@pytest.mark.parametrize("n", sorted(ASSUMPTIONS["crypto_trick"] & ASSUMPTIONS["yadokarick"]))
-def test_shared_assumption_needs_a_game(n):
+def test_an_id_two_games_define_needs_a_game(monkeypatch):
+    real = R._load
+    twin = _parse("twin", "# Twin — rules reference\n\nIntro.\n\n## CA-3 — Shared\nThe same ID.\n")
+    monkeypatch.setattr(R, "_games", lambda: (*GAMES, "twin"))
+    monkeypatch.setattr(R, "_load", lambda name: twin if name == "twin" else real(name))
     with pytest.raises(LookupError) as info:
-        lookup(f"ASM-{n}")
+        lookup("CA-3")
     message = str(info.value)
-    assert f"ASM-{n}" in message
-    assert "crypto_trick" in message and "yadokarick" in message
-    assert "game=" in message
+    assert "CA-3" in message and "crypto_trick" in message and "twin" in message and "game=" in message
+    assert lookup("CA-3", game="twin").game == "twin"
+    assert lookup("CA-3", game="crypto_trick").game == "crypto_trick"
 
 
-def test_single_owner_assumptions_resolve_without_game():
-    assert lookup("ASM-2").game == "crypto_trick"
-    assert lookup("ASM-7").game == "yadokarick"
+def test_ids_of_one_game_resolve_without_game():
+    assert lookup("YA-7").game == "yadokarick" and lookup("CA-2").game == "crypto_trick"
 
 
 def test_unknown_id_is_a_lookup_error_naming_it():

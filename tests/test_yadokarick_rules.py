@@ -392,8 +392,9 @@ def test_YD_06_draw_reported():
 
 
 def test_YD_07_collapsed_cards_are_ignored():
+    # Cards collapse only from a full house (Y8.4): A's six cards make H = 11, three collapsed F = 7.
     st = duo([["G25"], ["G29"]], npc_deck=["G33"], trick_no=10,
-             houses=[["G4", "G8", "G7"], ["G12", "G16", "G2"], ["G24", "G28", "G17"]],
+             houses=[["G1", "G5", "G9", "G14", "G3", "G7"], ["G12", "G16", "G6"], ["G24", "G28", "G17"]],
              collapsed=[["G11", "G15", "G21"], [], []])
     play(st, "G25", "G29")  # all size 1: the NPC captures all three, T = 9 + 3
     out = st.outcome()
@@ -880,3 +881,174 @@ def test_refusals_in_duo_and_after_the_end():
     std_st.apply("=")
     assert std_st.is_terminal and std_st.phase == "finished" and std_st.legal_actions() == []
     refused(std_st, "move left", "G1")
+
+
+# =========================================================================== notation hardening
+@pytest.mark.parametrize("text", [",", " , ", ",,", ", ,\t,"])
+def test_regression_commas_alone_are_invalid_everywhere(text):
+    # Found by review: "," split into no word at all and parse_action raised IndexError, which
+    # escaped apply, is_legal, explain (which must never raise), preview and replays.
+    with pytest.raises(InvalidActionError, match="no action"):
+        C.parse_action(text)
+    for st in (Y.new_game(players=4, seed=1), Y.new_game(mode="solo", seed=1)):
+        before = st.to_dict()
+        with pytest.raises(InvalidActionError):
+            st.apply(text)
+        with pytest.raises(InvalidActionError):
+            st.preview(text)
+        assert not st.is_legal(text)
+        ex = st.explain(text)
+        assert not ex.legal and ex.rule is None and str(ex).startswith("Invalid:")
+        assert st.to_dict() == before
+    rep = Replay.from_state(Y.new_game(players=4, seed=1))
+    rep.actions = [text]
+    from cardwidgets import ReplayError
+
+    with pytest.raises(ReplayError) as info:
+        Replay.from_json(rep.to_json())
+    assert info.value.index == 0
+
+
+def test_any_text_parses_or_is_invalid_and_explain_never_raises():
+    from hypothesis import given, settings
+    from hypothesis import strategies as hs
+
+    alphabet = hs.sampled_from(list("GPgp0123456789 ,<>=+-xXdD:;") + ["play", "move", "place", "give", "up",
+                                                                      "arrange", "take", "draw", "row", "on",
+                                                                      "green", "pink", "left", "\t", "\u00a0"])
+    words = hs.lists(alphabet, max_size=12).map("".join)
+    states = [Y.new_game(players=4, seed=1), Y.new_game(mode="duo", seed=1), Y.new_game(mode="solo", seed=1),
+              Y.new_game(players=3, seed=2, placement_order="choose")]
+    snapshots = [s.to_dict() for s in states]
+
+    @settings(max_examples=600, deadline=None, derandomize=True, database=None)
+    @given(hs.one_of(hs.text(max_size=40), words))
+    def check(text):
+        try:
+            action = C.parse_action(text)
+        except InvalidActionError:
+            action = None
+        if action is not None:
+            assert C.parse_action(str(action)) == action
+        for st in states:
+            ex = st.explain(text)
+            assert isinstance(ex.legal, bool) and isinstance(str(ex), str)
+            for seat in (None, 0):
+                st.explain(text, seat)
+
+    check()
+    assert [s.to_dict() for s in states] == snapshots
+
+
+# =========================================================================== hidden collapsed piles
+def _collapse_game(mode, **options):
+    """A game under collapsed_visibility='count_only' played until some collapses happened; every
+    event with the position it happened in."""
+    for seed in range(40):
+        st = Y.new_game(mode=mode, seed=seed, collapsed_visibility="count_only", **options)
+        rng = random.Random(seed)
+        events = []
+        while not st.is_terminal:
+            owners = [list(x) for x in st._collapsed]
+            for e in st.apply(rng.choice(st.legal_actions())):
+                events.append((e, owners))
+        if sum(e.kind == "collapse" for e, _ in events) >= 2:
+            return st, [e for e, _ in events]
+    raise AssertionError("no collapse happened")
+
+
+@pytest.mark.parametrize("mode, options", [("standard", dict(players=4, rounds=1)),
+                                           ("standard", dict(players=3, rounds=1)),
+                                           ("duo", dict(players=2))])
+def test_count_only_collapses_are_narrated_without_their_cards(mode, options):
+    st, events = _collapse_game(mode, **options)
+    collapses = [e for e in events if e.kind in ("collapse", "collapse_cards")]
+    names = set(C.NAME)
+    for e in collapses:
+        if e.kind == "collapse":  # the public line: who, and how many cards
+            assert e.audience is None and set(e.data) == {"who", "count"}
+            assert not names & set(e.text.replace(",", " ").replace(".", " ").split()), e.text
+        else:  # the private line: the owner only (nobody at the table for the NPC)
+            who = e.data["who"]
+            owner = () if who == "the NPC" else ("AB".index(who) if mode == "duo" else "ABCDEFG".index(who),)
+            assert e.audience == owner and e.data["cards"] and all(c in e.text for c in e.data["cards"])
+    assert any(e.kind == "collapse_cards" for e in collapses)
+    for seat in range(st.players):
+        lines = [e for e in events if e.visible_to(seat)]
+        for e in lines:
+            if e.kind == "collapse_cards":
+                assert e.audience == (seat,)
+        mine = [e for e in collapses if e.kind == "collapse_cards" and e.audience == (seat,)]
+        assert len([e for e in lines if e.kind == "collapse_cards"]) == len(mine)
+    teacher = [e for e in events if e.visible_to(None)]
+    assert len(teacher) == len(events)
+
+
+def test_public_collapses_name_their_cards_to_everyone():
+    st = std([["P11"], ["G9"], ["P7"], ["G14"]], houses=[["G1", "G2", "G3", "G4", "G5", "G6"], [], [], []])
+    e = next(e for e in play(st, "P11", "G9", "P7", "G14") if e.kind == "collapse")
+    assert e.audience is None and e.data["cards"] == ["G1", "G2"] and "G1 and G2 collapse face down, F = 3" in e.text
+
+
+# =========================================================================== the right knob
+@pytest.mark.parametrize("kwargs, words", [
+    (dict(players=2), ["players=2 is not allowed", "use mode='duo'", "'standard' for 3–7 players",
+                       "'duo' for 2 players", "'solo' for 1 player"]),
+    (dict(players=1), ["use mode='solo'"]),
+    (dict(players=3, mode="duo"), ["use mode='standard'"]),
+    (dict(players=8), ["allowed values: 3, 4, 5, 6, 7", "'duo' for 2 players"]),
+    (dict(mode="advanced"), ["mode='advanced' is not allowed", "use card_set='advanced'", "'solo' for 1 player"]),
+])
+def test_errors_point_at_the_mode_or_option_to_use(kwargs, words):
+    with pytest.raises(ValueError) as info:
+        Y.new_game(**kwargs)
+    for w in words:
+        assert w in str(info.value), str(info.value)
+    text = "yadokarick/1 " + " ".join(f"{k}={v}" for k, v in {"players": 4, **kwargs}.items())
+    with pytest.raises(ValueError) as info:  # a position text points at the same knob
+        Y.from_position(text)
+    assert all(w in str(info.value) for w in words), str(info.value)
+
+
+# =========================================================================== the simulation fast path
+@pytest.mark.parametrize("mode, options", [
+    ("standard", dict(players=4)), ("standard", dict(players=3, three_player_capture="largest_size")),
+    ("standard", dict(players=7, house_limit=2, rounds=1)),
+    ("standard", dict(players=4, placement_order="choose", tie_leader="last_actual_mover", rounds=1)),
+    ("duo", dict(players=2)), ("duo", dict(players=2, npc_seat=0, duo_first_leader=1)),
+    ("duo", dict(players=2, npc_seat=2, house_limit=2, duo_roofs=False)),
+    ("solo", dict(players=1)), ("solo", dict(players=1, solo_initial_row="one_color", solo_bonus_chain=False,
+                                             solo_bonus_on_setup=True)),
+])
+def test_the_fast_path_leaves_the_state_apply_leaves_after_every_action(mode, options):
+    """``apply_unchecked`` has its own code for the common steps (a play, the NPC's card, the
+    judgment, a placement, a draw): after every action it must equal the narrated path."""
+    for seed in range(6):
+        fast = Y.new_game(mode=mode, seed=seed, **options)
+        slow = fast.clone()
+        rng = random.Random(seed)
+        while not fast.is_terminal:
+            legal = fast.legal_actions()
+            assert [str(a) for a in legal] == [str(a) for a in slow.legal_actions()]
+            a = legal[rng.randrange(len(legal))]
+            fast.apply_unchecked(a)
+            slow.apply(a)
+            assert fast.to_dict() == slow.to_dict() and fast.is_terminal == slow.is_terminal
+        assert slow.is_terminal and fast.outcome() == slow.outcome()
+
+
+def test_the_fast_path_from_hand_built_positions():
+    starts = [Y.setup_standard(4, [["G30", "G5"], ["P7", "G1"], ["P3", "G2"], ["G23", "G3"]], trick_no=9,
+                               houses=[["G8", "G12", "G16", "G24", "G28", "G32"], [], [], []]),
+              Y.setup_duo([["G36", "G1"], ["G8", "G2"]], npc_deck=["G20", "G5", "G9"], trick_no=9,
+                          houses=[[], [], ["G4", "G7", "G11", "G15", "G19", "G23"]]),
+              Y.setup_solo(["P17", "P19", "G5", "G31", "G8"], green=["G6", "G2"], pink=["P18", "P3"])]
+    for start in starts:
+        for seed in range(5):
+            fast, slow = start.clone(), start.clone()
+            rng = random.Random(seed)
+            while not fast.is_terminal:
+                a = rng.choice(fast.legal_actions())
+                fast.apply_unchecked(a)
+                slow.apply(a)
+                assert fast.to_dict() == slow.to_dict()

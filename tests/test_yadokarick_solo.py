@@ -288,9 +288,9 @@ def test_roof_insert_strict():
     assert solo(["G21", "G22", "G1", "G2", "G3"], crabs={"A": ["G20", "G10"]}).is_legal("G21>A")
     st = solo(["G22", "G23", "G1", "G2", "G3"], crabs=crabs, solo_roof_insert_nonstrict=False)
     assert st.is_legal("G22>A")
-    st = solo(["P21", "G23", "G1", "G2", "G3"], crabs={"B": ["G21", "G10"]}, solo_roof_insert_nonstrict=False)
+    st = solo(["P21", "G23", "G1", "G2", "G3"], crabs={"B": ["G21", "P10"]}, solo_roof_insert_nonstrict=False)
     refused(st, "P21>B", "Y14.7")
-    st = solo(["P21", "G23", "G1", "G2", "G3"], crabs={"B": ["G21", "G10"]})
+    st = solo(["P21", "G23", "G1", "G2", "G3"], crabs={"B": ["G21", "P10"]})
     assert st.is_legal("P21>B")
 
 

@@ -7,7 +7,9 @@ A position is a header and ``key=value`` fields separated by spaces::
 * The header is the game's registry name and its engine version (``SPEC.version``).
 * ``players``, ``mode`` (games with several modes) and every option that differs
   from its default come first, each under its own name; a value that is not a plain
-  word or number is compact JSON (``deck_counts={"1":13,...}``).
+  word or number is compact JSON (``deck_counts={"1":13,...}``). Player names
+  (``new_game(names=[...])``) follow as ``names=["Ann","Bob","Cy"]``; without them
+  the seats are their letters.
 * Then the game's own fields, documented in its rules reference. Values never hold
   spaces. Common conventions: seats are letters (``A``, ``B`` ...); a list of cards
   is the cards' notation joined by ``,`` with ``-`` for an empty list; ``/`` separates
@@ -250,11 +252,12 @@ def _option_value(raw: str, col: int, key: str) -> Any:
 
 
 def option_text(value: Any) -> str:
-    """An option's value as a position writes it: a plain word or number, else compact JSON."""
+    """An option's value as a position writes it: a plain word or number, else compact JSON
+    (a space inside a string written ``\\u0020``, so the value stays one field)."""
     if isinstance(value, str) and _WORD.match(value) and value not in ("true", "false", "null") \
             and not re.fullmatch(r"-?[0-9]+", value):
         return value
-    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+    return json.dumps(value, separators=(",", ":"), sort_keys=True).replace(" ", "\\u0020")
 
 
 def seat_text(seat: int | None) -> str:
@@ -273,8 +276,12 @@ def write_position(state: "State", fields: Iterable[tuple[str, str]]) -> str:
     parts = [f"{spec.name}/{spec.version}", f"players={state.players}"]
     if len(spec.modes) > 1:
         parts.append(f"mode={state.mode}")
+    from .state import _json_safe  # keys as JSON has them: a table may mix numbers and names
+
     for name, value in spec.non_defaults(state.options).items():
-        parts.append(f"{name}={option_text(value)}")
+        parts.append(f"{name}={option_text(_json_safe(value))}")
+    if state.names is not None:
+        parts.append(f"names={option_text(list(state.names))}")
     for key, value in fields:
         if not value or any(ch.isspace() for ch in value):
             raise AssertionError(f"{spec.name}: field {key}= must be non-empty and hold no spaces: {value!r}")
@@ -314,7 +321,7 @@ def load_position(text: Any, seed: int | None, classes: Callable[[str], type]) -
     """A state from position text, for a game module's ``from_position``.
 
     ``classes(mode)`` is the state class of a mode. The class reads its fields in
-    ``_load_position(parsed)`` (see :meth:`State._load_position`); then unread
+    ``_load_position(parsed)`` (see ``State._load_position``); then unread
     fields are refused, the state is checked (``_check_loaded``) and the text becomes
     the game's start (replays save it with the seed, which deals its unknown parts).
     """
@@ -324,7 +331,7 @@ def load_position(text: Any, seed: int | None, classes: Callable[[str], type]) -
     spec = game_module(probe.game).SPEC if _known(probe.game) else None
     if spec is None:
         raise PositionError(f"unknown game {show(probe.game)}", column=_first_col(text))
-    names = {"players", "mode", *(o.name for o in spec.options)}
+    names = {"players", "mode", "names", *(o.name for o in spec.options)}
     parsed = read_position(text, spec.name, spec.version, names)
     opts = dict(parsed.options)
     players = opts.pop("players", None)

@@ -13,20 +13,28 @@ The format is JSON with one action per line, so diffs and error lines read well:
       {"name": "branch-1", "parent": "main", "from": 1, "actions": ["play 6"], "notes": {}}
      ]}
 
-``options`` holds ``players`` (and ``mode`` for games that have several) and the
-options that differ from their defaults. ``deck`` (the first deal's card order)
+``options`` holds ``players`` (and ``mode`` for games that have several), the
+options that differ from their defaults, and ``names`` when the players have names. ``deck`` (the first deal's card order)
 or ``position`` (a hand-built start: position text as ``State.to_position`` writes
 it, or an object as ``State.to_dict`` does) replaces the shuffle; the seed then
 deals the position's unknown parts and every later shuffle. ``notes`` comment
 on actions by index. ``branches`` are other lines of
-play: each shares its first ``from`` actions with its ``parent`` line.
+play: each shares its first ``from`` actions with its ``parent`` line. A branch a
+seated player started in the past (see :meth:`~cardwidgets.Timeline.step`) is
+*re-dealt*: it also gives ``"seat"`` (whom it was dealt for), ``"seed"`` and
+``"position"`` (position text), and its actions go on from that position, which
+must look to that seat exactly as the parent's position after ``from`` actions.
 ``engine_version`` is the rules version the game was recorded under; version 1
 files (no branches, no position) still load.
 
 Loading checks everything and reports the first problem as a :class:`ReplayError`
 with its line in the file, and for an action its index and the rule that refuses
-it, in time linear in the size of the file. The same input gives the same states
-and the same bytes back.
+it, in time linear in the size of the file. ``options`` hold ``players``, ``mode``
+and the game's options only, and next to a ``position`` they must say what the
+position holds (a saved state also fixes the ``seed``). No line of play may be longer
+than the game's declared bound (``SPEC.max_actions``, rule G4), and whatever the
+engine raises while setting up or playing a line is reported the same way, naming
+the line. The same input gives the same states and the same bytes back.
 """
 
 from __future__ import annotations
@@ -40,7 +48,8 @@ from typing import Any, Iterator
 from . import registry
 from .errors import IllegalActionError, InvalidActionError, quote, show
 from .rng import Recorded
-from .state import State
+from .spec import GameSpec
+from .state import State, check_names
 
 FORMAT = "cardwidgets-replay"
 VERSION = 2
@@ -50,7 +59,9 @@ MAX_BYTES = 64 * 1024 * 1024
 MAX_DEPTH = 64
 _KEYS = {"format", "version", "game", "engine_version", "options", "seed", "deck", "position", "actions",
          "notes", "branches"}
-_BRANCH_KEYS = {"name", "parent", "from", "actions", "notes"}
+_BRANCH_KEYS = {"name", "parent", "from", "seat", "seed", "position", "actions", "notes"}
+#: The keys of a re-dealt branch (a seated player's move in the past), given together.
+_DEALT_KEYS = {"seat", "seed", "position"}
 
 
 class ReplayError(ValueError):
@@ -70,7 +81,13 @@ class ReplayError(ValueError):
 
 @dataclass
 class Branch:
-    """Another line of play: its first ``start`` actions are those of ``parent``."""
+    """Another line of play: its first ``start`` actions are those of ``parent``.
+
+    A branch that a seated player started in the past is *re-dealt*: it goes on from
+    ``position`` (position text, with ``seed`` for its later shuffles) rather than from
+    the parent's position, a position that looks the same to ``seat`` (see
+    :meth:`~cardwidgets.Timeline.step`). The three are ``None`` for an exact branch.
+    """
 
     name: str
     parent: str
@@ -78,19 +95,84 @@ class Branch:
     actions: list[str] = field(default_factory=list)
     notes: dict[int, str] = field(default_factory=dict)
     _lines: dict[str, Any] | None = field(default=None, repr=False, compare=False)
+    position: str | None = None
+    seat: int | None = None
+    seed: int | None = None
 
 
-@dataclass
-class PlayedLine:
-    """One line of a replay, played: ``states[i]`` follows ``start + i + 1`` actions and
-    ``events[i]`` is what led to it."""
+class Line:
+    """One line of play in a tree of positions (a replay's lines, a timeline's lines).
 
-    name: str
-    parent: str | None
-    start: int
-    states: list[State]
-    events: list[list[Any]]
-    notes: dict[int, str]
+    ``states[i]`` follows ``start + i + 1`` actions and ``events[i]`` is what led to it;
+    the first ``start`` positions are those of ``parent`` (``None``: the main line).
+    ``notes`` maps action indexes of the line's own part to comments. A re-dealt line
+    (``dealt``, dealt for the seat ``dealt_for``) plays its own part from ``dealt``, a
+    position that seat cannot tell from the parent's position at ``start``; position
+    ``start`` itself is the parent's.
+
+    Looking a position up walks from a line towards the main line. So that this costs
+    O(log lines) whatever the shape of the tree (a file can hold a chain of thousands
+    of branches, each the child of the last), each line keeps ``base``, the line whose
+    own part holds its branch point, and a skip pointer ``jump`` along the bases
+    (E. W. Myers' jump pointers: following them halves the distance left, roughly).
+    """
+
+    __slots__ = ("name", "parent", "start", "states", "events", "notes", "base", "jump", "depth", "children",
+                 "dealt", "dealt_for")
+
+    def __init__(self, name: str, parent: "Line | None", start: int, notes: dict[int, str] | None = None,
+                 dealt: State | None = None, dealt_for: int | None = None) -> None:
+        self.name, self.parent, self.start = name, parent, start
+        self.dealt, self.dealt_for = dealt, dealt_for
+        self.states: list[State] = []
+        self.events: list[list[Any]] = []
+        self.notes: dict[int, str] = dict(notes or {})
+        #: Lines started from this one: (branch point, first move, seat it was dealt for) -> line.
+        self.children: dict[tuple[int, str, int | None], Line] = {}
+        base = None if parent is None else parent.owner(start)
+        self.base = base
+        self.depth = 0 if base is None else base.depth + 1
+        # Myers' rule: jump two of the parent's jumps at once when their spans are equal.
+        j = None if base is None else base.jump
+        if j is not None and j.jump is not None and base.depth - j.depth == j.depth - j.jump.depth:  # type: ignore[union-attr]
+            self.jump: Line | None = j.jump
+        else:
+            self.jump = base
+
+    @property
+    def length(self) -> int:
+        """The number of actions of this line (its shared part included)."""
+        return self.start + len(self.states)
+
+    @property
+    def parent_name(self) -> str | None:
+        return None if self.parent is None else self.parent.name
+
+    def owner(self, n: int) -> "Line | None":
+        """The line whose own part holds position ``n`` of this line (``None``: the start)."""
+        ln: Line | None = self
+        # Along the bases the branch points strictly decrease, so a jump whose target
+        # still starts at or after n skips only lines that do too.
+        while ln is not None and n <= ln.start:
+            j = ln.jump
+            ln = j if j is not None and n <= j.start else ln.base
+        return ln
+
+    def position(self, root: State, n: int) -> State:
+        """The position after ``n`` actions of this line (``0 <= n <= length``)."""
+        ln = self.owner(n)
+        return root if ln is None else ln.states[n - ln.start - 1]
+
+    def moves(self) -> list[str]:
+        """The notation of the line's own actions (its shared part excluded)."""
+        return [str(st.last_move) for st in self.states]
+
+    def first(self, root: State) -> State:
+        """The position the line's own part starts from (its re-dealt one, if any)."""
+        return self.dealt if self.dealt is not None else self.position(root, self.start)
+
+    def __repr__(self) -> str:
+        return f"<Line {self.name!r} from {self.start} of {self.parent_name!r}, {self.length} actions>"
 
 
 @dataclass
@@ -126,6 +208,8 @@ class Replay:
         from .state import _json_safe
 
         options.update(_json_safe(spec.non_defaults(state.options)))
+        if start.names is not None:
+            options["names"] = list(start.names)
         return cls(
             game=state.game,
             options=options,
@@ -138,36 +222,97 @@ class Replay:
         )
 
     def new_state(self) -> State:
-        """The starting position."""
-        mod = registry.game_module(self.game)
-        if isinstance(self.position, str):
-            try:
-                return mod.from_position(self.position, self.seed)
-            except (TypeError, ValueError, AttributeError) as e:
-                raise ReplayError(f"the position text cannot be set up: {e}",
-                                  line=self._key_line("position")) from None
+        """The starting position, checked against the header (``ReplayError`` if it does not fit)."""
+        try:
+            spec = registry.game_spec(self.game)
+        except ValueError as e:
+            raise ReplayError(str(e), line=self._key_line("game")) from None
+        self._check_options(spec)
         if self.position is not None:
-            data = dict(self.position)
-            data["history"] = []
-            try:
-                st = mod.from_dict(data)
-                st._origin = self.position  # the start of this game is that position
-                return st
-            except (TypeError, ValueError) as e:
-                raise ReplayError(f"the hand-built position cannot be set up: {e}",
-                                  line=self._key_line("position")) from None
+            st = self._load_position()
+            self._check_agreement(st)
+            return st
         kwargs = dict(self.options)
         if self.deck is not None:
             kwargs["deck"] = list(self.deck)
         try:
-            return mod.new_game(seed=self.seed, **kwargs)
-        except (TypeError, ValueError) as e:
+            return registry.game_module(self.game).new_game(seed=self.seed, **kwargs)
+        except Exception as e:  # noqa: BLE001 - whatever the engine raises is a bad file here
             key = "deck" if self.deck is not None and "deck" in str(e) else "options"
-            raise ReplayError(f"cannot set up the game: {e}", line=self._key_line(key)) from None
+            raise ReplayError(f"cannot set up the game: {_failure(e)}", line=self._key_line(key)) from None
+
+    def _load_position(self) -> State:
+        mod = registry.game_module(self.game)
+        line = self._key_line("position")
+        if isinstance(self.position, str):
+            try:
+                return mod.from_position(self.position, self.seed)
+            except Exception as e:  # noqa: BLE001 - PositionError, or an engine's own failure
+                raise ReplayError(f"the position text cannot be set up: {_failure(e)}", line=line) from None
+        if not isinstance(self.position, dict):
+            raise ReplayError('"position" must be position text or an object', line=line)
+        data = dict(self.position)
+        version = data.get("version", self.engine_version)
+        if version != self.engine_version:
+            raise ReplayError(f"the position was saved under rules version {show(version)}, the replay under "
+                              f"{self.engine_version}", line=line)
+        data["history"] = []
+        try:
+            st = mod.from_dict(data)
+        except Exception as e:  # noqa: BLE001
+            raise ReplayError(f"the hand-built position cannot be set up: {_failure(e)}", line=line) from None
+        st._origin = self.position  # the start of this game is that position
+        return st
+
+    def _check_options(self, spec: GameSpec) -> None:
+        """``options`` holds ``players``, ``mode``, ``names`` and the game's options, nothing else."""
+        if not isinstance(self.options, dict):
+            raise ReplayError('"options" must be an object', line=self._key_line("options"))
+        known = {"players", "mode", "names", *(o.name for o in spec.options)}
+        for key in self.options:
+            if key == "deck":
+                raise ReplayError('"options" holds a deck: the first deal\'s card order goes in the replay\'s '
+                                  '"deck" (next to "seed"), not in "options"', line=self._key_line("options"))
+            if key not in known:
+                raise ReplayError(f"unknown option {show(key)} in \"options\"; {spec.title} options: "
+                                  f"{', '.join(sorted(known))}", line=self._key_line("options"))
+
+    def _check_agreement(self, st: State) -> None:
+        """A hand-built start fixes players, mode and options (and a saved state its seed):
+        the header must say the same, or the file contradicts itself."""
+        spec = st.SPEC
+        line = self._key_line("options")
+        given = dict(self.options)
+        players, mode = given.pop("players", None), given.pop("mode", None)
+        names = given.pop("names", None)
+        try:
+            mode_name, n, options = spec.resolve(players, mode, given)
+            names = check_names(names, n, type(st).RESERVED_LABELS)
+        except (TypeError, ValueError) as e:
+            raise ReplayError(f'"options" do not describe a game: {e}', line=line) from None
+        said = {"players": n, "mode": mode_name, **options, "names": names}
+        has = {"players": st.players, "mode": st.mode, **st.options, "names": st.names}
+        for key in dict.fromkeys([*said, *has]):
+            if _canonical(said.get(key)) != _canonical(has.get(key)):
+                raise ReplayError(f'"options" say {key}={show(said.get(key))} but the position has '
+                                  f"{key}={show(has.get(key))}", line=line)
+        if isinstance(self.position, dict) and st.seed != self.seed:
+            raise ReplayError(f'"seed" is {show(self.seed)} but the position was saved with seed {show(st.seed)}',
+                              line=self._key_line("seed"))
+
+    def _bound(self, root: State) -> int | None:
+        """The most actions any line of this game may hold (the game's declared bound)."""
+        limit = root.SPEC.max_actions
+        try:
+            return None if limit is None else limit(root.players, root.options)
+        except Exception as e:  # noqa: BLE001 - options a hand-built position brought
+            raise ReplayError(f"the game's options give no length bound: {_failure(e)}",
+                              line=self._key_line("position" if self.position is not None else "options")) from None
 
     def states(self) -> Iterator[State]:
         """The starting position, then a copy after every action of the main line."""
         st = self.new_state()
+        self._check_length("main", 0, self.actions, self._bound(st), None)
         yield st.clone()
         for i, text in enumerate(self.actions):
             self._apply(st, text, i, None)
@@ -176,40 +321,95 @@ class Replay:
     def build(self, upto: int | None = None) -> State:
         """The state after the first ``upto`` actions of the main line (all by default)."""
         st = self.new_state()
-        for i, text in enumerate(self.actions[:upto]):
+        actions = self.actions[:upto]
+        self._check_length("main", 0, actions, self._bound(st), None)
+        for i, text in enumerate(actions):
             self._apply(st, text, i, None)
         return st
 
-    def play(self) -> tuple[State, list[PlayedLine]]:
+    def play(self) -> tuple[State, list[Line]]:
         """The starting position and every line checked and played, the main line first:
-        ``ReplayError`` on the first bad action. ``Timeline.from_replay`` builds on it."""
+        ``ReplayError`` on the first problem. ``Timeline.from_replay`` builds on it.
+
+        Linear in the number of actions (each branch point is found in O(log lines))."""
         root = self.new_state()
-        played: dict[str, PlayedLine] = {}
-
-        def position(name: str, n: int) -> State:
-            line = played[name]
-            while n <= line.start and line.parent is not None:
-                line = played[line.parent]
-            return root if n <= line.start else line.states[n - line.start - 1]
-
-        entries = [("main", None, 0, self.actions, self.notes, self._lines)]
+        bound = self._bound(root)
+        if not isinstance(self.branches, list):
+            raise ReplayError('"branches" must be a list', line=self._key_line("branches"))
+        played: dict[str, Line] = {}
+        entries = [("main", None, 0, self.actions, self.notes, self._lines, None)]
         for k, br in enumerate(self.branches):
+            if not isinstance(br, Branch):
+                raise ReplayError(f"branch #{k} is {show(br)}, not a Branch", line=self._key_line("branches"))
             entries.append((br.name, br.parent, br.start, br.actions, br.notes,
-                            self._lines["branches"][k] if self._lines and k < len(self._lines["branches"]) else None))
-        for name, parent, start, actions, notes, lines in entries:
+                            self._lines["branches"][k] if self._lines and k < len(self._lines["branches"]) else None,
+                            br))
+        for name, parent, start, actions, notes, lines, br in entries:
             branch = None if parent is None else name
+            at = lines["line"] if lines and parent is not None else self._key_line("actions")
+            if not isinstance(actions, list):
+                raise ReplayError('"actions" must be a list of action strings', line=at, branch=branch)
             if parent is not None:
-                length = played[parent].start + len(played[parent].states)
-                if start > length:
-                    raise ReplayError(f"branch {name!r} starts after action {start}, but {parent!r} has {length}",
-                                      line=lines["line"] if lines else None, branch=name)
-            line = played[name] = PlayedLine(name, parent, start, [], [], dict(notes))
-            st = root if parent is None else position(parent, start)
+                if not isinstance(name, str) or name in played or parent not in played:
+                    raise ReplayError(f"branch {show(name)}: the name must be new and the parent {show(parent)} "
+                                      f"the main line or an earlier branch", line=at, branch=branch)
+                length = played[parent].length
+                if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start <= length:
+                    raise ReplayError(f"branch {name!r} starts after action {show(start)}, but {parent!r} has "
+                                      f"{length}", line=at, branch=name)
+            self._check_length(name, start, actions, bound, lines if parent is not None else None)
+            up = None if parent is None else played[parent]
+            dealt = None
+            if br is not None and br.position is not None:
+                dealt = self._dealt(br, up.position(root, start), at)  # type: ignore[union-attr]
+            line = Line(name, up, start, notes, dealt, None if dealt is None else br.seat)  # type: ignore[union-attr]
+            st = line.first(root)
             for i, text in enumerate(actions):
                 st = st.clone()
                 line.events.append(self._apply(st, text, i, branch, lines))
                 line.states.append(st)
+            played[name] = line
         return root, list(played.values())
+
+    def _dealt(self, br: Branch, base: State, at: int | None) -> State:
+        """The start of a re-dealt branch, checked: it must look to its seat exactly as the parent's
+        position there does (else the file would let that seat see what it never saw)."""
+        def bad(msg: str) -> ReplayError:
+            return ReplayError(f"branch {br.name!r}: {msg}", line=at, branch=br.name)
+
+        seat, seed, text = br.seat, br.seed, br.position
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < base.players:
+            raise bad(f'"seat" must be the seat it was dealt for (0 to {base.players - 1}), got {show(seat)}')
+        if isinstance(seed, bool) or not isinstance(seed, int) or not -2**63 <= seed < 2**64:
+            raise bad(f'"seed" must be an integer of at most 64 bits, got {show(seed)}')
+        if not isinstance(text, str):
+            raise bad(f'"position" must be position text, got {show(text)}')
+        try:
+            start = dealt_start(text, seed, base.move_count)
+        except Exception as e:  # noqa: BLE001 - PositionError, or an engine's own failure
+            raise bad(f"the re-dealt position cannot be set up: {_failure(e)}") from None
+        said = (start.game, start.mode, start.players, _canonical(start.options))
+        has = (base.game, base.mode, base.players, _canonical(base.options))
+        if said != has:
+            raise bad(f"the re-dealt position is not a position of this game ({start.game}, {start.players} "
+                      f"players, mode {start.mode}, options {_canonical(start.options)})")
+        if start.view(seat) != base.view(seat):
+            raise bad(f"the re-dealt position does not look to seat {base.seat_label(seat)} as the position after "
+                      f"{br.start} actions of {br.parent!r} does: a re-deal changes only cards that seat has not seen")
+        return start
+
+    def _check_length(self, name: str, start: int, actions: list[Any], bound: int | None, lines: Any) -> None:
+        """No line of play runs past the game's bound: a longer file is refused before playing."""
+        if bound is None or start + len(actions) <= bound:
+            return
+        i = max(0, bound - start)
+        branch = None if name == "main" else name
+        if lines is None and branch is None:
+            lines = self._lines
+        where = f"action #{i}" if branch is None else f"branch {branch!r} action #{i}"
+        at = lines["actions"][i] if lines and i < len(lines.get("actions") or ()) else None
+        raise ReplayError(f"{where}: the line holds {start + len(actions):,} actions, but a {self.game} game "
+                          f"with these options ends within {bound:,} (rule G4)", line=at, index=i, branch=branch)
 
     def _apply(self, st: State, text: Any, i: int, branch: str | None, lines: Any = None) -> list:
         if lines is None and branch is None:
@@ -227,10 +427,17 @@ class Replay:
         except IllegalActionError as e:
             raise ReplayError(f"{where} {quote(text)}: {e}", line=line, index=i, rule=e.rule,
                               branch=branch) from None
+        except Exception as e:  # noqa: BLE001 - an engine failing on a hand-built position
+            raise ReplayError(f"{where} {quote(text)} cannot be checked: {_failure(e)}", line=line, index=i,
+                              branch=branch) from None
         if len(plan) != 1:
             raise ReplayError(f"{where} {quote(text)} stands for {len(plan)} actions; a replay lists one action "
                               f"per entry: " + ", ".join(map(str, plan)), line=line, index=i, branch=branch)
-        return st.apply_checked(plan[0])
+        try:
+            return st.apply_checked(plan[0])
+        except Exception as e:  # noqa: BLE001
+            raise ReplayError(f"{where} {quote(text)} cannot be played: {_failure(e)}", line=line, index=i,
+                              branch=branch) from None
 
     # ------------------------------------------------------------------ text
     def to_json(self) -> str:
@@ -243,8 +450,10 @@ class Replay:
         if self.branches:
             rows = []
             for b in self.branches:
-                rows.append("  " + json.dumps({"name": b.name, "parent": b.parent, "from": b.start},
-                                              ensure_ascii=False)[:-1]
+                head = {"name": b.name, "parent": b.parent, "from": b.start}
+                if b.position is not None:
+                    head.update(seat=b.seat, seed=b.seed, position=b.position)
+                rows.append("  " + json.dumps(head, ensure_ascii=False)[:-1]
                             + ', "actions": ' + _lines_array(b.actions, "    ")
                             + ', "notes": ' + json.dumps(_notes_json(b.notes), ensure_ascii=False) + "}")
             parts.append(' "branches": [\n' + ",\n".join(rows) + "\n ]}")
@@ -338,7 +547,8 @@ class Replay:
                 return ReplayError(f"branch #{k}: {msg}", line=blines["line"] if blines else None)
 
             if not isinstance(b, dict) or set(b) - _BRANCH_KEYS or not {"name", "from", "actions"} <= set(b):
-                raise bbad('a branch is {"name", "parent", "from", "actions", "notes"}')
+                raise bbad('a branch is {"name", "parent", "from", "actions", "notes"} (and "seat", "seed", '
+                           '"position" when it was re-dealt)')
             name, parent, start = b["name"], b.get("parent", "main"), b["from"]
             if not isinstance(name, str) or not name or len(name) > 80 or name in names:
                 raise bbad(f"the name {show(name)} is not a new, non-empty name of at most 80 characters")
@@ -348,13 +558,17 @@ class Replay:
                 raise bbad(f'"from" must be a count of actions, got {show(start)}')
             if not isinstance(b["actions"], list):
                 raise bbad('"actions" must be a list of action strings')
+            dealt = _DEALT_KEYS & set(b)
+            if dealt and dealt != _DEALT_KEYS:
+                raise bbad('a re-dealt branch gives "seat", "seed" and "position" together')
             names.add(name)
             branches.append(Branch(name, parent, start, b["actions"],
                                    _notes(b.get("notes", {}), start + len(b["actions"]), bbad, low=start),
-                                   blines))
+                                   blines, b.get("position"), b.get("seat"), b.get("seed")))
         rep = cls(game=game, options=options, seed=seed, actions=actions, deck=deck, notes=notes,
                   position=position, branches=branches, engine_version=engine)
         rep._lines = lines
+        rep._check_options(spec)
         return rep
 
     def _key_line(self, key: str) -> int | None:
@@ -372,12 +586,34 @@ class Replay:
             raise ReplayError(f"{p.name} is {p.stat().st_size:,} bytes; at most {MAX_BYTES:,} are read")
         return cls.from_json(p.read_bytes(), validate=validate)
 
+    def to_html(self, path: str | Path, seat: int | None = None) -> Path:
+        """Write every line of this game as one self-contained page that plays without Python,
+        each position as ``seat`` sees it (``None``: the teacher view); see
+        :meth:`Timeline.to_html <cardwidgets.core.timeline.Timeline.to_html>`. The page holds no
+        seed, no deck order and no action list. Raises :class:`ReplayError` for a bad replay."""
+        from .timeline import Timeline
+
+        return Timeline.from_replay(self).to_html(path, seat)
+
     def fork(self, upto: int) -> "Replay":
         """A copy keeping only the first ``upto`` actions of the main line (and their notes)."""
         return Replay(self.game, dict(self.options), self.seed, list(self.actions[:upto]),
                       None if self.deck is None else list(self.deck),
                       {k: v for k, v in self.notes.items() if k < upto}, self.position,
                       engine_version=self.engine_version)
+
+
+# --------------------------------------------------------------------------- re-dealt lines
+def dealt_start(text: str, seed: int, moves: int) -> State:
+    """The start of a re-dealt line: position ``text``, with ``seed`` for its later shuffles,
+    ``moves`` actions into the game. The actions before it are not kept (they may name cards
+    that were dealt again): its ``history`` holds the line's own actions only."""
+    from .position import from_position
+
+    st = from_position(text, seed)
+    st._history = None
+    st._moves = moves
+    return st
 
 
 # --------------------------------------------------------------------------- helpers
@@ -410,6 +646,23 @@ def _notes(raw: Any, limit: int, bad: Any, low: int = 0) -> dict[int, str]:
 
 def _raise(e: Exception) -> Any:
     raise e
+
+
+def _failure(e: Exception) -> str:
+    """An engine's refusal as it reads (a ValueError), anything else named as the engine's failure."""
+    text = _clip(str(e), 300)
+    return text if isinstance(e, ValueError) else f"the engine failed ({type(e).__name__}: {_clip(text, 120)})"
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _canonical(value: Any) -> str:
+    """Options compared as JSON text: 1 and True, (1, 2) and [1, 2] differ or agree as JSON says."""
+    from .state import _json_safe
+
+    return json.dumps(_json_safe(value), sort_keys=True)
 
 
 def _decode(data: bytes) -> str:

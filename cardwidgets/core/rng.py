@@ -46,14 +46,26 @@ def _generator(seed: int, k: int) -> random.Random:
     return r
 
 
+_PLANS: dict[int, tuple[tuple[int, int], ...]] = {}
+
+
+def _plan(n: int) -> tuple[tuple[int, int], ...]:
+    """Fisher–Yates steps for ``n`` items: ``(i, bits)``, drawing ``j`` in ``0..i`` (cached:
+    the bit lengths are the same for every shuffle of that many items)."""
+    plan = _PLANS.get(n)
+    if plan is None:
+        plan = tuple((i, (i + 1).bit_length()) for i in range(n - 1, 0, -1))
+        if len(_PLANS) < 4096:
+            _PLANS[n] = plan
+    return plan
+
+
 def shuffle(seed: int, k: int, items: MutableSequence[Any]) -> None:
     """Shuffle ``items`` in place with decision ``k`` of ``seed``."""
     bits = _generator(seed, k).getrandbits
-    for i in range(len(items) - 1, 0, -1):
-        n = i + 1
-        b = n.bit_length()
+    for i, b in _plan(len(items)):
         j = bits(b)
-        while j >= n:  # rejection sampling: unbiased
+        while j > i:  # rejection sampling: unbiased
             j = bits(b)
         items[i], items[j] = items[j], items[i]
 

@@ -135,8 +135,20 @@ class GameSpec:
         for m in self.modes:
             if m.name == name:
                 return m
+        # A value of one option given as a mode (Yadokarick's card_set="advanced"): point at it.
+        owners = [o.name for o in self.options if isinstance(name, str) and name in (o.allowed or ())]
+        hint = f"; {name!r} is a value of the option {owners[0]}: use {owners[0]}={name!r}" if len(owners) == 1 else ""
         raise ValueError(f"mode={_short(name)} is not allowed in {self.title}; allowed values: "
-                         + ", ".join(repr(m.name) for m in self.modes))
+                         f"{self._modes_text()}{hint}")
+
+    def _modes_text(self) -> str:
+        """``'standard' for 3–7 players, 'duo' for 2 players``: what each mode accepts."""
+        def counts(m: Mode) -> str:
+            p = m.players
+            run = len(p) > 2 and list(p) == list(range(p[0], p[-1] + 1))
+            text = f"{p[0]}–{p[-1]}" if run else " or ".join(map(str, p))
+            return f"{text} player{'' if p == (1,) else 's'}"
+        return ", ".join(f"{m.name!r} for {counts(m)}" for m in self.modes)
 
     def phase(self, name: str) -> Phase | None:
         return self._phase_map.get(name)  # type: ignore[attr-defined]
@@ -162,7 +174,14 @@ class GameSpec:
             allowed = ", ".join(map(str, mode.players))
             where = self.title if len(self.modes) == 1 else f"{self.title} mode {mode.name!r}"
             rule = f" (rule {mode.rule})" if mode.rule else ""
-            raise ValueError(f"players={_short(players)} is not allowed in {where}; allowed values: {allowed}{rule}")
+            other = [m for m in self.modes if players in m.players and m is not mode] \
+                if isinstance(players, int) and not isinstance(players, bool) else []
+            hint = ""
+            if len(self.modes) > 1:  # another mode may take this count: say which (Yadokarick's duo, solo)
+                use = f"; for {players} player{'' if players == 1 else 's'} use mode={other[0].name!r}" if other else ""
+                hint = f"{use} (the modes: {self._modes_text()})"
+            raise ValueError(f"players={_short(players)} is not allowed in {where}{hint}; allowed values: "
+                             f"{allowed}{rule}")
         return players
 
     def resolve(self, players: Any, mode: str | None, given: Mapping[str, Any]) -> tuple[str, int, dict[str, Any]]:
@@ -170,7 +189,15 @@ class GameSpec:
 
         An unknown option is a ``TypeError``; a bad value, a player count the mode
         does not allow, or an option that does not apply to the mode, a ``ValueError``.
+        ``mode`` may also come among the options (``new_game(mode="standard")`` of a game
+        with one mode).
         """
+        if "mode" in given and "mode" not in self._option_map:  # type: ignore[attr-defined]
+            given = dict(given)
+            named = given.pop("mode")
+            if mode is not None and named != mode:
+                raise ValueError(f"mode given twice: {mode!r} and {named!r}")
+            mode = named
         if not given and type(players) is int:
             key = (players, mode)
             hit = self._defaults_cache.get(key)  # type: ignore[attr-defined]

@@ -18,54 +18,54 @@ along. Lessons, HTML export, the command line and the table widgets all use it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import random
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable
 
 from .events import Event
-from .replay import Branch, Replay
+from .replay import Branch, Line, Replay, dealt_start
 from .state import ANY, State
 
 MAIN = "main"
 
 
-@dataclass
-class _Line:
-    """One line of play: the actions after its first ``start`` (shared with its parent)."""
-
-    name: str
-    parent: "_Line | None"
-    start: int
-    states: list[State] = field(default_factory=list)   # states[i]: after start + i + 1 actions
-    events: list[list[Event]] = field(default_factory=list)  # what led to states[i]
-    notes: dict[int, str] = field(default_factory=dict)  # action index -> comment
-
-    @property
-    def length(self) -> int:
-        return self.start + len(self.states)
+class LineLimitError(ValueError):
+    """Acting here would start a line of play past the limit the caller set (``max_lines``)."""
 
 
 @dataclass(frozen=True)
 class BranchInfo:
     """A line of the timeline: ``name``, ``parent`` (``None`` for the main line),
-    ``start`` (actions shared with the parent line) and ``length`` (actions in all)."""
+    ``start`` (actions shared with the parent line), ``length`` (actions in all) and
+    ``dealt_for`` (the seat a re-dealt branch was dealt for, else ``None``)."""
 
     name: str
     parent: str | None
     start: int
     length: int
+    dealt_for: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "parent": self.parent, "from": self.start, "length": self.length}
+        out = {"name": self.name, "parent": self.parent, "from": self.start, "length": self.length}
+        if self.dealt_for is not None:
+            out["dealt_for"] = self.dealt_for
+        return out
 
 
 class Timeline:
-    """The positions of one game, as a tree with a cursor. See the module docstring."""
+    """The positions of one game, as a tree with a cursor. See the module docstring.
+
+    Every operation costs the same whatever the number of lines, up to a factor
+    O(log lines) for finding a position (see :class:`~cardwidgets.core.replay.Line`),
+    so a front end may keep thousands of lines without slowing down.
+    """
 
     def __init__(self, state: State) -> None:
         self._root = state
         self._root_events = list(getattr(state, "setup_events", []) or [])
-        self._main = _Line(MAIN, None, 0)
-        self._lines: dict[str, _Line] = {MAIN: self._main}
+        self._main = Line(MAIN, None, 0)
+        self._lines: dict[str, Line] = {MAIN: self._main}
         self._line = self._main
         self._cursor = 0
         self._made = 0
@@ -74,7 +74,7 @@ class Timeline:
     @property
     def state(self) -> State:
         """The position at the cursor (do not mutate it: use :meth:`step`)."""
-        return self.position(self._cursor)
+        return self._line.position(self._root, self._cursor)
 
     @property
     def cursor(self) -> int:
@@ -88,13 +88,24 @@ class Timeline:
 
     @property
     def history(self) -> tuple[Any, ...]:
-        """The actions along the current line up to the cursor."""
-        return self.state.history
+        """The actions along the current line up to the cursor (through re-dealt branches too,
+        whose positions keep only their own actions)."""
+        return tuple(self._actions(self._line, self._cursor))
 
     @property
     def line(self) -> list[str]:
         """Every action of the current line, beyond the cursor too (notation)."""
-        return [str(a) for a in self.position(self.length).history]
+        return [str(a) for a in self._actions(self._line, self.length)]
+
+    def _actions(self, line: Line, n: int) -> list[Any]:
+        """The first ``n`` actions of ``line``, one line segment at a time."""
+        out: list[Any] = []
+        ln = line.owner(n)
+        while ln is not None:
+            out.extend(st.last_move for st in reversed(ln.states[: n - ln.start]))
+            n, ln = ln.start, ln.base
+        out.reverse()
+        return out
 
     @property
     def branch(self) -> str:
@@ -104,8 +115,17 @@ class Timeline:
     @property
     def branches(self) -> list[BranchInfo]:
         """Every line, the main line first, in the order they were started."""
-        return [BranchInfo(ln.name, None if ln.parent is None else ln.parent.name, ln.start, ln.length)
-                for ln in self._lines.values()]
+        return [BranchInfo(ln.name, ln.parent_name, ln.start, ln.length, ln.dealt_for) for ln in self._lines.values()]
+
+    @property
+    def line_count(self) -> int:
+        """The number of lines, the main line included (lines are never removed: while it
+        stays the same, :attr:`branches` changes only in the current line's ``length``)."""
+        return len(self._lines)
+
+    def has_line(self, name: Any) -> bool:
+        """Whether a line is called ``name``."""
+        return isinstance(name, str) and name in self._lines
 
     @property
     def root(self) -> State:
@@ -115,38 +135,50 @@ class Timeline:
     def position(self, n: int, line: str | None = None) -> State:
         """The position after ``n`` actions of a line (the current one by default)."""
         ln = self._line if line is None else self._get(line)
-        if not 0 <= n <= ln.length:
-            raise IndexError(f"position {n}: the line {ln.name!r} has positions 0..{ln.length}")
-        while ln is not None and n <= ln.start:
-            ln = ln.parent
-        if ln is None:
-            return self._root
-        return ln.states[n - ln.start - 1]
+        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= ln.length:
+            raise IndexError(f"position {n!r}: the line {ln.name!r} has positions 0..{ln.length}")
+        return ln.position(self._root, n)
 
-    def events(self, n: int) -> list[Event]:
-        """The events of the action that led to position ``n`` (setup events for 0)."""
-        ln = self._owner(n)
+    def events(self, n: int, line: str | None = None) -> list[Event]:
+        """The events of the action that led to position ``n`` of a line (the current one by
+        default; setup events for 0)."""
+        ln = (self._line if line is None else self._get(line)).owner(n)
         return self._root_events if ln is None else ln.events[n - ln.start - 1]
 
     def narration(self, seat: int | None = None, last: int | None = None) -> list[str]:
         """The narration lines ``seat`` may see, up to the cursor (the ``last`` ones)."""
-        out: list[str] = []
-        n = self._cursor
-        while n >= 0 and (last is None or len(out) < last):
-            lines = [e.text for e in self.events(n) if e.text and e.visible_to(seat)]
-            out[:0] = lines
-            n -= 1
-        return out if last is None else out[-last:]
+        out: list[list[str]] = []
+        count = 0
+        for events in self._events_back():
+            lines = [e.text for e in events if e.text and e.visible_to(seat)]
+            out.append(lines)
+            count += len(lines)
+            if last is not None and count >= last:
+                break
+        flat = [t for lines in reversed(out) for t in lines]
+        return flat if last is None else flat[-last:] if last > 0 else []
 
-    def notes(self) -> dict[int, str]:
-        """The comments along the current line: action index -> text."""
+    def _events_back(self) -> Any:
+        """The events of every position from the cursor back to the start, newest first,
+        one line segment at a time (no lookup per position)."""
+        n = self._cursor
+        ln = self._line.owner(n)
+        while ln is not None:
+            for k in range(n - ln.start - 1, -1, -1):
+                yield ln.events[k]
+            # The base owns this segment's branch point: the walk goes on there.
+            n, ln = ln.start, ln.base
+        yield self._root_events
+
+    def notes(self, line: str | None = None) -> dict[int, str]:
+        """The comments along a line (the current one by default): action index -> text."""
         out: dict[int, str] = {}
-        ln: _Line | None = self._line
-        limit = self._line.length
+        ln: Line | None = self._line if line is None else self._get(line)
+        limit = ln.length
         while ln is not None:
             out.update({k: v for k, v in ln.notes.items() if ln.start <= k < limit})
             limit = ln.start
-            ln = ln.parent
+            ln = ln.base
         return dict(sorted(out.items()))
 
     # ------------------------------------------------------------------ moving
@@ -179,7 +211,7 @@ class Timeline:
             raise ValueError("a note comments a move: go to a position after one")
         if not isinstance(text, str):
             raise TypeError("a note is text")
-        ln = self._owner(self._cursor)
+        ln = self._line.owner(self._cursor)
         assert ln is not None
         if text:
             ln.notes[self._cursor - 1] = text
@@ -187,58 +219,116 @@ class Timeline:
             ln.notes.pop(self._cursor - 1, None)
 
     # ------------------------------------------------------------------ acting
-    def step(self, action: Any, seat: Any = ANY) -> list[Event]:
+    def step(self, action: Any, seat: Any = ANY, *, max_lines: int | None = None,
+             redeal: bool = True) -> list[Event]:
         """Play ``action`` (object or notation, possibly standing for several actions)
         at the cursor and move the cursor past it.
 
         At an earlier position the same move already played there is followed; another
         move starts a new branch. Raises the engine's errors and changes nothing when
-        the action is refused.
+        the action is refused; with ``max_lines``, raises :class:`LineLimitError` (and
+        changes nothing) rather than start a line past that many.
+
+        Time travel never shows a seated player what it has not seen: when ``seat`` is
+        a player's seat (not ``ANY`` or ``None``, the teacher) and the move starts a new
+        branch, the branch is *re-dealt*: it goes on from ``state.sample_world(seat)`` of
+        that position, where every card the seat has not seen is dealt again (seeded
+        from the game's seed and the branch's number, so the same steps give the same
+        lines). Going back to see a card, then playing differently, tells nothing about
+        where the cards are in the new line. The seat follows a line already played
+        from there only if it is the current line or a branch re-dealt for that seat.
+        ``redeal=False`` plays the branch exactly, as the teacher's moves always are.
         """
-        start = self.state
-        actions = start.plan(action, seat)
+        actions = self.state.plan(action, seat)
+        dealt_for = seat if redeal and type(seat) is int and 0 <= seat < self._root.players else None
+        line, n = self._line, self._cursor
         events: list[Event] = []
-        for a in actions:
-            events += self._push(a)
+        k = 0
+        while k < len(actions):  # moves already played here are followed
+            found = self._next(line, n, str(actions[k]), dealt_for)
+            if found is None:
+                break
+            line, n = found
+            owner = line.owner(n)
+            assert owner is not None
+            events += owner.events[n - owner.start - 1]
+            k += 1
+        rest = actions[k:]
+        if rest:
+            branching = n < line.length
+            if branching and max_lines is not None and len(self._lines) >= max_lines:
+                raise LineLimitError(f"this game already has {len(self._lines)} lines of play, the most allowed "
+                                     f"here; play on at the end of a line, or follow a move already played")
+            number, name = self._new_name() if branching else (0, "")
+            first = line.position(self._root, n)
+            dealt = None
+            if branching and dealt_for is not None:
+                dealt = self._redeal(first, dealt_for, number)
+                first = dealt
+            # Validate fully, then mutate: every move is played on copies first.
+            states, evs = [], []
+            st = first
+            for a in rest:
+                st = st.clone()
+                if dealt is not None:
+                    st.check(a, dealt_for)  # the same view, so the same legal moves (noninterference)
+                evs.append(st.apply_checked(a))
+                states.append(st)
+            if branching:
+                self._made = number
+                new = Line(name, line, n, dealt=dealt, dealt_for=None if dealt is None else dealt_for)
+                self._adopt(new, states[0])
+                line = new
+            line.states += states
+            line.events += evs
+            n += len(rest)
+            events += [e for ev in evs for e in ev]
+        self._line, self._cursor = line, n
         return events
 
-    def _push(self, action: Any) -> list[Event]:
-        n = self._cursor
-        text = str(action)
-        if n < self.length and str(self.position(n + 1).last_move) == text:
-            self._cursor = n + 1  # the same move already follows on this line
-            return list(self.events(n + 1))
-        for ln in self._lines.values():
-            if ln.parent is self._line and ln.start == n and ln.states and str(ln.states[0].last_move) == text:
-                self._line, self._cursor = ln, n + 1  # ... or starts a branch from here
-                return list(ln.events[0])
-        st = self.position(n).clone()
-        ev = st.apply_checked(action)
-        ln = self._line
-        if n < ln.length:
-            self._made += 1
-            name = f"branch-{self._made}"
-            while name in self._lines:
-                self._made += 1
-                name = f"branch-{self._made}"
-            ln = _Line(name, self._line, n)
-            self._lines[name] = ln
-            self._line = ln
-        ln.states.append(st)
-        ln.events.append(ev)
-        self._cursor = n + 1
-        return ev
+    def _next(self, line: Line, n: int, text: str, dealt_for: int | None = None) -> tuple[Line, int] | None:
+        """Where the move ``text`` after ``n`` actions of ``line`` already leads, if it was played there
+        (for a seated player's move, ``dealt_for``: on this line, or a branch re-dealt for that seat)."""
+        if n < line.length and str(line.position(self._root, n + 1).last_move) == text:
+            return line, n + 1  # the same move already follows on this line
+        child = line.children.get((n, text, dealt_for))
+        return None if child is None else (child, n + 1)  # ... or starts a branch from here
+
+    def _new_name(self) -> tuple[int, str]:
+        number = self._made + 1
+        while f"branch-{number}" in self._lines:
+            number += 1
+        return number, f"branch-{number}"
+
+    def _redeal(self, position: State, seat: int, number: int) -> State:
+        """The start of branch ``number``, re-dealt for ``seat``: ``position`` with every card the
+        seat has not seen dealt again. Built from its position text and seed, exactly as a replay
+        rebuilds it."""
+        rng = random.Random(f"cardwidgets/redeal/{self._root.seed}/{number}")
+        world = position.sample_world(seat, rng)
+        start = dealt_start(world.to_position(), world.seed, position.move_count)
+        if start.view(seat) != position.view(seat):  # an engine's bug: never show the seat another position
+            raise RuntimeError(f"{position.game}: the re-dealt position does not look to seat "
+                               f"{position.seat_label(seat)} as the position it was dealt from")
+        return start
+
+    def _adopt(self, line: Line, first: State | None) -> None:
+        """Register a new line (``first``: the position after its first own move)."""
+        self._lines[line.name] = line
+        if line.parent is not None and first is not None:
+            line.parent.children.setdefault((line.start, str(first.last_move), line.dealt_for), line)
 
     # ------------------------------------------------------------------ replays
     def to_replay(self) -> Replay:
-        """Every line and note, whatever the cursor."""
+        """Every line and note, whatever the cursor (linear in the number of actions)."""
         rep = Replay.from_state(self.position(self._main.length, MAIN), dict(self._main.notes), root=self._root)
         for ln in self._lines.values():
             if ln is self._main:
                 continue
-            tail = ln.states[-1].history[ln.start:] if ln.states else ()
-            rep.branches.append(Branch(ln.name, ln.parent.name if ln.parent else MAIN, ln.start,
-                                       [str(a) for a in tail], dict(ln.notes)))
+            dealt = ln.dealt
+            rep.branches.append(Branch(ln.name, ln.parent_name or MAIN, ln.start, ln.moves(), dict(ln.notes),
+                                       position=None if dealt is None else dealt._origin,
+                                       seat=ln.dealt_for, seed=None if dealt is None else dealt.seed))
         return rep
 
     @classmethod
@@ -249,26 +339,34 @@ class Timeline:
         """
         root, played = replay.play()
         tl = cls(root)
-        for p in played:
-            line = tl._main if p.parent is None else _Line(p.name, tl._lines[p.parent], p.start)
-            line.states, line.events, line.notes = p.states, p.events, p.notes
-            tl._lines[p.name] = line
+        tl._main = tl._line = played[0]
+        tl._lines = {}
+        for line in played:
+            tl._adopt(line, line.states[0] if line.states else None)
         tl._made = len(played) - 1
         tl.switch(MAIN)
         return tl
 
+    def to_html(self, path: str | Path, seat: int | None = None) -> Path:
+        """Write every line of play as one self-contained HTML page that plays without Python.
+
+        The page shows each position as ``seat`` sees it (``None``: the teacher view, every
+        hand open), with the narration that seat may see, the notes, the lines of play, a
+        scrubber and the keyboard; it loads nothing from anywhere. Returns the path written.
+        See :mod:`cardwidgets.export`.
+        """
+        # Lazily: the export is a layer above the core (it reads the built front end and the
+        # rules reference); the core never imports it at load time.
+        from ..export import write_html
+
+        return write_html(self, path, seat)
+
     # ------------------------------------------------------------------ helpers
-    def _get(self, name: str) -> _Line:
+    def _get(self, name: str) -> Line:
         ln = self._lines.get(name) if isinstance(name, str) else None
         if ln is None:
-            raise KeyError(f"no line called {name!r}; lines: {', '.join(self._lines)}")
-        return ln
-
-    def _owner(self, n: int) -> _Line | None:
-        """The line whose own part holds position ``n`` of the current line (None: the root)."""
-        ln: _Line | None = self._line
-        while ln is not None and n <= ln.start:
-            ln = ln.parent
+            shown = ", ".join(list(self._lines)[:10]) + (" ..." if len(self._lines) > 10 else "")
+            raise KeyError(f"no line called {name!r}; lines: {shown}")
         return ln
 
     def __repr__(self) -> str:

@@ -32,20 +32,25 @@ Illegal: rule N4.2 — you hold no 50 (your hand: [1, 5, SHOT])
 
 from __future__ import annotations
 
+import json
+import random
 from bisect import insort
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
 from ..core import (ANY, Event, Field, GameSpec, IllegalActionError, InvalidActionError, Mode, Option, Outcome,
-                    Phase, State, Termination, plural, tuple_field)
+                    Phase, State, Termination, number, plural)
 from ..core.deck import check_deck, counts_to_cards, read_cards
 from ..core.errors import quote, show
+from ..core.position import PositionError, Value, cards_text, deal_unknown, load_position, seat_text
+from ..core.rng import Recorder
 from ..core.spec import int_range, seat_or_random
 
 PLAYERS = tuple(range(2, 9))  # N1.1
-#: The engine's bound on the card plays of one match (the rules set none): a match
-#: that reaches it ends as aborted, so no deck or strategy keeps a kernel busy.
+#: The engine's bound on the actions (card plays) of one match, counted in its history
+#: (the rules set none): a match that reaches it ends as aborted (rule G4), so no deck,
+#: option or strategy keeps a kernel busy. ``SPEC.max_actions`` declares it.
 ACTION_BOUND = 20_000
 
 # --------------------------------------------------------------------------- cards (N1.2, N1.3)
@@ -250,6 +255,12 @@ _PLAY1 = tuple(Play(t) for t in TOKENS)  # no target
 _PLAYT = {(c, s): Play(TOKENS[c], s) for c in (SHOT, DSHOT) for s in range(8)}
 
 
+#: Per card: the room under the limit it needs (plus cards), and its play (None: it takes a target).
+_NEED = tuple(VALUE[c] if c <= PLUS_MAX else -10**9 for c in range(len(TOKENS)))
+_NO_LIMIT = 10**12
+_PLAY1_SIMPLE = tuple(None if c in (SHOT, DSHOT) else _PLAY1[c] for c in range(len(TOKENS)))
+
+
 def _intern(c: int, t: int | None) -> Play:
     if t is None:
         return _PLAY1[c]
@@ -312,6 +323,62 @@ def _tokens(ids: Iterable[int]) -> list[str]:
     return [TOKENS[c] for c in ids]
 
 
+def _list(value: Any, what: str) -> list:
+    if not isinstance(value, list):
+        raise ValueError(f"{what}: expected a list, got {show(value, 30)}")
+    return value
+
+
+def _dec_flags(value: Any) -> tuple[bool, ...]:
+    flags = tuple(_list(value, "active"))
+    if not all(type(a) is bool for a in flags):
+        raise ValueError("active: expected a list of true/false flags")
+    return flags
+
+
+def _dec_last(x: Any) -> tuple[int, Play] | None:
+    if x is None:
+        return None
+    if not isinstance(x, list) or len(x) != 2 or not isinstance(x[1], str):
+        raise ValueError(f"last: expected [seat, action] or null, got {show(x, 40)}")
+    return (x[0], parse_action(x[1]))
+
+
+_BUST_KEYS = {"seat", "sum", "hand", "card", "forced", "round"}
+
+
+def _dec_bust(b: Any) -> dict[str, Any] | None:
+    if b is None:
+        return None
+    if not isinstance(b, dict) or set(b) != _BUST_KEYS:
+        raise ValueError(f"bust: expected null or an object with {', '.join(sorted(_BUST_KEYS))}")
+    out = dict(b)
+    if out["hand"] is not None:
+        out["hand"] = _tokens(sorted(_ids(out["hand"], "bust hand")))
+    if out["card"] is not None:
+        c = card_id(out["card"]) if isinstance(out["card"], str) else None
+        if c is None:
+            raise ValueError(f"bust card: {show(out['card'], 20)} is not a card")
+        out["card"] = TOKENS[c]
+    return out
+
+
+def _enc_counts(counts: Sequence[int] | None) -> dict[str, int] | None:
+    return None if counts is None else {TOKENS[k]: n for k, n in enumerate(counts) if n}
+
+
+def _dec_counts(value: Any) -> tuple[int, ...] | None:
+    if value is None:
+        return None
+    problem = _deck_check(value) if isinstance(value, dict) else "expected an object {card: count} or null"
+    if problem:
+        raise ValueError(f"built: {problem}")
+    counts = [0] * len(TOKENS)
+    for k, n in value.items():
+        counts[card_id(k)] = n
+    return tuple(counts)
+
+
 class CirnoNeuState(State):
     """A cirno+neu match in progress. Build it with :func:`new_game` or :func:`setup_position`."""
 
@@ -321,31 +388,35 @@ class CirnoNeuState(State):
 
     # _hands: one sorted list of card ids per seat; _draw: top card LAST; _stack: top card
     # last. _cp: seat to act, None when the match is over. _active/_chips/_out are tuples
-    # replaced (never mutated) on change, so clones share them. _tgt[seat] = (SHOT plays,
-    # DOUBLE SHOT plays) that seat may make. _bust: the last bust (public: N8.2).
+    # replaced (never mutated) on change, so clones share them. _tgt: the _Table of the
+    # players still in (targets, turn order, deal order). _bust: the last bust (public:
+    # N8.2). _know: the round's public record, cached for sampling (not a field). _built:
+    # None for a match dealt by the rules; for one that starts from a hand-built position,
+    # the count per card id of the cards it plays with (hand sizes are then free).
     __slots__ = (
         "_cfg", "_hands", "_draw", "_stack", "_sum", "_dir", "_dealer", "_round", "_cp",
         "_actor", "_anchor", "_shot_turn", "_required", "_played", "_shot_target", "_double_next",
         "_turns", "_active", "_chips", "_out", "_tgt", "_last", "_bust", "_reason", "_termination",
+        "_built", "_know",
     )
     FIELDS = (
         Field("_cfg", save=False),
         Field("_hands", "lists", lambda hs: [_tokens(h) for h in hs],
-              lambda hs: [sorted(_ids(h, "hands")) for h in hs]),
+              lambda hs: [sorted(_ids(h, "hands")) for h in _list(hs, "hands")]),
         Field("_draw", "list", lambda d: _tokens(reversed(d)), lambda d: _ids(d, "draw")[::-1]),
         Field("_stack", "list", _tokens, lambda s: _ids(s, "stack")),
         Field("_sum"), Field("_dir"), Field("_dealer"), Field("_round"), Field("_cp"), Field("_actor"),
         Field("_anchor"), Field("_shot_turn"), Field("_required"), Field("_played"), Field("_shot_target"),
         Field("_double_next"), Field("_turns"),
-        Field("_active", encode=list, decode=lambda a: tuple(map(bool, a))),
-        tuple_field("_chips"), tuple_field("_out"),
+        Field("_active", encode=list, decode=_dec_flags),
+        Field("_chips", encode=list, decode=lambda a: tuple(_list(a, "chips"))),
+        Field("_out", encode=list, decode=lambda a: tuple(_list(a, "out"))),
         Field("_tgt", save=False),
-        Field("_last", encode=lambda x: None if x is None else [x[0], str(x[1])],
-              decode=lambda x: None if x is None else (x[0], parse_action(x[1]))),
-        Field("_bust", encode=lambda b: None if b is None else dict(b),
-              decode=lambda b: None if b is None else dict(b)),
-        Field("_reason"),
+        Field("_last", encode=lambda x: None if x is None else [x[0], str(x[1])], decode=_dec_last),
+        Field("_bust", encode=lambda b: None if b is None else dict(b), decode=_dec_bust),
+        Field("_reason", save=False),
         Field("_termination", encode=lambda t: t.value, decode=Termination),
+        Field("_built", encode=_enc_counts, decode=_dec_counts),
     )
 
     # ------------------------------------------------------------- properties
@@ -419,35 +490,29 @@ class CirnoNeuState(State):
     # ------------------------------------------------------------- legality
     def legal_actions(self) -> list[Play]:
         """Legal actions of the player to act: the hand's cards in N1.3 table order, SHOT and
-        DOUBLE SHOT once per legal target in seat order."""
+        DOUBLE SHOT once per legal target in seat order (a fresh list every call)."""
         if self._cp is None:
             return []
-        return self._legal()  # a fresh list every call
-
-    def _legal(self) -> list[Play]:
-        hand = self._hands[self._actor]
+        p = self._actor
+        hand = self._hands[p]
         cfg = self._cfg
-        room = cfg.limit - self._sum
-        voluntary = cfg.voluntary
+        room = _NO_LIMIT if cfg.voluntary else cfg.limit - self._sum
         out: list[Play] = []
         prev = -1
-        for c in hand:
-            if c == prev:
-                continue
+        for c in hand:  # sorted: equal cards are neighbours
+            if c != prev and _NEED[c] <= room:  # safe, or busting allowed (N4.3)
+                a = _PLAY1_SIMPLE[c]
+                if a is None:  # SHOT / DOUBLE SHOT: one play per target (N3.6)
+                    out += (self._tgt.shots if c == SHOT else self._tgt.dshots)[p]
+                else:
+                    out.append(a)
             prev = c
-            if c <= PLUS_MAX:
-                if VALUE[c] <= room or voluntary:
-                    out.append(_PLAY1[c])
-            elif c == SHOT:
-                out.extend(self._tgt[self._actor][0])
-            elif c == DSHOT:
-                out.extend(self._tgt[self._actor][1])
-            else:
-                out.append(_PLAY1[c])
         if not out:
             # Forced with auto_forced_bust=False: every card is legal and busts (N4.4).
             out = [_PLAY1[c] for c in sorted(set(hand))]
         return out
+
+    _legal = legal_actions  # the base's hook; the match is running whenever it is asked
 
     def ui_candidates(self, seat: int | None) -> list[str]:
         """Each card in the seat's hand (SHOT cards with their first target): the table says why
@@ -457,7 +522,7 @@ class CirnoNeuState(State):
         out = []
         for c in sorted(set(self._hands[seat])):
             if c == SHOT or c == DSHOT:
-                targets = self._tgt[seat][0 if c == SHOT else 1]
+                targets = (self._tgt.shots if c == SHOT else self._tgt.dshots)[seat]
                 out += [str(a) for a in targets[:1]]
             else:
                 out.append(str(_PLAY1[c]))
@@ -527,6 +592,67 @@ class CirnoNeuState(State):
             return "N4.4", f"after {done} no card in hand is safe: the player is forced and the round ends"
         return None
 
+    # ------------------------------------------------------------- the simulation fast path
+    def apply_unchecked(self, action: Play) -> None:
+        """Simulation fast path: apply an action taken from ``legal_actions()``, unnarrated.
+
+        A one-card turn that busts nobody and finds a card to draw (most turns) is done
+        here in a few steps; everything else (double turns, busts, reshuffles) goes
+        through ``_apply``, the path narrated play takes. The tests play every option
+        both ways and compare the states."""
+        c = action.cid
+        draw = self._draw
+        if self._required == 1 and draw:
+            cfg = self._cfg
+            total = self._sum
+            if c <= PLUS_MAX:
+                total += VALUE[c]
+                if total > cfg.limit:  # a bust (N6.1, N4.4)
+                    self._apply(action, None)
+                    self._history = (self._history, action)
+                    self._moves += 1
+                    return
+            elif c == MINUS_1 or c == MINUS_10:
+                total -= VALUE[c]
+                if total < 0 and cfg.floor:
+                    total = 0
+            elif c == SET99:
+                total = cfg.set_value
+            elif c == TURN:
+                self._dir = -self._dir
+            p = self._actor
+            hand = self._hands[p]
+            hand.remove(c)
+            self._stack.append(c)
+            self._sum = total
+            self._last = (p, action)
+            insort(hand, draw.pop())  # N4.7
+            # N5: the next turn (this one recorded nothing before its only card).
+            if c < SHOT or c == DOUBLE:
+                nxt = self._tgt.next[self._dir][self._anchor]
+                self._actor = self._cp = self._anchor = nxt
+                if self._shot_turn:
+                    self._shot_turn = False
+                if c == DOUBLE:
+                    self._required = 2
+            else:  # SHOT or DOUBLE SHOT: its target plays now (N5.2)
+                nxt = action.target
+                self._actor = self._cp = nxt
+                self._anchor = p if cfg.after_shooter else nxt
+                self._shot_turn = True
+                if c == DSHOT:
+                    self._required = 2
+            self._turns += 1
+            hand = self._hands[nxt]
+            if not hand or (cfg.auto_bust and hand[-1] <= PLUS_MAX and VALUE[hand[0]] > cfg.limit - total):
+                self._settle(None)  # an empty hand (N4.5) or a forced bust (N4.4)
+            if self._moves + 1 >= ACTION_BOUND and self._cp is not None:
+                self._abort(None)
+        else:
+            self._apply(action, None)
+        self._history = (self._history, action)
+        self._moves += 1
+
     # ------------------------------------------------------------- the one transition path
     def _apply(self, action: Play, ev: list[Event] | None) -> None:
         c = action.cid
@@ -544,12 +670,14 @@ class CirnoNeuState(State):
                 if ev is not None:
                     ev.append(Event("play", {"seat": p, "card": TOKENS[c], "target": None, "sum_before": before,
                                              "sum": s}, "N3.1",
-                                    f"{self.seat_label(p)} plays {_SHOW[c]}: sum {before} → {s} "
+                                    f"{self.seat_label(p)} plays {_SHOW[c]}: sum {number(before)} → {s} "
                                     f"(over {cfg.limit}) (rule N3.1)."))
                 room = cfg.limit - before
                 forced = all(k <= PLUS_MAX and VALUE[k] > room for k in hand) and VALUE[c] > room
                 self._do_bust(p, c, forced, ev)
                 self._settle(ev)
+                if self._moves + 1 >= ACTION_BOUND and self._cp is not None:
+                    self._abort(ev)
                 return
         elif c == MINUS_1 or c == MINUS_10:
             s = before - VALUE[c]
@@ -588,6 +716,8 @@ class CirnoNeuState(State):
                     self._draw_cards(p, played, ev)
             self._next_turn(p, ev)
         self._settle(ev)
+        if self._moves + 1 >= ACTION_BOUND and self._cp is not None:
+            self._abort(ev)  # this action is the match's ACTION_BOUND-th (rule G4)
 
     def _next_turn(self, p: int, ev: list[Event] | None) -> None:
         """N5: the next actor, anchor and number of cards."""
@@ -596,12 +726,7 @@ class CirnoNeuState(State):
         if t is not None:
             self._begin_turn(t, p if self._cfg.after_shooter else t, req, True, ev)
         else:
-            d, n, active = self._dir, self.players, self._active
-            s = self._anchor
-            while True:
-                s = (s + d) % n
-                if active[s]:
-                    break
+            s = self._tgt.next[self._dir][self._anchor]
             self._begin_turn(s, s, req, False, ev)
         if self._previewing:  # what comes next depends on the new actor's hidden hand
             self._hidden(ev, f"{self.seat_label(self._actor)}'s turn begins")
@@ -612,9 +737,9 @@ class CirnoNeuState(State):
         double = self._required == 2
         if c <= SET99:
             floor = " (floored at 0)" if c in (MINUS_1, MINUS_10) and before - VALUE[c] != self._sum else ""
-            text = f"{who} plays {_SHOW[c]}: sum {before} → {self._sum}{floor} (rule {rule})."
+            text = f"{who} plays {_SHOW[c]}: sum {number(before)} → {number(self._sum)}{floor} (rule {rule})."
         elif c == PASS:
-            text = f"{who} plays PASS: the sum stays {self._sum} (rule N3.4)."
+            text = f"{who} plays PASS: the sum stays {number(self._sum)} (rule N3.4)."
         elif c == TURN:
             way = "clockwise" if self._dir == 1 else "counter-clockwise"
             text = f"{who} plays TURN: play now goes {way} (rule N3.5)."
@@ -645,6 +770,8 @@ class CirnoNeuState(State):
             hand = self._hands[p]
             if not hand:
                 if not any(self._hands[s] for s in range(self.players) if self._active[s]):
+                    # Unreachable: with 2 cards or more and none held by eliminated players
+                    # (both checked on loading) someone always holds a card.
                     raise RuntimeError("no active player holds a card: the match cannot go on (N7.2)")
                 if ev is not None:
                     ev.append(Event("empty_hand", {"seat": p}, "N4.5",
@@ -699,8 +826,6 @@ class CirnoNeuState(State):
         self._shot_target = None
         self._double_next = False
         self._turns += 1
-        if self._turns >= ACTION_BOUND:
-            self._abort(ev)
         if ev is not None:
             who = self.seat_label(actor)
             if shot:
@@ -716,20 +841,26 @@ class CirnoNeuState(State):
                                 "N5.3", f"{who}'s turn: 1 card (rule N5.3)."))
 
     def _abort(self, ev: list[Event] | None) -> None:
+        """End the match with no winner: it reached the engine's safety cap (G4)."""
         self._cp = None
         self._termination = Termination.ABORTED
-        self._reason = f"stopped after {self._turns} turns by the engine's safety cap"
+        self._reason = self._end_reason()
         if ev is not None:
-            ev.append(Event("abort", {"turns": self._turns}, "G4",
-                            f"The match is stopped after {self._turns} turns by the engine's safety cap "
-                            f"(rule G4)."))
+            ev.append(Event("abort", {"actions": ACTION_BOUND}, "G4", f"The match is {self._reason}."))
+
+    def _end_reason(self) -> str:
+        """``outcome().reason``, from the fields (so loading needs no saved text)."""
+        if self._cp is not None:
+            return ""
+        if self._termination is Termination.ABORTED:
+            return f"stopped by the engine's safety cap of {ACTION_BOUND:,} actions (rule G4)"
+        b = self._bust
+        w = self._active.index(True)
+        return (f"{self.seat_label(b['seat'])} busted last (round {b['round']}, sum {b['sum']}); "
+                f"{self.seat_label(w)} is the last player left (rule N6.5)")
 
     def _step(self, s: int, d: int) -> int:
-        n, active = self.players, self._active
-        while True:
-            s = (s + d) % n
-            if active[s]:
-                return s
+        return self._tgt.next[d][s]
 
     def _do_bust(self, p: int, card: int | None, forced: bool, ev: list[Event] | None) -> None:
         """N6: the round ends at once; chips, elimination, match end or the next round."""
@@ -739,8 +870,8 @@ class CirnoNeuState(State):
         # N8.2: a forced bust shows the hand as proof; a voluntary bust keeps it private.
         self._bust = {"seat": p, "sum": self._sum, "hand": _tokens(hand) if forced else None,
                       "card": None if card is None else TOKENS[card], "forced": forced, "round": self._round}
-        who = self.seat_label(p)
         if ev is not None:
+            who = self.seat_label(p)
             if card is None:
                 ev.append(Event("bust", dict(self._bust), "N4.4",
                                 f"{who} holds {_fmt(hand)} at {self._sum} — every card would take the sum over "
@@ -768,6 +899,7 @@ class CirnoNeuState(State):
             self._out = self._out + (p,)
         self._active = tuple(active)
         if ev is not None:
+            who = self.seat_label(p)
             if cfg.life_system:
                 left = self._chips[p]
                 text = (f"{who} loses a chip, {left} left (rule N6.4)" if left else
@@ -775,18 +907,16 @@ class CirnoNeuState(State):
                 ev.append(Event("chip", {"seat": p, "chips": left, "eliminated": out_now}, "N6.4", text + "."))
             else:
                 ev.append(Event("eliminated", {"seat": p}, "N6.3", f"{who} is out of the match (rule N6.3)."))
-        alive = [s for s in range(self.players) if active[s]]
-        if len(alive) == 1:
-            w = alive[0]
+        if active.count(True) == 1:
+            w = active.index(True)
             self._cp = None
-            self._reason = (f"{who} busted last (round {self._round}, sum {self._sum}); "
-                            f"{self.seat_label(w)} is the last player left (rule N6.5)")
+            self._reason = self._end_reason()
             if ev is not None:
                 ev.append(Event("match_end", {"winner": w}, "N6.5",
                                 f"Only {self.seat_label(w)} is left: {self.seat_label(w)} wins the match "
                                 f"(rule N6.5)."))
             return
-        self._tgt = _targets(self.players, self._active, cfg.self_target)
+        self._tgt = _targets(self.players, self._active, cfg)
         rule = cfg.starter
         if rule == "loser" and active[p]:
             dealer = p
@@ -806,20 +936,21 @@ class CirnoNeuState(State):
                 gathered += h
             self._shuffle(gathered)
             order = gathered
-        draw = order[::-1]  # internal: top of the pile is the end of the list
         hands: list[list[int]] = [[] for _ in range(n)]
-        seats = [dealer]
-        s = dealer
-        for _ in range(n - 1):
-            s = (s + 1) % n
-            if self._active[s]:
-                seats.append(s)
-        for _ in range(self._cfg.hand_size):
-            for s in seats:
-                if draw:
-                    hands[s].append(draw.pop())
-        for h in hands:
-            h.sort()
+        seats = self._tgt.deal[dealer]
+        m = len(seats)
+        dealt = m * self._cfg.hand_size
+        if len(order) >= dealt:  # one card at a time, clockwise: seat i gets cards i, i+m, i+2m ...
+            for i, s in enumerate(seats):
+                hands[s] = sorted(order[i:dealt:m])
+            draw = order[dealt:]
+        else:  # a hand-built match with too few cards: the last seats get fewer (N7.2)
+            for i in range(len(order)):
+                hands[seats[i % m]].append(order[i])
+            for h in hands:
+                h.sort()
+            draw = []
+        draw.reverse()  # internal: top of the pile is the end of the list
         self._hands, self._draw, self._stack = hands, draw, []
         self._sum = 0
         if self._cfg.reset_direction or self._round == 0:
@@ -828,11 +959,14 @@ class CirnoNeuState(State):
         self._round += 1
         self._last = None  # a new round starts with no last move on the table
         if ev is not None:
-            ev.append(Event("round", {"round": self._round, "dealer": dealer}, "N2.3",
-                            f"Round {self._round}: all cards are shuffled and {self._cfg.hand_size} dealt to each "
-                            f"of {len(seats)} players; sum 0; {self.seat_label(dealer)} deals and plays first "
-                            f"(rules N2.3, {'N2.2' if self._round == 1 else 'N6.6'})."))
+            ev.append(self._round_event(dealer, m))
         self._begin_turn(dealer, dealer, 1, False, ev)
+
+    def _round_event(self, dealer: int, m: int) -> Event:
+        return Event("round", {"round": self._round, "dealer": dealer}, "N2.3",
+                     f"Round {self._round}: all cards are shuffled and {self._cfg.hand_size} dealt to each "
+                     f"of {m} players; sum 0; {self.seat_label(dealer)} deals and plays first "
+                     f"(rules N2.3, {'N2.2' if self._round == 1 else 'N6.6'}).")
 
     # ------------------------------------------------------------- cards, outcome, views
     def all_cards(self) -> Counter:
@@ -903,7 +1037,7 @@ class CirnoNeuState(State):
         n = v["players"]
         way = "cw" if v["clockwise"] else "ccw"
         top = " ".join(v["stack_top"]) or "—"
-        lines = [f"cirno+neu · {n} players · round {v['round']} · sum {v['sum']}/{v['limit']} · {way} · "
+        lines = [f"cirno+neu · {n} players · round {v['round']} · sum {number(v['sum'])}/{v['limit']} · {way} · "
                  f"draw {v['draw_count']} · stack {v['stack_size']} [{top}]"]
         t = v["turn"]
         if v["current"] is not None:
@@ -930,18 +1064,190 @@ class CirnoNeuState(State):
             lines.append(f"Finished: {v['outcome']['reason']}")
         return "\n".join(lines)
 
-    def _twin(self, seat: int, rng: Any) -> "CirnoNeuState":
-        twin = self.clone()
-        hidden = [c for s in range(self.players) if s != seat for c in self._hands[s]] + list(self._draw)
-        rng.shuffle(hidden)
-        k = 0
-        for s in range(self.players):
-            if s != seat:
-                size = len(self._hands[s])
-                twin._hands[s] = sorted(hidden[k:k + size])
-                k += size
-        twin._draw = hidden[k:]
-        return twin
+    # ------------------------------------------------------------- position text
+    def _position_fields(self) -> list[tuple[str, str]]:
+        cfg = self._cfg
+        actor = self._actor
+        out: list[tuple[str, str]] = []
+
+        def opt(key: str, value: str, default: str) -> None:
+            if value != default:
+                out.append((key, value))
+
+        opt("round", str(self._round), "1")
+        opt("dealer", seat_text(self._dealer), seat_text(actor))
+        out.append(("turn", seat_text(actor)))
+        opt("anchor", seat_text(self._anchor), seat_text(actor))
+        opt("kind", "shot" if self._shot_turn else "normal", "normal")
+        opt("need", str(self._required), "1")
+        opt("played", str(self._played), "0")
+        opt("shot", seat_text(self._shot_target), "-")
+        opt("double", "1" if self._double_next else "0", "0")
+        opt("dir", "cw" if self._dir == 1 else "ccw", "cw")
+        opt("sum", str(self._sum), "0")
+        out.append(("hands", "/".join(_cards_text(h) for h in self._hands)))
+        opt("stack", _cards_text(self._stack), "-")
+        out.append(("draw", _cards_text(reversed(self._draw))))
+        opt("out", ",".join(seat_text(s) for s in self._out) or "-", "-")
+        if cfg.life_system:
+            opt("chips", ",".join(map(str, self._chips)),
+                ",".join(str(cfg.lives if a else 0) for a in self._active))
+        if self._last is not None:
+            p, a = self._last
+            out.append(("last", f"{seat_text(p)}:{TOKENS[a.cid]}" + ("" if a.target is None else
+                                                                      f"@{seat_text(a.target)}")))
+        b = self._bust
+        if b is not None:
+            hand = "-" if b["hand"] is None else ",".join(b["hand"])
+            out.append(("bust", f"{seat_text(b['seat'])}/{b['round']}/{b['sum']}/{hand}/{b['card'] or '-'}"))
+        if self._cp is None:
+            out.append(("end", "won" if self._termination is Termination.NORMAL else "aborted"))
+        opt("turn_no", str(self._turns), "1")
+        if self._built is not None and self._built != cfg.deck:
+            out.append(("built", json.dumps(_enc_counts(self._built), separators=(",", ":"))))
+        return out
+
+    def _load_position(self, parsed: Any) -> None:
+        _init(self)
+        n, cfg = self.players, self._cfg
+        taken: dict[str, Value] = {}
+
+        def take(key: str, default: str | None = None) -> Value:
+            v = taken[key] = parsed.take(key, default)
+            return v
+
+        universe = cfg.deck
+        if parsed.fields.has("built"):
+            v = take("built")
+            try:
+                universe = _dec_counts(json.loads(v.text))  # type: ignore[assignment]
+            except ValueError as e:
+                raise v.error(f"not a card count object such as {{\"1\":3,\"PASS\":4}}: {e}") from None
+        left = Counter({k: c for k, c in enumerate(universe) if c})
+        slots: list[tuple[int, int | None]] = []  # the unknown parts: (slot number, how many)
+        unknown: list[Value] = []  # where they are written
+
+        def cards(v: Value, where: str) -> list[Any]:
+            """Cards and ``?N`` parts of a list (``-``: none); counts each known card off.
+            An unknown part stands in the list as its slot number (a str)."""
+            if v.text == "-":
+                return []
+            items: list[Any] = []
+            for part in v.split(","):
+                if part.unknown:
+                    count = part.unknown_count()
+                    if count is None and where != "draw":
+                        raise part.error("a bare '?' (all the cards left) is for the draw pile; write '?N' here")
+                    items.append(str(len(slots)))
+                    slots.append((len(slots), count))
+                    unknown.append(part)
+                    continue
+                c = card_id(part.text)
+                if c is None:
+                    raise part.error(f"{show(part.text)} is not a card ({', '.join(TOKENS)})")
+                if left[c] <= 0:
+                    raise part.error(f"one {TOKENS[c]} too many: this match has {universe[c]}")
+                left[c] -= 1
+                items.append(c)
+            return items
+
+        self._round = take("round", "1").int(1, 10**6)
+        turn = take("turn")
+        actor = turn.seat(n)
+        self._actor = actor
+        self._dealer = take("dealer", seat_text(actor)).seat(n)
+        self._anchor = take("anchor", seat_text(actor)).seat(n)
+        self._shot_turn = take("kind", "normal").choice(("normal", "shot")) == "shot"
+        self._required = take("need", "1").int(1, 2)
+        self._played = take("played", "0").int(0, 1)
+        self._shot_target = take("shot", "-").seat(n, none=True)
+        self._double_next = take("double", "0").flag()
+        self._dir = 1 if take("dir", "cw").choice(("cw", "ccw")) == "cw" else -1
+        self._sum = take("sum", "0").int(-10**6, 10**6)
+        hv = take("hands")
+        hands = [cards(v, f"hand {i}") for i, v in enumerate(hv.split("/", n))]
+        stack = cards(take("stack", "-"), "stack")
+        dv = take("draw", "?")
+        draw = cards(dv, "draw")
+        out = take("out", "-")
+        self._out = tuple(p.seat(n) for p in out.split(",")) if out.text != "-" else ()
+        self._active = tuple(s not in self._out for s in range(n))
+        default_chips = ",".join(str(cfg.lives if a and cfg.life_system else 0) for a in self._active)
+        if cfg.life_system:
+            self._chips = tuple(take("chips", default_chips).ints(0, cfg.lives))
+        else:
+            self._chips = (0,) * n
+        self._last = _read_last(take("last", "-"), n)
+        self._bust = _read_bust(take("bust", "-"), n)
+        end = take("end", "-").choice(("-", "won", "aborted"))
+        self._cp = actor if end == "-" else None
+        self._termination = Termination.ABORTED if end == "aborted" else Termination.NORMAL
+        self._turns = take("turn_no", "1").int(1, 10**8)
+        # Deal the unknown parts from the cards not placed (card conservation).
+        pool = list(left.elements())
+        dealt: dict[str, list[int]] = {}
+        if slots:
+            for k, got in deal_unknown(self, slots, pool, unknown[-1]):
+                dealt[str(k)] = got
+        elif pool:
+            missing = ", ".join(f"{k}×{TOKENS[c]}" for c, k in sorted(left.items()) if k)
+            raise dv.error(f"cards missing from the position: {missing} (write '?' in the draw pile to deal them)")
+
+        def fill(items: list[Any]) -> list[int]:
+            return [c for x in items for c in (dealt[x] if isinstance(x, str) else (x,))]
+
+        self._hands = [sorted(fill(h)) for h in hands]
+        self._stack = fill(stack)
+        self._draw = fill(draw)[::-1]
+        self._tgt = _targets(n, self._active, cfg)
+        # A position is checked as dealt by the rules if it can be, else as hand-built.
+        self._built = universe
+        self._reason = ""
+        try:
+            self._check(settled=True)
+        except ValueError as e:
+            raise _blame(taken, str(e)) from None
+        if universe == cfg.deck:
+            self._built = None
+            try:
+                self._check(settled=True)
+            except ValueError:
+                self._built = universe
+
+    # ------------------------------------------------------------- determinization (N8.3)
+    def _sample(self, seat: int, rng: random.Random) -> "CirnoNeuState":
+        """Deal every card ``seat`` has not seen again (the other hands and the draw pile's
+        cards and order), keeping what the seat saw and what the rules let it infer (N8.3)."""
+        world = self.clone()
+        know = self._record().seat(seat, self)
+        world._hands, world._draw = know.sample(self, rng)
+        return world
+
+    def _record(self) -> "_Record":
+        """The public record of the current round (cached per position: a search samples
+        many worlds of one position)."""
+        cached = getattr(self, "_know", None)
+        if cached is not None and cached[0] is self._history and cached[1] == self._moves:
+            return cached[2]
+        record = _Record.rebuild(self)
+        self._know = (self._history, self._moves, record)
+        return record
+
+    def _start(self) -> "CirnoNeuState | None":
+        """This match's first position, set up again (``None`` if it cannot be)."""
+        try:
+            origin = self._origin
+            if isinstance(origin, str):
+                return from_position(origin, self.seed)
+            if isinstance(origin, dict):
+                return type(self).from_dict({**origin, "history": []})  # type: ignore[return-value]
+            chance = self._chance
+            if isinstance(chance, Recorder):
+                chance = chance.recorded()
+            deck = None if self.deck_order is None else list(self.deck_order)
+            return new_game(self.players, self.seed, deck, chance=chance, **self.options)
+        except ValueError:
+            return None
 
     def __repr__(self) -> str:
         return (f"<CirnoNeuState players={self.players} seed={self.seed} moves={self._moves} "
@@ -950,63 +1256,289 @@ class CirnoNeuState(State):
     # ------------------------------------------------------------- loading
     def _derive(self) -> None:
         self._cfg = _config(self.options)
-        self._tgt = _targets(self.players, self._active, self._cfg.self_target)
+        self._tgt = _targets(self.players, self._active, self._cfg)
+        self._reason = ""  # set by _check once the fields are known to be sound
 
     def _check_loaded(self) -> None:
-        n = self.players
-        if len(self._hands) != n or len(self._active) != n or len(self._chips) != n:
-            raise ValueError(f"a {n}-player state needs {n} hands, active flags and chip counts")
+        self._check(settled=True)
+
+    def _check(self, settled: bool) -> None:
+        """``ValueError`` unless this is a position the rules can reach (``_built``: a
+        hand-built one, where hand sizes and the turn record are free). ``settled``: no
+        automatic step is due (a forced bust or an empty hand would be carried out at once)."""
+        n, cfg = self.players, self._cfg
+        _check_options(self.options, n, cfg)
+        self._check_origin()
+        if self.deck_order is not None:
+            if self._built is not None:
+                raise ValueError("deck: a hand-built match has no deck order")
+            _deck_list(self.deck_order, cfg.deck)
+        hands = self._hands
+        if len(hands) != n:
+            raise ValueError(f"hands: expected {n} hands, got {len(hands)}")
+        zones = Counter(self._draw)
+        zones.update(self._stack)
+        for h in hands:
+            zones.update(h)
+        universe = cfg.deck if self._built is None else self._built
+        if zones != Counter({k: c for k, c in enumerate(universe) if c}):
+            raise ValueError("the hands, draw pile and main stack do not hold exactly the cards of this match: "
+                             "cards were created or lost")
+        if sum(universe) < 2:
+            raise ValueError("a match needs at least 2 cards")
+        active, chips, out = self._active, self._chips, self._out
+        if len(active) != n or not all(type(a) is bool for a in active):
+            raise ValueError(f"active: expected {n} true/false flags")
+        if len(chips) != n or not all(_is_int(c) for c in chips):
+            raise ValueError(f"chips: expected {n} counts")
+        if cfg.life_system:
+            if any(not 0 <= c <= cfg.lives or (c > 0) != a for c, a in zip(chips, active)):
+                raise ValueError(f"chips: each 0 to {cfg.lives}, and a player is in the match while they have one")
+        elif any(chips):
+            raise ValueError("chips: all 0 without the life system")
+        if not all(_is_int(s) and 0 <= s < n for s in out) or len(set(out)) != len(out) or \
+                set(out) != {s for s in range(n) if not active[s]}:
+            raise ValueError("out: the eliminated seats, each once, and exactly the players not active")
         for name in ("_dealer", "_actor", "_anchor"):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < n:
-                raise ValueError(f"{name[1:]} must be a seat 0..{n - 1}")
-        if self._cp is not None and self._cp != self._actor:
-            raise ValueError("current must be the actor (or None when the match is over)")
-        if self._required not in (1, 2) or not 0 <= self._played < self._required:
-            raise ValueError("required is 1 or 2 and played is less")
-        if self._dir not in (1, -1):
-            raise ValueError("direction is 1 or -1")
-        for name in ("_sum", "_round", "_turns"):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or abs(v) > 10**6:
-                raise ValueError(f"{name[1:]} must be a small int")
-        if self._shot_target is not None and not (isinstance(self._shot_target, int)
-                                                  and 0 <= self._shot_target < n):
-            raise ValueError("shot_target must be a seat or None")
-        if self.active.count(True) < 1:
-            raise ValueError("at least one player must be in the match")
-        if sum(self.all_cards().values()) > 10_000:
-            raise ValueError("more than 10,000 cards")
+            _seat(getattr(self, name), n, name[1:])
+        for name, lo, hi in (("_round", 1, 10**6), ("_turns", 1, 10**8), ("_sum", -10**9, 10**9)):
+            _int(getattr(self, name), lo, hi, name[1:])
+        if not (_is_int(self._dir) and self._dir in (1, -1)):
+            raise ValueError("dir: 1 (clockwise) or -1")
+        for name in ("_shot_turn", "_double_next"):
+            if type(getattr(self, name)) is not bool:
+                raise ValueError(f"{name[1:]}: true or false")
+        _int(self._required, 1, 2, "required")
+        _int(self._played, 0, self._required - 1, "played")
+        if self._shot_target is not None:
+            _seat(self._shot_target, n, "shot_target")
+        if type(self._termination) is not Termination:
+            raise ValueError("termination: 'normal' or 'aborted'")
+        self._check_bust(n)
+        last = self._last
+        if last is not None:
+            _seat(last[0], n, "last action's seat")
+            if last[1].target is not None and last[1].target >= n:
+                raise ValueError("last action: its target is not a seat")
+            if not self._stack or self._stack[-1] != last[1].cid:
+                raise ValueError("last action: its card must be the top of the main stack")
+        if self._cp is not None and not _is_int(self._cp):
+            raise ValueError("current: a seat, or null when the match is over")
+        running = self._cp is not None
+        if running:
+            self._check_turn(n, settled)
+        elif self._termination is Termination.NORMAL:
+            if active.count(True) != 1 or self._bust is None or not out or self._bust["seat"] != out[-1]:
+                raise ValueError("a finished match has one player left, and the last bust eliminated the last one out")
+        elif active.count(True) < 2:
+            raise ValueError("an aborted match was stopped with two or more players in it")
+        if self._built is None:
+            self._check_dealt(n, running)
+        self._reason = self._end_reason()
+
+    def _check_origin(self) -> None:
+        """A game that starts from a hand-built position saves it: it must set up (replays start there)."""
+        origin = self._origin
+        if origin is None:
+            return
+        try:
+            if isinstance(origin, str):
+                start = from_position(origin, self.seed)
+            elif isinstance(origin, dict) and origin.get("position") is None:
+                start = type(self).from_dict({**origin, "history": []})
+            else:
+                raise ValueError("expected position text or an object")
+        except ValueError as e:
+            raise ValueError(f"position: the hand-built start does not set up: {e}") from None
+        if start.players != self.players or start.options != self.options:
+            raise ValueError("position: the hand-built start is another game (players, options)")
+
+    def _check_turn(self, n: int, settled: bool) -> None:
+        """A running match: whose turn it is and what the turn has recorded (N4.1, N5)."""
+        cfg, active = self._cfg, self._active
+        if self._cp != self._actor or self._termination is not Termination.NORMAL:
+            raise ValueError("current: the actor while the match runs")
+        if active.count(True) < 2:
+            raise ValueError("a running match has two or more players in it")
+        if self._moves >= ACTION_BOUND:
+            raise ValueError(f"a running match has fewer than {ACTION_BOUND:,} actions")
+        for name in ("_actor", "_anchor", "_dealer"):
+            if not active[getattr(self, name)]:
+                raise ValueError(f"{name[1:]}: a player in the match")
+        if self._anchor != self._actor and not (self._shot_turn and cfg.after_shooter):
+            raise ValueError("anchor: the actor, except in a shot turn that resumes after its shooter (N5.2)")
+        if self._shot_turn and self._anchor == self._actor and cfg.after_shooter and not cfg.self_target:
+            raise ValueError("anchor: a shot turn resumes after its shooter, who cannot be its target (N3.6)")
+        t = self._shot_target
+        if t is not None and (not active[t] or (t == self._actor and not cfg.self_target)):
+            raise ValueError("shot_target: a player in the match, not the actor (N3.6)")
+        if not self._played and (t is not None or self._double_next):
+            raise ValueError("a turn records SHOT and DOUBLE only once a card is played (N5.1)")
+        if self._sum > cfg.limit:
+            raise ValueError(f"sum: at most {cfg.limit} while the round goes on (N6.2)")
+        if cfg.floor and self._sum < min(0, cfg.set_value):
+            raise ValueError("sum: not below 0 with floor_at_zero (N3.2)")
+        last = self._last
+        if last is not None:
+            if not active[last[0]]:
+                raise ValueError("last action: played by a player in the match")
+            if self._played and last[0] != self._actor:
+                raise ValueError("last action: the actor's, once the actor has played a card")
+            c = last[1].cid
+            if self._played == 1:
+                if self._shot_target != (last[1].target if c in (SHOT, DSHOT) else None) or \
+                        self._double_next != (c in (DOUBLE, DSHOT)):
+                    raise ValueError("the turn's record (shot_target, double_next) must follow its first card (N5.1)")
+            else:  # the last card ended the turn before this one
+                if c in (DOUBLE, DSHOT) and self._required != 2:
+                    raise ValueError("required: a DOUBLE ended the last turn, so this one plays 2 cards (N5.4)")
+                if c in (SHOT, DSHOT):
+                    shooter, target = last
+                    anchor = shooter if cfg.after_shooter else target.target
+                    if not self._shot_turn or self._actor != target.target or self._anchor != anchor:
+                        raise ValueError("a SHOT ended the last turn, so its target plays a shot turn (N5.2)")
+        if any(self._hands[s] for s in range(n) if not active[s]):
+            raise ValueError("an eliminated player holds no cards (N6.7)")
+        if settled:
+            hand = self._hands[self._actor]
+            if not hand:
+                raise ValueError("the actor holds no card: the turn would be skipped at once (N4.5)")
+            if cfg.auto_bust and hand[0] <= PLUS_MAX and hand[-1] <= PLUS_MAX \
+                    and VALUE[hand[0]] > cfg.limit - self._sum:
+                raise ValueError("the actor holds no safe card: the forced bust would be settled at once (N4.4)")
+
+    def _check_bust(self, n: int) -> None:
+        b = self._bust
+        if b is None:
+            return
+        _seat(b["seat"], n, "bust seat")
+        _int(b["sum"], -10**9, 10**9, "bust sum")
+        _int(b["round"], 1, self._round, "bust round")
+        if type(b["forced"]) is not bool or b["forced"] != (b["hand"] is not None):
+            raise ValueError("bust: forced is true exactly when the hand is shown (N8.2)")
+        if b["card"] is None and not b["forced"]:
+            raise ValueError("bust: a bust without a card played is a forced one (N4.4)")
+        if b["hand"] is not None and (not b["hand"] or (b["card"] is not None and b["card"] not in b["hand"])):
+            raise ValueError("bust: the shown hand holds the card played")
+
+    def _check_dealt(self, n: int, running: bool) -> None:
+        """A match dealt by the rules: hand sizes, rounds and busts agree (N2.3, N4.7, N6)."""
+        cfg, active, b = self._cfg, self._active, self._bust
+        h = cfg.hand_size
+        busts = sum(cfg.lives - c for c in self._chips) if cfg.life_system else len(self._out)
+        won = not running and self._termination is Termination.NORMAL
+        if self._round != busts + (0 if won else 1):
+            raise ValueError(f"round: {busts} busts so far make this round {busts + (0 if won else 1)}")
+        if (b is None) != (busts == 0) or (b is not None and b["round"] != busts):
+            raise ValueError("bust: the record of the last bust, in the round it ended")
+        if b is not None and not cfg.life_system and b["seat"] != self._out[-1]:
+            raise ValueError("bust: the last player busted is the last one out")
+        if self._turns < self._round:
+            raise ValueError("turn_no: every round has begun a turn")
+        actor_hand = h if cfg.after_each and self._required == 2 else h - self._played
+        if won:
+            p = b["seat"]
+            if self._actor != p:
+                raise ValueError("the last turn is the last buster's")
+            want = [h if active[s] else 0 for s in range(n)]
+            want[p] = actor_hand - (b["card"] is not None)
+            if [len(x) for x in self._hands] != want:
+                raise ValueError(f"hands: the finished match's hands hold {want} cards")
+            return
+        want = [h if active[s] else 0 for s in range(n)]
+        want[self._actor] = actor_hand
+        if [len(x) for x in self._hands] != want:
+            raise ValueError(f"hands: {want} cards at this point of the turn (N2.3, N4.7)")
+        if not self._stack:  # no card played yet this round: its first turn (N2.3, N5.5)
+            if self._sum or self._last is not None or self._played or self._shot_turn or self._required != 1 \
+                    or self._actor != self._dealer or (self._dir != 1 and (cfg.reset_direction or self._round == 1)):
+                raise ValueError("a round with no card played yet is at its first turn: the dealer's, "
+                                 "sum 0, clockwise (N2.3, N5.5)")
+        elif self._last is None:
+            raise ValueError("last action: the card on top of the main stack")
+        fd = self.options["first_dealer"]
+        if self._round == 1 and fd != "random" and self._dealer != fd:
+            raise ValueError(f"dealer: round 1 is dealt by first_dealer={fd} (N2.2)")
+        if b is not None and cfg.starter != "rotate":
+            p = b["seat"]
+            want_dealer = p if cfg.starter == "loser" and active[p] else self._step(p, 1)
+            if self._dealer != want_dealer:
+                raise ValueError(f"dealer: after {self.seat_label(p)} busted, {self.seat_label(want_dealer)} "
+                                 f"deals (N6.6)")
 
 
-_TARGETS: dict[tuple, tuple] = {}
+def _cards_text(ids: Iterable[int]) -> str:
+    return cards_text(ids, TOKENS.__getitem__)
 
 
-def _targets(n: int, active: Sequence[bool], self_target: bool) -> tuple:
-    """Per seat: the SHOT plays and DOUBLE SHOT plays it may make, targets in seat order."""
-    key = (n, tuple(active), self_target)
-    hit = _TARGETS.get(key)
-    if hit is None:
-        hit = _TARGETS[key] = _make_targets(n, active, self_target)
-    return hit
+def _read_last(v: Value, n: int) -> tuple[int, Play] | None:
+    """``last=C:SHOT@A``: who played the last card, the card and its target."""
+    if v.text == "-":
+        return None
+    who, sep, rest = v.text.partition(":")
+    if not sep:
+        raise v.error(f"{show(v.text)} is not '<seat>:<card>' such as 'C:7' or 'C:SHOT@A'")
+    seat = Value(who, v.column, v.key).seat(n)
+    tok, at, tgt = rest.partition("@")
+    c = card_id(tok)
+    if c is None:
+        raise v.error(f"{show(tok)} is not a card ({', '.join(TOKENS)})", len(who) + 1)
+    target = Value(tgt, v.column + len(who) + len(tok) + 2, v.key).seat(n) if at else None
+    if (target is None) != (c not in (SHOT, DSHOT)):
+        raise v.error("SHOT and DOUBLE SHOT, and only they, have a target (N4.2)", len(who) + 1)
+    return (seat, _intern(c, target))
 
 
-def _make_targets(n: int, active: Sequence[bool], self_target: bool) -> tuple:
-    out = []
-    for p in range(n):
-        seats = [s for s in range(n) if active[s] and (s != p or self_target)]
-        out.append((tuple(_PLAYT[SHOT, s] for s in seats), tuple(_PLAYT[DSHOT, s] for s in seats)))
-    return tuple(out)
+def _read_bust(v: Value, n: int) -> dict[str, Any] | None:
+    """``bust=B/2/95/8,10,50/-``: seat, round, sum, the hand shown (``-``: not shown), the card played."""
+    if v.text == "-":
+        return None
+    seat, rnd, total, hand, card = v.split("/", 5)
+    shown = None if hand.text == "-" else _tokens(sorted(c for c in hand.cards(card_id, ", ".join(TOKENS))))
+    played = None
+    if card.text != "-":
+        c = card_id(card.text)
+        if c is None:
+            raise card.error(f"{show(card.text)} is not a card ({', '.join(TOKENS)})")
+        played = TOKENS[c]
+    return {"seat": seat.seat(n), "sum": total.int(-10**6, 10**6), "hand": shown, "card": played,
+            "forced": shown is not None, "round": rnd.int(1, 10**6)}
 
 
-# --------------------------------------------------------------------------- construction
-def _blank(players: int, seed: int | None, options: dict[str, Any], chance: Any) -> CirnoNeuState:
-    st = CirnoNeuState._create(players, seed, None, options, chance)
-    opts = st.options
-    n = st.players
-    if opts["deck_counts"] is not DEFAULT_DECK:
-        opts["deck_counts"] = {TOKENS[card_id(k)]: v for k, v in opts["deck_counts"].items()}
-    cfg = _config(opts)
+#: Where the loading checks' messages point in the position text (their first word).
+_POSITION_KEYS = {"hands": "hands", "sum": "sum", "dealer": "dealer", "actor": "turn", "current": "turn",
+                  "anchor": "anchor", "shot_target": "shot", "chips": "chips", "out": "out", "bust": "bust",
+                  "last action": "last", "round": "round", "turn_no": "turn_no", "dir": "dir", "required": "need",
+                  "played": "played", "a turn records": "played", "the actor holds": "hands",
+                  "an eliminated player": "hands", "the actor holds no": "hands"}
+
+
+def _blame(taken: dict[str, Value], message: str) -> PositionError:
+    """A consistency error of a loaded position, at the field it is about."""
+    for words, key in _POSITION_KEYS.items():
+        if message.startswith(words) and key in taken:
+            return taken[key].error(f"not a consistent position: {message}")
+    return PositionError(f"not a consistent position: {message}")
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _int(v: Any, lo: int, hi: int, what: str) -> int:
+    if not _is_int(v) or not lo <= v <= hi:
+        raise ValueError(f"{what}: an int from {lo} to {hi}, got {show(v, 20)}")
+    return v
+
+
+def _seat(v: Any, n: int, what: str) -> int:
+    if not _is_int(v) or not 0 <= v < n:
+        raise ValueError(f"{what}: a seat 0..{n - 1}, got {show(v, 20)}")
+    return v
+
+
+def _check_options(opts: dict[str, Any], n: int, cfg: Config) -> None:
+    """What the options table cannot check alone (N1.7, N2.2)."""
     fd = opts["first_dealer"]
     if fd != "random" and fd >= n:
         raise ValueError(f"first_dealer={fd!r} is not allowed; allowed values: 0..{n - 1} or 'random'")
@@ -1017,6 +1549,306 @@ def _blank(players: int, seed: int | None, options: dict[str, Any], chance: Any)
     if not any(cfg.deck[: PLUS_MAX + 1]):
         raise ValueError("deck_counts has no plus number card, so no card could ever be unsafe and no round "
                          "could end (rules N3.9, N4.4)")
+
+
+class _Record:
+    """What every seat saw of the current round: the position it started from (a deal,
+    or the position the match was set up or loaded from) and, in order, each card
+    played, each draw (how many, and from which draw pile) and each reshuffle (which
+    cards, N7.1). Draws also keep their cards, but a seat only ever reads its own."""
+
+    __slots__ = ("hands", "stack", "events", "epochs", "_seats")
+
+    def __init__(self, st: CirnoNeuState) -> None:
+        self.hands = [list(h) for h in st._hands]
+        self.stack = Counter(st._stack)
+        self.events: list[tuple] = []
+        self.epochs = 0  # reshuffles so far: the draw pile's "epoch"
+        self._seats: dict[int, _Seat] = {}
+
+    @classmethod
+    def rebuild(cls, st: CirnoNeuState) -> "_Record":
+        """Replay the match from its start and note what was public. A match that cannot
+        be replayed (a sampled world, an edited save) is known from this position on."""
+        game = st._start()
+        if game is not None:
+            record = cls(game)
+            node = st._history
+            actions = []
+            while node is not None:
+                node, a = node
+                actions.append(a)
+            for a in reversed(actions):
+                if game.is_terminal or game.refusal(a) is not None:
+                    break
+                record._step(game, a)
+            else:
+                if game._state_dict() == st._state_dict() and game._rng_count == st._rng_count:
+                    return record
+        return cls(st)
+
+    def _step(self, st: CirnoNeuState, a: Play) -> None:
+        p, c = st._actor, a.cid
+        before = Counter(st._hands[p])
+        before[c] -= 1
+        top = st._draw[-2:]  # at most 2 cards are drawn in one action, from the end
+        d0, rnd, rng0 = len(st._draw), st._round, st._rng_count
+        st._apply(a, None)
+        st._history = (st._history, a)
+        st._moves += 1
+        if st._round != rnd:  # a bust: a new round was dealt
+            self.__init__(st)
+            return
+        self.events.append(("play", p, c))
+        drawn = Counter(st._hands[p]) - before
+        k = sum(drawn.values())
+        if not k:
+            return
+        old = top[::-1][:min(k, d0)]
+        if old:
+            self.events.append(("draw", p, self.epochs, old))
+        new = drawn - Counter(old)
+        if st._rng_count != rng0:  # the stack was reshuffled into a new draw pile (N7.1)
+            self.epochs += 1
+            self.events.append(("epoch", Counter(st._draw) + new))
+        if new:
+            self.events.append(("draw", p, self.epochs, list(new.elements())))
+
+    def seat(self, seat: int, st: CirnoNeuState) -> "_Seat":
+        hit = self._seats.get(seat)
+        if hit is None:
+            hit = self._seats[seat] = _Seat(self, seat, st)
+        return hit
+
+
+class _Seat:
+    """One seat's knowledge of the round, ready for sampling: each draw pile's unseen
+    cards, what each other player received from each pile, and the cards they played."""
+
+    __slots__ = ("seat", "content", "received", "steps", "others", "draw_size", "needs", "safe_actor")
+
+    def __init__(self, record: _Record, seat: int, st: CirnoNeuState) -> None:
+        n = st.players
+        self.seat = seat
+        self.others = [s for s in range(n) if s != seat]
+        universe = st._cfg.deck if st._built is None else st._built
+        first = Counter({k: c for k, c in enumerate(universe) if c})
+        first.subtract(record.hands[seat])
+        first.subtract(record.stack)
+        content = [first]
+        received = {s: [len(record.hands[s])] for s in self.others}
+        steps = []
+        for ev in record.events:
+            if ev[0] == "play":
+                if ev[1] != seat:
+                    steps.append((ev[1], (ev[2],), tuple(received[ev[1]])))
+            elif ev[0] == "draw":
+                _, p, e, cards = ev
+                if p == seat:
+                    content[e].subtract(cards)
+                else:
+                    received[p][e] += len(cards)
+            else:
+                content.append(Counter(ev[1]))
+                for s in self.others:
+                    received[s].append(0)
+        self.content = [[c[k] for k in range(len(TOKENS))] for c in content]
+        self.received = received
+        self.steps = steps
+        self.draw_size = len(st._draw)
+        # What the seat sees now and must hold in every world (N8.3).
+        self.needs: list[tuple] = []
+        b = st._bust
+        if st._cp is None and b is not None and b["hand"] is not None and b["round"] == st._round \
+                and b["seat"] != seat:
+            shown = Counter(card_id(t) for t in b["hand"])
+            if b["card"] is not None:
+                shown[card_id(b["card"])] -= 1
+            for c in shown.elements():
+                self.needs.append((b["seat"], (c,), tuple(received[b["seat"]])))
+        p = st._actor
+        self.safe_actor = None
+        if st._cfg.auto_bust and p != seat and st._hands[p] and \
+                (st._cp is not None or st._termination is Termination.ABORTED):
+            room = st._cfg.limit - st._sum
+            safe = tuple(k for k in range(len(TOKENS)) if k > PLUS_MAX or VALUE[k] <= room)
+            self.safe_actor = (p, safe, tuple(received[p]))
+
+    def sample(self, st: CirnoNeuState, rng: random.Random) -> tuple[list[list[int]], list[int]]:
+        """The hands (the seat's own as it is) and the draw pile (top last) of a world."""
+        steps = self.steps + self.needs
+        if self.safe_actor is not None:
+            # The actor holds a safe card, or the forced bust would have been settled: a few
+            # plain tries keep each world's odds, then a safe card is asked for outright.
+            p, safe, _ = self.safe_actor
+            for _ in range(8):
+                world = self._deal(st, steps, rng)
+                if world is not None and any(c in safe for c in world[0][p]):
+                    return world
+            steps = steps + [self.safe_actor]
+        world = self._deal(st, steps, rng)
+        if world is None:  # the real position always fits its own record
+            raise RuntimeError("no world fits this position's record")
+        return world
+
+    def _deal(self, st: CirnoNeuState, steps: list[tuple],
+              rng: random.Random) -> tuple[list[list[int]], list[int]] | None:
+        remain = [row[:] for row in self.content]
+        used = {s: [0] * len(remain) for s in self.others}
+        chosen = _search(steps, remain, used, rng)
+        if chosen is None:
+            return None
+        hands = [list(h) for h in st._hands]
+        for s in self.others:
+            hands[s] = []
+        for (p, _, _), (_, v), i in zip(steps, chosen, range(len(steps))):
+            if i >= len(self.steps):  # a card the player still holds (N8.2, N8.3)
+                hands[p].append(v)
+        draw: list[int] = []
+        last = len(remain) - 1
+        for e, row in enumerate(remain):
+            pool = [k for k, c in enumerate(row) for _ in range(c)]
+            rng.shuffle(pool)
+            k = 0
+            for s in self.others:
+                m = self.received[s][e] - used[s][e]
+                hands[s] += pool[k:k + m]
+                k += m
+            if e == last:
+                draw = pool[k:]
+            elif k != len(pool):
+                return None
+        if len(draw) != self.draw_size or any(len(hands[s]) != len(st._hands[s]) for s in self.others):
+            return None
+        for s in self.others:
+            hands[s].sort()
+        return hands, draw
+
+
+def _search(steps: list[tuple], remain: list[list[int]], used: dict[int, list[int]],
+            rng: random.Random) -> list[tuple[int, int]] | None:
+    """For each step ``(player, cards it may be, draw piles received from by then)`` in
+    order, choose which draw pile the card came from and which card it is: a pile the
+    player had an unused card from, with such a card left in it. Depth first in random
+    order, so every consistent choice can come out; dead ends are remembered.
+    ``remain``/``used`` end as the chosen ones leave them. ``None``: no choice fits."""
+    frames: list[list] = []
+    dead: set = set()
+    i, n = 0, len(steps)
+    while i < n:
+        p, values, recv = steps[i]
+        u = used[p]
+        opts = [(e, v) for e in range(len(recv)) if recv[e] > u[e] for v in values if remain[e][v] > 0]
+        if opts and dead and _key(i, used, remain) in dead:
+            opts = []
+        if opts:
+            if len(opts) > 1:
+                rng.shuffle(opts)
+            frames.append([opts, 0])
+            e, v = opts[0]
+            u[e] += 1
+            remain[e][v] -= 1
+            i += 1
+            continue
+        dead.add(_key(i, used, remain))
+        while True:  # back up to the last step with another choice
+            if not frames:
+                return None
+            opts, k = frames[-1]
+            i = len(frames) - 1
+            u = used[steps[i][0]]
+            e, v = opts[k]
+            u[e] -= 1
+            remain[e][v] += 1
+            if k + 1 < len(opts):
+                frames[-1][1] = k + 1
+                e, v = opts[k + 1]
+                u[e] += 1
+                remain[e][v] -= 1
+                i += 1
+                break
+            frames.pop()
+            dead.add(_key(i, used, remain))
+    return [opts[k] for opts, k in frames]
+
+
+def _key(i: int, used: dict[int, list[int]], remain: list[list[int]]) -> tuple:
+    return (i, *(x for s in used for x in used[s]), *(x for row in remain for x in row))
+
+
+_load_fields = CirnoNeuState._load_state  # generated from FIELDS
+
+
+def _load_state(self: CirnoNeuState, data: dict[str, Any]) -> None:
+    legacy = isinstance(data, dict) and "built" not in data
+    _load_fields(self, {**data, "built": None} if legacy else data)
+    if legacy:  # saved before states recorded how they were set up: checked as hand-built
+        zones = Counter(self._draw) + Counter(self._stack)
+        for h in self._hands:
+            zones.update(h)
+        self._built = tuple(zones[k] for k in range(len(TOKENS)))
+
+
+CirnoNeuState._load_state = _load_state  # type: ignore[method-assign]
+
+class _Table:
+    """What a set of players still in the match fixes, shared by every state with it:
+    per seat, the SHOT and DOUBLE SHOT plays it may make (targets in seat order, N3.6,
+    N6.7); the next seat in each direction (``step``, N5.3: ``next[1]`` clockwise,
+    ``next[-1]`` counter-clockwise); and, per dealer, the seats dealt to (N2.3)."""
+
+    __slots__ = ("shots", "dshots", "next", "deal")
+
+    def __init__(self, n: int, active: Sequence[bool], self_target: bool) -> None:
+        seats = [[s for s in range(n) if active[s] and (s != p or self_target)] for p in range(n)]
+        self.shots = tuple(tuple(_PLAYT[SHOT, s] for s in row) for row in seats)
+        self.dshots = tuple(tuple(_PLAYT[DSHOT, s] for s in row) for row in seats)
+        self.next = (None, tuple(_step_from(n, active, s, 1) for s in range(n)),
+                     tuple(_step_from(n, active, s, -1) for s in range(n)))
+        # per dealer: the seats dealt to, the dealer first then clockwise (N2.3)
+        self.deal = tuple((d, *(s for s in (*range(d + 1, n), *range(d)) if active[s])) for d in range(n))
+
+
+def _step_from(n: int, active: Sequence[bool], s: int, d: int) -> int:
+    """The first seat in the match from ``s`` in direction ``d`` (``s`` itself if alone)."""
+    for _ in range(n):
+        s = (s + d) % n
+        if active[s]:
+            return s
+    return s
+
+
+_TABLES: dict[tuple, _Table] = {}
+
+
+def _targets(n: int, active: Sequence[bool], cfg: Config) -> _Table:
+    key = (n, tuple(active), cfg.self_target, cfg.voluntary)
+    hit = _TABLES.get(key)
+    if hit is None:
+        hit = _TABLES[key] = _Table(n, active, cfg.self_target)
+    return hit
+
+
+# --------------------------------------------------------------------------- construction
+def _blank(players: int, seed: int | None, options: dict[str, Any], chance: Any) -> CirnoNeuState:
+    st = CirnoNeuState._create(players, seed, None, options, chance)
+    _init(st)
+    return st
+
+
+def _init(st: CirnoNeuState) -> None:
+    """The empty table of a new state (options resolved): no cards dealt, round 0."""
+    opts = st.options
+    n = st.players
+    if opts["deck_counts"] is not DEFAULT_DECK:
+        opts["deck_counts"] = {TOKENS[card_id(k)]: v for k, v in opts["deck_counts"].items()}
+    cfg = _config(opts)
+    _check_options(opts, n, cfg)
+    _fill(st, cfg)
+
+
+def _fill(st: CirnoNeuState, cfg: Config) -> None:
+    n = st.players
     st._cfg = cfg
     st._hands = [[] for _ in range(n)]
     st._draw, st._stack = [], []
@@ -1028,17 +1860,21 @@ def _blank(players: int, seed: int | None, options: dict[str, Any], chance: Any)
     st._active = (True,) * n
     st._chips = (cfg.lives if cfg.life_system else 0,) * n
     st._out = ()
-    st._tgt = _targets(n, st._active, cfg.self_target)
+    st._tgt = _targets(n, st._active, cfg)
     st._last = None
     st._bust = None
     st._reason = ""
     st._termination = Termination.NORMAL
-    return st
+    st._built = None
 
 
 def _deck_list(deck: Sequence[Any], need: Sequence[int]) -> list[int]:
     return check_deck(deck, counts_to_cards(need), card_id, TOKENS.__getitem__,
                       what=f"cirno+neu card ({', '.join(TOKENS)})")
+
+
+_NEW_GAMES: dict[tuple, tuple[dict[str, Any], Config]] = {}
+_SETUP_EVENTS: dict[tuple, list[Event]] = {}
 
 
 def new_game(players: int = 4, seed: int | None = None, deck: Sequence[Any] | None = None, *,
@@ -1060,11 +1896,28 @@ def new_game(players: int = 4, seed: int | None = None, deck: Sequence[Any] | No
     **options:
         The options of ``SPEC``, e.g. ``life_system=True``.
 
+    Examples
+    --------
     >>> st = new_game(players=4, seed=1)
     >>> [len(st.hand(s)) for s in range(4)], len(st.draw_pile), st.sum, st.current_player
     ([3, 3, 3, 3], 47, 0, 0)
     """
-    st = _blank(players, seed, options, chance)
+    # Simulations build many games alike: options validated once are remembered.
+    try:
+        # Names are no rules option: a game with names is set up in full (see _blank).
+        key = (players, *[(k, type(v), v) for k, v in options.items()]) \
+            if type(players) is int and "names" not in options else None
+        known = _NEW_GAMES.get(key)
+    except TypeError:  # an unhashable option value (deck_counts): validated every time
+        key = known = None
+    if known is None:
+        st = _blank(players, seed, options, chance)
+        if key is not None and len(_NEW_GAMES) < 512:
+            _NEW_GAMES[key] = (st.options, st._cfg)
+    else:
+        st = CirnoNeuState._create(players, seed, None, {}, chance)  # checks the seed and chance
+        st.options = dict(known[0])
+        _fill(st, known[1])
     order = None
     if deck is not None:
         order = _deck_list(deck, st._cfg.deck)
@@ -1074,8 +1927,17 @@ def new_game(players: int = 4, seed: int | None = None, deck: Sequence[Any] | No
     if order is None:
         order = list(st._cfg.cards)
         st._shuffle(order)
-    events: list[Event] = []
-    st._new_round(dealer, order, events)
+    st._new_round(dealer, order, None)
+    # The first round's narration depends on a few numbers only: made once, then copied.
+    key = (len(st._tgt.deal[dealer]), dealer, st._cfg.hand_size, st.names)
+    told = _SETUP_EVENTS.get(key)
+    if told is None:
+        told = [st._round_event(dealer, key[0])]
+        st._turns -= 1
+        st._begin_turn(dealer, dealer, 1, False, told)
+        if len(_SETUP_EVENTS) < 1024:
+            _SETUP_EVENTS[key] = told
+    events = list(told)
     st._settle(events)
     st.setup_events = events
     return st
@@ -1084,6 +1946,14 @@ def new_game(players: int = 4, seed: int | None = None, deck: Sequence[Any] | No
 def from_dict(data: dict[str, Any]) -> CirnoNeuState:
     """A state saved with ``to_dict``."""
     return CirnoNeuState.from_dict(data)  # type: ignore[return-value]
+
+
+def from_position(text: str, seed: int | None = None) -> CirnoNeuState:
+    """A state from position text (``state.to_position()``; the grammar is in the rules
+    reference, "Position text"). ``seed`` deals the unknown parts (``?``) and every later
+    shuffle. Raises ``PositionError`` naming the column of what is wrong.
+    """
+    return load_position(text, seed, lambda mode: CirnoNeuState)  # type: ignore[return-value]
 
 
 def setup_position(
@@ -1153,18 +2023,23 @@ def setup_position(
         st._chips = tuple(chips)
         if len(st._chips) != n:
             raise ValueError("chips: one count per seat")
-    elif not st._cfg.life_system:
-        st._chips = (0,) * n
+    elif st._cfg.life_system:
+        st._chips = tuple(st._cfg.lives if a else 0 for a in st._active)
     st._out = tuple(s for s in range(n) if not st._active[s])
     if not any(st._hands[s] for s in range(n) if st._active[s]):
         raise ValueError("at least one active player must hold a card")
-    st._tgt = _targets(n, st._active, st._cfg.self_target)
+    # The match plays with exactly the cards placed here (N2.3 gathers them for later rounds).
+    placed = Counter(st._draw) + Counter(st._stack)
+    for h in st._hands:
+        placed.update(h)
+    st._built = tuple(placed[k] for k in range(len(TOKENS)))
+    st._tgt = _targets(n, st._active, st._cfg)
     st._sum, st._dir, st._round = sum, direction, round
     st._dealer = actor if dealer is None else dealer
     st._begin_turn(actor, actor if anchor is None else anchor, required, kind == "shot", None)
     st._played, st._shot_target, st._double_next = played, shot_target, double_next
     events: list[Event] = []
-    st._check_loaded()
+    st._check(settled=False)
     st._settle(events)
     st.setup_events = events
     st._mark_origin()
@@ -1177,5 +2052,6 @@ DEMO_DECK += list((Counter(DEFAULT_DECK) - Counter(DEMO_DECK)).elements())
 
 __all__ = [
     "ANY", "CirnoNeuState", "Config", "DEFAULT_DECK", "IllegalActionError", "InvalidActionError",
-    "Play", "SPEC", "TOKENS", "card_id", "card_token", "from_dict", "new_game", "parse_action", "setup_position",
+    "Play", "SPEC", "TOKENS", "card_id", "card_token", "from_dict", "from_position", "new_game", "parse_action",
+    "setup_position",
 ]

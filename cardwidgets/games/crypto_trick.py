@@ -1,6 +1,6 @@
 """Crypto Trick: trick-taking where each lead is offered first, and blocks score.
 
-Rule IDs ``C0``–``C11`` (resolutions ``CA-*``, assumptions ``ASM-*``) are cited in
+Rule IDs ``C0``–``C11`` (and the settled questions ``CA-*``) are cited in
 every refusal and narration line; ``cardwidgets.rules.lookup("C5.4",
 game="crypto_trick")`` explains each. A trick runs in four phases:
 
@@ -27,6 +27,13 @@ size, the offer, the declarations, the table, the won piles (only their block
 count and colours with ``won_pile_visibility="block_count_only"``) and the card
 given face down only if it gave or received it. The hidden card is turned up
 after the round is scored; a preview stops just before that, and before a deal.
+``state.sample_world(seat, rng)`` deals again everything that seat has not seen,
+keeping what it saw and what the rules tell it (who did not follow a colour holds
+none, C6.3; where a card it saw given went, C5.5).
+
+A position is also one line of text: ``state.to_position()`` writes it and
+:func:`from_position` reads it, with unknown parts (``?``) dealt from the seed;
+the grammar is in the rules reference ("Position text").
 
 >>> st = new_game(players=3, seed=4)
 >>> st.phase, st.current_player, st.hand(0)
@@ -56,16 +63,19 @@ Illegal: rule C6.3 — the lead is B1 and you hold B4 B5 B6: you must play blue
 
 from __future__ import annotations
 
+import random
 from bisect import bisect_left, insort
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence, Union
 
 from ..core import (ANY, Event, Field, GameSpec, IllegalActionError, InvalidActionError, Mode, Option, Outcome,
-                    Phase, State, plural, tuple_field)
+                    Phase, State, number, plural, tuple_field)
 from ..core.deck import check_deck, read_cards
+from ..core.position import PositionError, Value, cards_text, deal_unknown, load_position, seat_text
 from ..core.errors import quote, show
 from ..core.spec import int_range, seat_or_random
+from ..core.state import seat_name
 
 PLAYERS = (2, 3, 4, 5)  # C2.1
 HAND_SIZE = 6  # C4.2
@@ -496,15 +506,20 @@ def round_score(won: Iterable[int | str], block: bytes | Sequence[int], negative
 _POPCOUNT = tuple(bin(m).count("1") for m in range(64))
 
 
+def _add_score(total: int, scored: tuple[int, int, int]) -> int:
+    return total + scored[2]
+
+
 def _score(won: Iterable[int], bbit: Sequence[int], negative: bool) -> tuple[int, int, int]:
     """:func:`round_score` from the ``Config.bbit`` table (the round-end fast path)."""
-    bits = [bbit[c] for c in won if bbit[c]]
-    b = len(bits)
+    b = m = 0
+    for c in won:
+        x = bbit[c]
+        if x:
+            b += 1
+            m |= x
     if not b:
         return 0, 0, 5
-    m = 0
-    for x in bits:
-        m |= x
     k = _POPCOUNT[m]
     return b, k, (b * k if b <= 3 else -b if negative else b)
 
@@ -533,6 +548,12 @@ def _opt_name(c: int | None) -> str | None:
     return None if c is None else NAMES[c]
 
 
+def _four(v: Any) -> list:
+    if type(v) is not list or len(v) != 4:
+        raise ValueError(f"expected a list of 4 entries, got {show(v)}")
+    return v
+
+
 def _seat_or_none(v: Any) -> int | None:
     if v is None:
         return None
@@ -545,12 +566,16 @@ def _ordinal(n: int) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
+def _points(v: int) -> str:
+    return f"{number(v)} {'point' if v == 1 else 'points'}"
+
+
 def _score_words(b: int, k: int, score: int) -> str:
     if b == 0:
         return "no blocks = 5"
     if b <= 3:
         return f"{plural(b, 'block')} in {plural(k, 'colour')} = {score}"
-    return f"{b} blocks = {score} (no multiplier)"
+    return f"{b} blocks = {number(score)} (no multiplier)"
 
 
 def _record_dict(raw: tuple, cfg: Config) -> dict[str, Any]:
@@ -609,13 +634,16 @@ class CryptoTrickState(State):
     # round. _table: the cards of the trick in play order (the lead first; position i is
     # seat (leader + i) % N). _wants: bit s is set if seat s declared want this trick.
     # _gives: (trick, giver, receiver, card) of this round's exchanges. _out: cards of
-    # the deck that are in no zone this round (hand-built positions only).
+    # the deck that are in no zone this round (hand-built positions only). _lseat and
+    # _lmove: who made the last move and what it was (the views show it; a position
+    # keeps it without a history). Between tricks the table is empty and nobody leads
+    # or declares, so a saved state holds nothing stale.
     # Derived (not saved): _cfg, _str (strength keys of this trick), _fol (must-follow
-    # ranges), _best/_win (the strongest key so far and who played it).
+    # ranges), _best/_win (the strongest key so far and who played it), _know.
     __slots__ = (
         "_cfg", "_hands", "_won", "_table", "_out", "_indicator", "_hidden_card", "_ph", "_cur", "_first",
         "_leader", "_declarer", "_offered", "_wants", "_round", "_trick", "_totals", "_results", "_gives",
-        "_lseat", "_last_trick", "_str", "_fol", "_best", "_win", "is_terminal",
+        "_lseat", "_lmove", "_last_trick", "_str", "_fol", "_best", "_win", "_know", "is_terminal",
     )
     FIELDS = (
         Field("_cfg", save=False),
@@ -635,11 +663,15 @@ class CryptoTrickState(State):
         Field("_results", encode=lambda rs: [_record_json(r) for r in rs],
               decode=lambda rs: tuple(_record_load(r) for r in rs)),
         Field("_gives", encode=lambda gs: [[t, a, b, NAMES[c]] for t, a, b, c in gs],
-              decode=lambda gs: tuple((g[0], g[1], g[2], _cid(g[3])) for g in gs)),
+              decode=lambda gs: tuple((g[0], g[1], g[2], _cid(g[3])) for g in map(_four, gs))),
         Field("_lseat", decode=_seat_or_none),
+        Field("_lmove", encode=lambda a: None if a is None else str(a),
+              decode=lambda a: None if a is None else parse_action(a)),
         Field("_last_trick", encode=lambda x: None if x is None else [x[0], x[1], _names(x[2]), x[3]],
-              decode=lambda x: None if x is None else (x[0], x[1], _cid_list(x[2], "last_trick"), x[3])),
+              decode=lambda x: None if x is None else (x[0], x[1], _cid_list(_four(x)[2], "last_trick"), x[3])),
         Field("_str", save=False), Field("_fol", save=False), Field("_best", save=False), Field("_win", save=False),
+        # What a seat knows of the round in play, for sample_world (a cache keyed by the history).
+        Field("_know", save=False),
         # A plain slot, not a property: simulations read it once per action.
         Field("is_terminal", save=False),
     )
@@ -744,29 +776,33 @@ class CryptoTrickState(State):
         """Legal actions, in card order (colours Y B R P G W, then number): ``reveal``
         each card in hand; ``want`` then ``pass``; ``give`` each card in hand; ``play``
         each card that follows the lead colour, or every card when none does (C6.3)."""
+        # Plain loops, not comprehensions: a comprehension costs a call of its own, and
+        # simulations ask for the legal actions once per action.
         ph = self._ph
         if ph == FOLLOW:
+            out: list[Action] = []
             hand = self._hands[self._cur]
             fol = self._fol
             # A hand is sorted, so the cards of a colour are one slice of it (C6.3).
             lo = bisect_left(hand, fol[0])
             hi = bisect_left(hand, fol[1], lo)
             if len(fol) == 2:
-                if lo != hi:
-                    return [_PLAY[c] for c in hand[lo:hi]]
-                return [_PLAY[c] for c in hand]
+                for c in (hand[lo:hi] if lo != hi else hand):
+                    out.append(_PLAY[c])
+                return out
             lo2 = bisect_left(hand, fol[2], hi)
             hi2 = bisect_left(hand, fol[3], lo2)
-            if lo != hi or lo2 != hi2:
-                return [_PLAY[c] for c in hand[lo:hi] + hand[lo2:hi2]]
-            return [_PLAY[c] for c in hand]
+            for c in (hand[lo:hi] + hand[lo2:hi2] if lo != hi or lo2 != hi2 else hand):
+                out.append(_PLAY[c])
+            return out
         if ph == DECLARE:
             return [WANT, PASS]
-        if ph == OFFER:
-            return [_REVEAL[c] for c in self._hands[self._cur]]
-        if ph == GIVE:
-            return [_GIVE[c] for c in self._hands[self._cur]]
-        return []
+        out = []
+        table = _REVEAL if ph == OFFER else _GIVE if ph == GIVE else None
+        if table is not None:
+            for c in self._hands[self._cur]:
+                out.append(table[c])
+        return out
 
     _legal = legal_actions
 
@@ -804,10 +840,92 @@ class CryptoTrickState(State):
         return None
 
     # ------------------------------------------------------------- the one transition path
+    def apply_unchecked(self, a: Action) -> None:
+        """Simulation fast path (see :meth:`State.apply_unchecked`): the steps of ``_apply``
+        without narration, in one call. The conformance tests compare the two paths on every
+        step of random games of every configuration."""
+        p = self._cur
+        self._lseat = p
+        self._lmove = a
+        ph = self._ph
+        self._history = (self._history, a)
+        self._moves += 1
+        if ph == FOLLOW:  # C6.2
+            c = a.cid
+            self._hands[p].remove(c)
+            table = self._table
+            table.append(c)
+            k = self._str[c]
+            if k >= self._best:  # C7.2: an equal card played later wins
+                self._best = k
+                self._win = p
+            if len(table) < self.players:
+                p += 1
+                self._cur = 0 if p == self.players else p
+            elif self._trick == TRICKS:
+                self._end_trick(None)
+            else:  # _end_trick without narration, for the tricks before the last (C8.1, C8.2)
+                w = self._win
+                self._won[w].extend(table)
+                self._last_trick = (self._trick, self._leader, table, w)
+                self._table = []
+                self._declarer = self._leader = None
+                self._wants = 0
+                self._trick += 1
+                self._first = self._cur = w
+                self._ph = OFFER
+            return
+        if ph == DECLARE:  # C5.2
+            if type(a) is Want:
+                self._wants |= 1 << p
+                self._declarer = p
+                if self._cfg.first_mode:  # C5.4: the first want takes it
+                    self._ph = GIVE
+                    return
+            p += 1
+            if p == self.players:
+                p = 0
+            if p != self._first:
+                self._cur = p
+                return
+            if self._declarer is not None:  # C5.4: the declarer gives
+                self._ph = GIVE
+                self._cur = self._declarer
+                return
+            # C5.3: nobody wants it, so the first player leads (p is back to them)
+        elif ph == OFFER:  # C5.1
+            c = a.cid
+            self._hands[p].remove(c)
+            self._offered = c
+            self._ph = DECLARE
+            p += 1
+            self._cur = 0 if p == self.players else p
+            return
+        else:  # GIVE: C5.5, then the declarer leads (C5.6)
+            c = a.cid
+            f = self._first
+            self._hands[p].remove(c)
+            insort(self._hands[f], c)
+            self._gives += ((self._trick, p, f, c),)
+        # The offered card leads (_lead without narration): p is the lead player.
+        c = self._offered
+        self._offered = None
+        self._leader = self._win = p
+        self._table = [c]
+        cfg = self._cfg
+        lc = c // 100
+        s = self._str = cfg.strength[self._indicator // 100][lc]
+        self._fol = cfg.follow[self._indicator // 100][lc]
+        self._best = s[c]
+        self._ph = FOLLOW
+        p += 1
+        self._cur = 0 if p == self.players else p
+
     def _apply(self, a: Action, ev: list[Event] | None) -> None:
         # The phase says which kind of action this is: the base refuses any other (G2).
         p = self._cur
         self._lseat = p
+        self._lmove = a
         ph = self._ph
         if ph == FOLLOW:  # C6.2: a follower plays
             c = a.cid
@@ -845,9 +963,8 @@ class CryptoTrickState(State):
                 self._cur = p
             elif self._declarer is None:
                 if ev is not None:
-                    f = self.seat_label(self._first)
                     ev.append(Event("no_taker", {"seat": self._first, "card": NAMES[self._offered]}, "C5.3",
-                                    f"Nobody wants {NAMES[self._offered]}, so {f} leads it (rule C5.3)."))
+                                    f"Nobody wants {NAMES[self._offered]} (rule C5.3)."))
                 self._lead(self._first, ev)
             else:
                 self._to_give(ev)
@@ -855,7 +972,6 @@ class CryptoTrickState(State):
             c = a.cid
             self._hands[p].remove(c)
             self._offered = c
-            self._wants = 0
             self._ph = DECLARE
             if ev is not None:
                 ev.append(Event("reveal", {"seat": p, "card": NAMES[c]}, "C5.1",
@@ -946,11 +1062,13 @@ class CryptoTrickState(State):
         """C7.3, C8: the strongest card takes the trick; its player opens the next one."""
         w = self._win
         table = self._table
-        self._won[w] += table
+        self._won[w].extend(table)
         self._last_trick = (self._trick, self._leader, table, w)
-        self._declarer = None
         if ev is not None:
             self._say_trick(w, table, ev)
+        self._table = []
+        self._declarer = self._leader = None
+        self._wants = 0
         t = self._trick + 1
         if t > TRICKS:
             self._end_round(w, ev)
@@ -994,8 +1112,9 @@ class CryptoTrickState(State):
         """C8.3, C9: score the round; then show the hidden card and deal again, or end the game (C10)."""
         cfg = self._cfg
         n = self.players
-        scored = tuple([_score(w, cfg.bbit, cfg.negative) for w in self._won])
-        totals = tuple([t + s[2] for t, s in zip(self._totals, scored)])
+        bbit, negative = cfg.bbit, cfg.negative
+        scored = tuple(map(_score, self._won, (bbit,) * n, (negative,) * n))
+        totals = tuple(map(_add_score, self._totals, scored))
         self._totals = totals
         won = tuple(map(tuple, self._won))
         if ev is not None:
@@ -1003,7 +1122,7 @@ class CryptoTrickState(State):
             if self.options["won_pile_visibility"] == "block_count_only":
                 del record["won"]  # a public event carries only what every seat may see (C11.5)
             parts = "; ".join(f"{self.seat_label(s)} {_score_words(*scored[s])}" for s in range(n))
-            tot = ", ".join(f"{self.seat_label(s)} {totals[s]}" for s in range(n))
+            tot = ", ".join(f"{self.seat_label(s)} {number(totals[s])}" for s in range(n))
             ev.append(Event("round_end", record, "C9.2",
                             f"Round {self._round} is over after {TRICKS} tricks (rule C8.3). Scores (rule C9.2): "
                             f"{parts}. Totals (rule C9.4): {tot}."))
@@ -1034,7 +1153,7 @@ class CryptoTrickState(State):
             order = list(cfg.deck)
             self._shuffle(order)
         dealt = HAND_SIZE * n
-        hands: list[list[int]] = [[] for _ in range(n)]
+        hands: list[Any] = [None] * n
         for j in range(n):
             h = order[j:dealt:n]
             h.sort()
@@ -1042,7 +1161,7 @@ class CryptoTrickState(State):
         self._hands = hands
         self._indicator = order[dealt]
         self._hidden_card = order[dealt + 1]
-        self._won = [[] for _ in range(n)]
+        self._won = [[], [], [], [], []][:n]
         self._table = []
         self._out = ()
         self._gives = ()
@@ -1054,19 +1173,10 @@ class CryptoTrickState(State):
         self._last_trick = None
         if ev is not None:
             ind = self._indicator
-            tc = ind // 100
-            who = self.seat_label(first)
-            how = "dealt in the given order" if given else "shuffled and dealt"
-            start = (f"{who} won the last trick of round {self._round - 1} and starts (rule C3.3)"
-                     if self._round > 1 else f"{who} starts (rule C2.5)")
-            ev.append(Event("deal", {"round": self._round, "first": first}, "C4.2",
-                            f"Round {self._round} of {cfg.rounds}: the {len(cfg.deck)} cards are {how}, "
-                            f"{HAND_SIZE} to each player clockwise from {who} (rules C4.1, C4.2); {start}."))
-            trumps = "only white is trump" if tc == WHITE else f"white and {COLOUR_NAMES[tc]} are trumps"
-            ev.append(Event("indicator", {"card": NAMES[ind], "trumps": [LETTERS[c] for c in sorted(trump_set(tc))]},
-                            "C4.4", f"{NAMES[ind]} is turned up as the trump indicator: {trumps} this round "
-                                    f"(rules C4.3, C4.4). The last card is set aside face down as the hidden card "
-                                    f"(rule C4.3)."))
+            deal, shown = _deal_texts(self._round, cfg.rounds, len(cfg.deck), given, self.seat_label(first), ind)
+            ev.append(Event("deal", {"round": self._round, "first": first}, "C4.2", deal))
+            trumps = [LETTERS[c] for c in sorted(trump_set(ind // 100))]
+            ev.append(Event("indicator", {"card": NAMES[ind], "trumps": trumps}, "C4.4", shown))
 
     # ------------------------------------------------------------- outcome
     def outcome(self) -> Outcome | None:
@@ -1076,7 +1186,7 @@ class CryptoTrickState(State):
         best = max(self._totals)
         winners = tuple(s for s, t in enumerate(self._totals) if t == best)
         rounds = plural(self._cfg.rounds, "round")
-        points = plural(best, "point")
+        points = _points(best)
         if len(winners) == 1:
             reason = f"{self.seat_label(winners[0])} wins with {points}, the highest total after {rounds} (rule C10.1)"
         else:
@@ -1115,7 +1225,7 @@ class CryptoTrickState(State):
     def _declarations(self) -> list[dict[str, Any]]:
         """This trick's declarations so far, in order (C5.2)."""
         n, f = self.players, self._first
-        if self._ph == OFFER:
+        if self._ph == OFFER or self._ph == FINISHED:
             return []
         if self._ph == DECLARE:
             made = (self._cur - f - 1) % n
@@ -1198,8 +1308,8 @@ class CryptoTrickState(State):
 
     def _last_action(self, seat: int | None) -> dict[str, Any] | None:
         """The last action as ``seat`` saw it: a private give shows no card to the others (C11.3)."""
-        last = self.last_move
-        if last is None or self._lseat is None:
+        last = self._lmove
+        if last is None:
             return None
         text = str(last)
         if type(last) is Give and not self._cfg.public_give and seat is not None and seat != self._lseat:
@@ -1249,32 +1359,79 @@ class CryptoTrickState(State):
         verb = ("reveal", "", "give", "play")[self._ph]
         return [f"{verb} {NAMES[c]}" for c in self._hands[seat]]
 
-    def _twin(self, seat: int, rng: Any) -> "CryptoTrickState":
-        """Other hands, the hidden card and left-out cards dealt anew, counts kept. A card
-        ``seat`` gave (or saw given) that is still in its receiver's hand stays there."""
-        twin = self.clone()
+    # ------------------------------------------------------------- worlds
+    def _sample(self, seat: int, rng: Any) -> "CryptoTrickState":
+        """A world ``seat`` cannot tell from this one (see :class:`_Knowledge` for what it keeps).
+
+        The other hands, the hidden card and the cards left out are dealt again among the
+        places each card can be; an exchange ``seat`` did not see gets a card that fits.
+        The world has no history: its last move, which the views show, is kept (with the
+        world's card when it was an exchange ``seat`` did not see)."""
+        world = self.clone()
+        world._history, world._moves, world._know = None, 0, None
         if self._ph == FINISHED:
-            return twin
-        n = self.players
-        pub = self._cfg.public_give
-        pinned: list[list[int]] = [[] for _ in range(n)]
-        for _t, a, b, c in self._gives:
-            if (pub or seat in (a, b)) and c in self._hands[b] and c not in pinned[b]:
-                pinned[b].append(c)
-        pool = [c for s in range(n) if s != seat for c in self._hands[s] if c not in pinned[s]]
-        pool.append(self._hidden_card)
-        pool += self._out
-        rng.shuffle(pool)
-        k = 0
-        for s in range(n):
-            if s == seat:
-                continue
-            free = len(self._hands[s]) - len(pinned[s])
-            twin._hands[s] = sorted(pinned[s] + pool[k:k + free])
-            k += free
-        twin._hidden_card = pool[k]
-        twin._out = tuple(pool[k + 1:])
-        return twin
+            return world  # nothing is hidden any more
+        know = self._knowledge(seat)
+        deal, chosen = know.world(rng)
+        for i, p in enumerate(know.others):
+            world._hands[p] = sorted(deal[i])
+        world._hidden_card = deal[-2][0]
+        world._out = tuple(sorted(deal[-1]))
+        if chosen:
+            gives = list(world._gives)
+            for gi, c in chosen.items():
+                t, a, r, _ = gives[gi]
+                gives[gi] = (t, a, r, c)
+            world._gives = tuple(gives)
+            if type(world._lmove) is Give and world._gives[-1][0] == self._trick:
+                world._lmove = _GIVE[world._gives[-1][3]]
+        return world
+
+    def _knowledge(self, seat: int) -> "_Knowledge":
+        """What ``seat`` knows, worked out once per position (a search samples many worlds)."""
+        cache = self._know
+        if cache is None or cache[0] is not self._history:
+            cache = self._know = (self._history, {})
+        know = cache[1].get(seat)
+        if know is None:
+            know = cache[1][seat] = _Knowledge(self, seat)
+        return know
+
+    # ------------------------------------------------------------- position text
+    def _position_fields(self) -> list[tuple[str, str]]:
+        """The fields of :meth:`to_position` (the grammar is in the rules reference, "Position text")."""
+        name = NAMES.__getitem__
+        out = [("round", str(self._round)), ("trick", str(self._trick)), ("phase", self.phase),
+               ("turn", seat_text(self.current_player)), ("first", seat_text(self._first)),
+               ("indicator", NAMES[self._indicator]), ("hidden", NAMES[self._hidden_card]),
+               ("hands", "/".join(cards_text(h, name) for h in self._hands))]
+        if self._offered is not None:
+            out.append(("offer", NAMES[self._offered]))
+        declared = self._declarations()
+        if declared:
+            out.append(("declared", "".join("y" if d["want"] else "n" for d in declared)))
+        if self._table:
+            out.append(("table", cards_text(self._table, name)))
+        if any(self._won):
+            out.append(("won", "/".join(cards_text(w, name) for w in self._won)))
+        if self._last_trick is not None:
+            out.append(("last", f"{seat_text(self._last_trick[1])}:{cards_text(self._last_trick[2], name)}"))
+        if self._gives:
+            out.append(("gives", ",".join(f"{t}:{seat_text(a)}>{seat_text(r)}:{NAMES[c]}"
+                                          for t, a, r, c in self._gives)))
+        if self._lmove is not None:
+            out.append(("move", f"{seat_text(self._lseat)}:{str(self._lmove).replace(' ', ':')}"))
+        if self._out:
+            out.append(("out", cards_text(self._out, name)))
+        if any(self._totals) or self._results:
+            out.append(("totals", ",".join(map(str, self._totals))))
+        if self._results:
+            out.append(("past", ";".join(f"{NAMES[r[1]]}:{NAMES[r[2]]}:{seat_text(r[6])}:"
+                                         + "/".join(cards_text(w, name) for w in r[3]) for r in self._results)))
+        return out
+
+    def _load_position(self, parsed: Any) -> None:
+        _PositionReader(self, parsed).load()
 
     def __repr__(self) -> str:
         return (f"<CryptoTrickState players={self.players} seed={self.seed} moves={self._moves} "
@@ -1284,7 +1441,9 @@ class CryptoTrickState(State):
     def _derive(self) -> None:
         self._cfg = _config(self.players, self.options)
         self.is_terminal = self._ph == FINISHED
-        self._derive_trick()
+        self._know = None
+        # The trick's strength table comes once the fields are checked (_check_loaded).
+        self._str, self._fol, self._best, self._win = None, (0, 0), -1, None
 
     def _derive_trick(self) -> None:
         """The strength table, must-follow ranges and the standing winner of the trick in play."""
@@ -1324,53 +1483,733 @@ class CryptoTrickState(State):
         return None
 
     def _check_loaded(self) -> None:
+        """Refuse a state that no game, and no hand-built position, can be in.
+
+        Every field's type and range first; then how they fit together: who acts in
+        each phase (C5.1 to C6.2), the declarer (C5.4), hand sizes (C5.7), every card
+        of the deck exactly once, the follow rule on what was played (C6.3), the last
+        trick and its winner (C7, C8), the exchanges (C5.5), the rounds scored so far
+        (C9) and the last move. Raises :class:`ValueError` (a ``_Bad`` naming the field).
+        """
         n = self.players
-        if len(self._hands) != n or len(self._won) != n or len(self._totals) != n:
-            raise ValueError(f"a {n}-player state needs {n} hands, won piles and totals")
-        for name in ("_cur", "_first"):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < n:
-                raise ValueError(f"{name[1:]} must be a seat 0..{n - 1}")
-        for name in ("_leader", "_declarer", "_lseat"):
-            v = getattr(self, name)
-            if v is not None and not 0 <= v < n:
-                raise ValueError(f"{name[1:]} must be a seat 0..{n - 1} or None")
-        for name, hi in (("_round", self._cfg.rounds), ("_trick", TRICKS)):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= hi:
-                raise ValueError(f"{name[1:]} must be an int from 1 to {hi}")
-        if isinstance(self._wants, bool) or not isinstance(self._wants, int) or not 0 <= self._wants < 1 << n:
-            raise ValueError("wants must be a bit set of seats")
-        if any(isinstance(t, bool) or not isinstance(t, int) or abs(t) > 10**6 for t in self._totals):
-            raise ValueError("totals must be small ints")
-        ph = self._ph
-        if (self._offered is not None) != (ph in (DECLARE, GIVE)):
-            raise ValueError("an offered card lies on the table exactly while declaring and giving")
-        if ph == FOLLOW and not 1 <= len(self._table) < n:
-            raise ValueError("a trick in play holds 1 to N-1 cards")
-        if ph == FOLLOW and (self._leader is None or self._cur != (self._leader + len(self._table)) % n):
-            raise ValueError("the follower to act must be the next seat after the cards on the table")
-        if ph == GIVE and self._cur != self._declarer:
-            raise ValueError("the declarer gives")
-        for g in self._gives:
-            if not all(isinstance(x, int) and not isinstance(x, bool) for x in g[:3]) or not (
-                    0 <= g[1] < n and 0 <= g[2] < n):
-                raise ValueError("a give record is (trick, giver, receiver, card)")
-        if self._last_trick is not None:
-            t, lead, cards, w = self._last_trick
-            if not (isinstance(lead, int) and isinstance(w, int) and 0 <= lead < n and 0 <= w < n
-                    and len(cards) == n):
-                raise ValueError("the last trick is (trick, leader, cards, winner)")
-        for r in self._results:
-            if len(r[3]) != n or len(r[4]) != n or len(r[5]) != n or not 0 <= r[6] < n:
-                raise ValueError(f"a round result needs one entry per seat ({n})")
+        cfg = self._cfg
+        fp = self.options["first_player"]
+        if fp != "random" and fp >= n:
+            _bad(f"first_player={fp} is not a seat of a {n}-player game (rule C2.5)", "first_player")
+        self._check_types(n, cfg)
+        self._check_phase(n, cfg)
         problem = self._size_problem()
         if problem:
-            raise ValueError(problem)
-        if self.all_cards() != self._deck_counter():
-            raise ValueError("the cards of the zones are not this game's deck: cards were created or lost")
+            _bad(problem, "hands")
+        have, want = self.all_cards(), self._deck_counter()
+        if have != want:
+            parts = [f"{label} {', '.join(sorted(diff.elements(), key=card_id))}"
+                     for label, diff in (("missing", want - have), ("extra", have - want)) if diff]
+            _bad(f"the cards are not this game's {len(cfg.deck)}-card deck ({'; '.join(parts)}): every card is "
+                 f"in exactly one place (rule C2.2)", "hands")
+        self._check_tricks(n, cfg)
+        self._check_results(n, cfg)
+        self._check_last_move(n)
+        self._check_record(n, cfg)
+        self._derive_trick()
+
+    def _check_types(self, n: int, cfg: Config) -> None:
+        for key, v in (("hands", self._hands), ("won", self._won)):
+            if type(v) is not list or len(v) != n or any(type(x) is not list for x in v):
+                _bad(f"expected {n} lists of cards, one per seat", key)
         if any(h != sorted(h) for h in self._hands):
-            raise ValueError("hands must be sorted")
+            _bad("each hand is kept in card order", "hands")
+        if type(self._table) is not list:
+            _bad("expected a list of cards", "table")
+        if type(self._out) is not tuple or list(self._out) != sorted(self._out):
+            _bad("expected the cards left out of the round, in card order", "out")
+        if not 0 <= self._ph < len(PHASES):
+            _bad("unknown phase", "ph")
+        _check_seat(self._cur, n, "cur")
+        _check_seat(self._first, n, "first")
+        for key in ("leader", "declarer", "lseat"):
+            v = getattr(self, "_" + key)
+            if v is not None:
+                _check_seat(v, n, key)
+        _check_int(self._round, 1, cfg.rounds, "round")
+        _check_int(self._trick, 1, TRICKS, "trick")
+        _check_int(self._wants, 0, (1 << n) - 1, "wants")
+        if type(self._totals) is not tuple or len(self._totals) != n or not all(map(_small, self._totals)):
+            _bad(f"expected {n} whole numbers", "totals")
+        if type(self._gives) is not tuple or not all(
+                type(g) is tuple and len(g) == 4 and all(type(x) is int for x in g) for g in self._gives):
+            _bad("each exchange is [trick, giver, receiver, card]", "gives")
+        lt = self._last_trick
+        if lt is not None and not (type(lt) is tuple and len(lt) == 4 and type(lt[0]) is int
+                                   and type(lt[2]) is list and len(lt[2]) == n):
+            _bad(f"expected [trick, leader, {n} cards, winner]", "last_trick")
+        if lt is not None:
+            _check_seat(lt[1], n, "last_trick")
+            _check_seat(lt[3], n, "last_trick")
+        for r in self._results:
+            if not (len(r[3]) == len(r[4]) == len(r[5]) == n):
+                _bad(f"a round result holds one won pile, score and total per seat ({n})", "results")
+            _check_seat(r[6], n, "results")
+        if self._lmove is not None and not isinstance(self._lmove, self.action_types):
+            _bad("not an action", "lmove")
+
+    def _check_phase(self, n: int, cfg: Config) -> None:
+        """Who acts, the offer, the declarations and the lead, for the phase (C5, C6.2)."""
+        ph, first, cur, decl, wants = self._ph, self._first, self._cur, self._declarer, self._wants
+        if ph != FOLLOW and self._table:
+            _bad("cards lie on the table only while a trick is played (phase 'follow')", "table")
+        if (self._offered is not None) != (ph in (DECLARE, GIVE)):
+            _bad("the offered card waits on the table exactly while the others declare and the declarer "
+                 "gives (rules C5.1, C5.6)", "offered")
+        if wants >> first & 1:
+            _bad("the first player never declares (rule C5.2)", "wants")
+        if (ph in (OFFER, DECLARE, GIVE, FINISHED)) != (self._leader is None):
+            _bad("a lead player exists only while a trick is played (rules C5.3, C5.6)", "leader")
+        if ph in (OFFER, FINISHED):
+            if wants or decl is not None:
+                _bad("between tricks nobody has declared (rule C5.2)", "wants")
+            if ph == OFFER and cur != first:
+                _bad("the first player is to offer (rule C5.1)", "cur")
+            return
+        order = [(first + i) % n for i in range(1, n)]  # who declares, in turn (C5.2)
+        wanted = [x for x in order if wants >> x & 1]
+        if ph == DECLARE:
+            if cur == first:
+                _bad("the first player never declares (rule C5.2)", "cur")
+            made = order[:order.index(cur)]
+        elif cfg.first_mode and wanted:
+            made = order[:order.index(wanted[0]) + 1]
+        else:
+            made = order
+        if any(x not in made for x in wanted):
+            _bad("only players who have declared can want the card (rule C5.2)", "wants")
+        if cfg.first_mode and (len(wanted) > 1 or (ph == DECLARE and wanted)):
+            _bad("with declaration_mode single_pass_first the first player to want the card takes it "
+                 "and nobody declares after (rule C5.4)", "wants")
+        if decl != (wanted[-1] if wanted else None):
+            _bad("the declarer is the last player who wanted the card (rule C5.4)", "declarer")
+        if ph == GIVE:
+            if decl is None:
+                _bad("the give phase needs a declarer, someone who wanted the card (rule C5.5)", "declarer")
+            if cur != decl:
+                _bad("the declarer gives (rule C5.5)", "cur")
+        elif ph == FOLLOW:
+            leader = first if decl is None else decl
+            if self._leader != leader:
+                _bad("the declarer leads the offered card, or the first player when nobody wanted it "
+                     "(rules C5.3, C5.6)", "leader")
+            if not 1 <= len(self._table) < n:
+                _bad(f"a trick in play holds 1 to {n - 1} cards", "table")
+            if cur != (leader + len(self._table)) % n:
+                _bad("the next follower clockwise after the cards on the table is to play (rule C6.2)", "cur")
+
+    def _check_tricks(self, n: int, cfg: Config) -> None:
+        """The follow rule on the cards played (C6.3), the last trick (C7, C8) and the exchanges (C5.5)."""
+        ph, hands, t = self._ph, self._hands, self._trick
+        ind = self._indicator
+        if ph == FOLLOW:
+            _follow_problem(cfg, ind, self._leader, self._table, hands, n, set())
+        gives = self._gives
+        if any(a[0] >= b[0] for a, b in zip(gives, gives[1:])):
+            _bad("at most one exchange per trick, in trick order", "gives")
+        dead = {ind, self._hidden_card, *self._out}
+        current = ph == FOLLOW and self._declarer is not None
+        for gt, giver, receiver, c in gives:
+            _check_seat(giver, n, "gives")
+            _check_seat(receiver, n, "gives")
+            if giver == receiver or not 1 <= gt <= t or c not in cfg.deck_set or c in dead:
+                _bad(f"{[gt, giver, receiver, NAMES[c]]} is not an exchange of this round: the declarer gives "
+                     f"the first player a card in play, in a trick played so far (rule C5.5)", "gives")
+            if gt == t and ph != FINISHED and not (current and giver == self._declarer and receiver == self._first):
+                _bad(f"in trick {t} only a declarer who has led gives, to the first player (rules C5.5, "
+                     f"C5.6)", "gives")
+        if current and gives and gives[-1][0] == t:
+            c, f = gives[-1][3], self._first
+            pos = (f - self._leader) % n
+            if c not in hands[f] and not (pos < len(self._table) and self._table[pos] == c):
+                _bad(f"{NAMES[c]}, given to {self.seat_label(f)} this trick, is neither in that hand nor "
+                     f"played by it (rule C5.5)", "gives")
+        lt = self._last_trick
+        if lt is None:
+            if ph == FINISHED:
+                _bad("a finished game has a last trick (rule C8.3)", "last_trick")
+            return
+        done = TRICKS if ph == FINISHED else t - 1
+        lt_no, leader, cards, w = lt
+        if lt_no != done or done < 1:
+            _bad(f"trick {lt_no} is not the trick before trick {t} of this round (rule C4.5)",
+                 "last_trick")
+        if _trick_winner(cfg, ind, leader, cards, n) != w:
+            _bad(f"{_fmt(cards)} led by {self.seat_label(leader)} is won by "
+                 f"{self.seat_label(_trick_winner(cfg, ind, leader, cards, n))}, not {self.seat_label(w)} (rule C7.2)",
+                 "last_trick")
+        if self._won[w][-n:] != cards:
+            _bad("the winner took the trick's cards last (rule C8.1)", "last_trick")
+        if ph != FINISHED and w != self._first:
+            _bad("the winner of the last trick opens the next one (rule C8.2)", "first")
+        g = next((g for g in gives if g[0] == done), None)
+        if g is not None and g[1] != leader:
+            _bad("the declarer of a trick leads it (rule C5.6)", "gives")
+        if ph == FINISHED and self._first != (leader if g is None else g[2]):
+            _bad("the first player of the last trick is its leader, or the player the declarer gave a card "
+                 "(rules C5.3, C5.6)", "first")
+        # Who did not follow then holds none of that colour now, unless a card came in since (C6.3).
+        _follow_problem(cfg, ind, leader, cards, hands, n, {self._first} if current else set())
+
+    def _check_results(self, n: int, cfg: Config) -> None:
+        """The rounds scored so far (C9) and how the round in play follows them (C3.3)."""
+        rs, ph = self._results, self._ph
+        if ph == FINISHED and (not rs or self._round != cfg.rounds):
+            _bad(f"a finished game has scored its last round ({cfg.rounds}) (rule C3.4)", "results")
+        if rs:
+            end = self._round if ph == FINISHED else self._round - 1
+            if rs[-1][0] != end or rs[0][0] < 1 or any(r[0] != rs[0][0] + i for i, r in enumerate(rs)):
+                _bad(f"the rounds scored must run up to round {end}", "results")
+            if self._totals != rs[-1][5]:
+                _bad("the totals are those after the last round scored (rule C9.4)", "totals")
+        for i, (rnd, ind, hid, won, scored, totals, last_winner) in enumerate(rs):
+            cards = [c for w in won for c in w] + [ind, hid]
+            if not all(c in cfg.deck_set for c in cards) or len(set(cards)) != len(cards):
+                _bad(f"round {rnd} holds cards that are not this game's, or a card twice", "results")
+            if tuple(scored) != tuple(_score(w, cfg.bbit, cfg.negative) for w in won):
+                _bad(f"round {rnd}'s scores are not those of its won piles (rule C9.2)", "results")
+            if i and tuple(a + s[2] for a, s in zip(rs[i - 1][5], scored)) != tuple(totals):
+                _bad(f"round {rnd}'s totals are not the totals before plus its scores (rule C9.4)",
+                     "results")
+        if ph == FINISHED:
+            r = rs[-1]
+            if (r[1], r[2], r[6]) != (self._indicator, self._hidden_card, self._last_trick[3]) or \
+                    r[3] != tuple(map(tuple, self._won)):
+                _bad("the last round scored is the round on the table (rule C9)", "results")
+        elif rs and self._trick == 1 and self._first != rs[-1][6]:
+            _bad("the winner of the last trick of the round before starts a round (rule C3.3)", "first")
+
+    def _check_record(self, n: int, cfg: Config) -> None:
+        """The deal's record and, for a game played from its first deal, the history of the
+        round in play against the won piles (C8.1): every won card came from a trick played."""
+        origin = self._origin
+        if origin is not None and not (isinstance(origin, str) and origin.startswith(f"{SPEC.name}/") or
+                                       isinstance(origin, dict) and origin.get("game") == SPEC.name):
+            _bad(f"a starting position is {SPEC.name} position text or a saved state, not {show(origin)}",
+                 "position")
+        deck = self.deck_order
+        if deck is not None:
+            if origin is not None:
+                _bad("a game starts from a deck or from a position, not both", "deck")
+            try:
+                _deck_list(list(deck), cfg)
+            except (TypeError, ValueError) as e:
+                _bad(str(e), "deck")
+        if origin is not None or self._history is None:
+            return  # a hand-built position: what came before it is not recorded
+        recs, reached, left = _recount(self)
+        ph = self._ph
+        if ph in (DECLARE, GIVE, FOLLOW):
+            seg, _ = _segment(self._history)
+            said = [d["want"] for d in self._declarations()]
+            expect = [_REVEAL[self._offered if ph != FOLLOW else self._table[0]]]
+            expect += [WANT if w else PASS for w in said]
+            if ph == FOLLOW and self._declarer is not None and self._gives:
+                expect.append(_GIVE[self._gives[-1][3]])
+            expect += [_PLAY[c] for c in self._table[1:]]
+            if seg != expect:
+                _bad("the history does not hold this trick's declarations and plays (rules C5.1, C5.2, C6.2)",
+                     "history")
+        if not reached or any(left):
+            _bad("the history does not hold the tricks that filled the won piles of this round (rule C8.1)",
+                 "history")
+        if self._out:
+            _bad("a dealt round leaves no card out (rule C4.2)", "out")
+        done = TRICKS if ph == FINISHED else self._trick - 1
+        if done and self._last_trick is None:
+            _bad("a trick has been played this round, so there is a last trick (rule C8.1)", "last_trick")
+        rs = self._results
+        end = self._round if ph == FINISHED else self._round - 1
+        if len(rs) != end or (not rs and any(self._totals)):
+            _bad("a game played from its first deal has a result for every round before this one (rule C9.4)",
+                 "results")
+        fp = self.options["first_player"]
+        if self._round == 1 and fp != "random" and 1 in recs and recs[1][0] != fp:
+            _bad(f"round 1 starts with first_player {seat_name(fp)} (rule C2.5)", "first")
+
+    def _check_last_move(self, n: int) -> None:
+        """The last move (the views show it) is the one this position comes from."""
+        a, seat = self._lmove, self._lseat
+        if (a is None) != (seat is None):
+            _bad("the last move and its seat go together", "lmove")
+        if self._history is not None and self._history[1] != a:
+            _bad("the last move is the last action of the history", "lmove")
+        if a is None:
+            return  # a hand-built position nobody has moved from yet
+        ph, first, cur, decl, bit = self._ph, self._first, self._cur, self._declarer, self._wants
+        lt = self._last_trick
+        e_seat: int | None = None
+        e_move: Any = None
+        if ph == DECLARE:
+            e_seat = (cur - 1) % n
+            e_move = _REVEAL[self._offered] if e_seat == first else WANT if bit >> e_seat & 1 else PASS
+        elif ph == GIVE:
+            e_seat = decl if self._cfg.first_mode else (first - 1) % n
+            e_move = WANT if bit >> e_seat & 1 else PASS
+        elif ph == FOLLOW and len(self._table) > 1:
+            e_seat, e_move = (cur - 1) % n, _PLAY[self._table[-1]]
+        elif ph == FOLLOW and decl is None:
+            e_seat, e_move = (first - 1) % n, PASS
+        elif ph == FOLLOW:
+            g = self._gives[-1] if self._gives else None
+            if g is None or g[0] != self._trick:
+                _bad("the declarer's give of this trick is not recorded (rule C5.5)", "lmove")
+            e_seat, e_move = decl, _GIVE[g[3]]
+        elif lt is not None:
+            e_seat, e_move = (lt[1] - 1) % n, _PLAY[lt[2][-1]]
+        elif self._trick == 1 and ph == OFFER:
+            # A new round was dealt: the move was the last play of the round before (C8.3).
+            last = {c for w in self._results[-1][3] for c in w} if self._results else set()
+            if type(a) is not Play or a.cid not in last:
+                _bad("a round starts after the last play of the round before", "lmove")
+            return
+        elif type(a) is not Play:  # a hand-built position a trick later: a play ended that trick
+            _bad("a trick ends with a play (rule C6.2)", "lmove")
+        if e_move is not None and (a != e_move or seat != e_seat):
+            _bad(f"the move that leads here is {self.seat_label(e_seat)}'s {e_move}, not "
+                 f"{self.seat_label(seat)}'s {a} (rules C5, C6)", "lmove")
+
+
+def _segment(node: tuple | None) -> tuple[list[Any] | None, tuple | None]:
+    """The actions of one trick, oldest first, read back from a history node to its reveal
+    (C5.1 opens every trick); ``None`` if the history ends before."""
+    out = []
+    while node is not None:
+        node, a = node
+        out.append(a)
+        if type(a) is Reveal:
+            out.reverse()
+            return out, node
+    return None, None
+
+
+def _trick_from(seg: list[Any], k: int, winner: int, st: "CryptoTrickState") -> tuple | None:
+    """``(first, declarer, leader, cards)`` of trick ``k`` from its actions and its winner, or
+    ``None`` if they do not make a trick of this game that fits the exchanges recorded."""
+    n, cfg = st.players, st._cfg
+    i, wants = 1, []
+    while i < len(seg) and type(seg[i]) in (Want, Pass):
+        wants.append(type(seg[i]) is Want)
+        i += 1
+    give = seg[i] if i < len(seg) and type(seg[i]) is Give else None
+    plays = seg[i + (give is not None):]
+    if len(plays) != n - 1 or any(type(a) is not Play for a in plays) or not wants or len(wants) > n - 1:
+        return None
+    cards = [seg[0].cid] + [a.cid for a in plays]
+    if any(c not in cfg.deck_set for c in cards):
+        return None
+    pos = (_trick_winner(cfg, st._indicator, 0, cards, n)) % n
+    leader = (winner - pos) % n
+    record = next((g for g in st._gives if g[0] == k), None)
+    if give is None:
+        if any(wants) or len(wants) != n - 1 or record is not None:
+            return None
+        return leader, None, leader, cards
+    j = len(wants) - 1 - wants[::-1].index(True) if any(wants) else -1
+    if j < 0 or (cfg.first_mode and (j != len(wants) - 1 or wants.count(True) != 1)) or \
+            (not cfg.first_mode and len(wants) != n - 1):
+        return None
+    first = (leader - j - 1) % n
+    if record != (k, leader, first, give.cid):
+        return None
+    return first, leader, leader, cards
+
+
+def _recount(st: "CryptoTrickState") -> tuple[dict[int, tuple], bool, list[int]]:
+    """The public record of the round in play: ``{trick: (first, declarer, leader, cards)}``
+    (cards in play order, the lead first; the offered card alone before the lead), from the
+    state's fields and its history, back as far as the history goes and still fits the won
+    piles; whether it reached the round's first trick; and how many cards of each won pile
+    no recounted trick explains."""
+    n, ph, t = st.players, st._ph, st._trick
+    recs: dict[int, tuple] = {}
+    node = st._history
+    if ph in (DECLARE, GIVE, FOLLOW):
+        cards = list(st._table) if ph == FOLLOW else [st._offered]
+        recs[t] = (st._first, None if ph == DECLARE else st._declarer, st._leader, cards)
+        _, node = _segment(node)
+    done = TRICKS if ph == FINISHED else t - 1
+    winner = st._results[-1][6] if ph == FINISHED and st._results else st._first
+    left = [len(w) for w in st._won]
+    k = done
+    lt = st._last_trick
+    while k >= 1:
+        seg, node = _segment(node)
+        if seg is None:
+            if k == done and lt is not None:
+                g = next((g for g in st._gives if g[0] == k), None)
+                recs[k] = (lt[1] if g is None else g[2], None if g is None else g[1], lt[1], list(lt[2]))
+                left[lt[3]] -= n
+                k -= 1
+            break
+        rec = _trick_from(seg, k, winner, st)
+        if rec is None or left[winner] < n or st._won[winner][left[winner] - n:left[winner]] != rec[3]:
+            break
+        left[winner] -= n
+        recs[k] = rec
+        winner = rec[0]
+        k -= 1
+    return recs, k == 0, left
+
+
+# --------------------------------------------------------------------------- dealing unseen cards
+_OUT, _VOID, _GIVEN = range(3)
+#: Random deals tried before the deals are searched one by one (a rare, tightly constrained case).
+_TRIES = 200
+
+
+class _Deal:
+    """Unseen cards to deal among places of given sizes, each card only to its ``allowed``
+    places, with at most ``cap`` cards of some colours in a place (``caps``: ``(place,
+    colour bits, cap)``). Used by :meth:`CryptoTrickState.sample_world` and for the ``?``
+    parts of position text."""
+
+    __slots__ = ("cards", "sizes", "allowed", "caps", "capof", "order", "simple")
+
+    def __init__(self, cards: list[int], sizes: list[int], allowed: dict[int, list[int]],
+                 caps: Sequence[tuple[int, int, int]] = ()) -> None:
+        self.cards, self.sizes, self.allowed, self.caps = cards, sizes, allowed, list(caps)
+        self.capof = {c: [[j for j, (pl, mask, _) in enumerate(self.caps) if pl == spot and mask & 1 << (c // 100)]
+                          for spot in allowed[c]] for c in cards}
+        self.order = sorted(cards, key=lambda c: (len(allowed[c]), c))
+        roomy = {i for i, m in enumerate(sizes) if m}
+        self.simple = not self.caps and all(roomy <= set(allowed[c]) for c in cards)
+
+    def check(self, deal: list[list[int]], rng: Any) -> dict[int, int] | None:
+        """Whether a deal fits what else is known (``None`` if not); here always."""
+        return {}
+
+    def sample(self, rng: Any) -> tuple[list[list[int]], dict[int, int]] | None:
+        """A random deal that fits, with what :meth:`check` chose; ``None`` if none does."""
+        for _ in range(_TRIES):
+            deal = self._propose(rng)
+            if deal is not None:
+                chosen = self.check(deal, rng)
+                if chosen is not None:
+                    return deal, chosen
+        return self._search(rng)
+
+    def _propose(self, rng: Any) -> list[list[int]] | None:
+        """Every card to a place it may go, chosen at random in proportion to the room left
+        (a plain shuffle when nothing constrains the cards); ``None`` at a dead end."""
+        sizes = self.sizes
+        if self.simple:
+            cards = list(self.cards)
+            rng.shuffle(cards)
+            deal, k = [], 0
+            for m in sizes:
+                deal.append(cards[k:k + m])
+                k += m
+            return deal
+        room = list(sizes)
+        left = [cap for _, _, cap in self.caps]
+        deal: list[list[int]] = [[] for _ in sizes]
+        allowed, capof = self.allowed, self.capof
+        for c in self.order:
+            spots, limits = allowed[c], capof[c]
+            weights = [room[pl] if room[pl] and all(left[j] for j in limits[i]) else 0 for i, pl in enumerate(spots)]
+            total = sum(weights)
+            if not total:
+                return None
+            r = rng.randrange(total)
+            i = 0
+            while r >= weights[i]:
+                r -= weights[i]
+                i += 1
+            pl = spots[i]
+            room[pl] -= 1
+            for j in limits[i]:
+                left[j] -= 1
+            deal[pl].append(c)
+        return deal
+
+    def _search(self, rng: Any) -> tuple[list[list[int]], dict[int, int]] | None:
+        """The deals one by one (most constrained card first, places in random order) until one
+        fits; ``None`` if none does."""
+        sizes, order = self.sizes, self.order
+        deal: list[list[int]] = [[] for _ in sizes]
+        room = list(sizes)
+        left = [cap for _, _, cap in self.caps]
+        found: list[Any] = []
+
+        def place(k: int) -> bool:
+            if k == len(order):
+                chosen = self.check(deal, rng)
+                if chosen is not None:
+                    found.append(([list(part) for part in deal], chosen))
+                return chosen is not None
+            c = order[k]
+            spots = list(enumerate(self.allowed[c]))
+            rng.shuffle(spots)
+            for i, pl in spots:
+                limits = self.capof[c][i]
+                if not room[pl] or not all(left[j] for j in limits):
+                    continue
+                room[pl] -= 1
+                for j in limits:
+                    left[j] -= 1
+                deal[pl].append(c)
+                if place(k + 1):
+                    return True
+                deal[pl].pop()
+                room[pl] += 1
+                for j in limits:
+                    left[j] += 1
+            return False
+
+        return found[0] if place(0) else None
+
+
+class _Knowledge(_Deal):
+    """What one seat knows of the cards it cannot see in the round in play.
+
+    The unseen cards are the other hands, the hidden card and the cards left out of a
+    hand-built round: every card not in the seat's hand and not face up. Places are the
+    other seats' hands (in seat order), then the hidden card, then the cards left out.
+
+    What the seat saw limits where a card can be:
+
+    * a card it gave, received or saw given face up (C5.5, C11.3) that is still unseen is
+      in its receiver's hand, or in the hand of anyone that player has since given a card
+      to face down, and so on;
+    * a player who did not follow the lead colour held none of it (C6.3; both trump
+      colours with ``trump_follow_unified``, C6.4): while that player has received no card
+      face down since, the hand holds none of it; after that, at most as many as the cards
+      received (``caps``).
+
+    A deal that keeps these is then checked against the whole round (``events``, newest
+    first), taking every card back to where it was: a card given face down that the seat
+    did not see must be one its giver could hold, and what the giver showed before must
+    still hold. The check is needed only once a card changed hands unseen; it chooses
+    that card for the world's record of the exchange. Everything here comes from what
+    the seat saw, so the worlds a seat gets do not depend on the real hidden cards.
+    """
+
+    __slots__ = ("seat", "others", "events", "special", "unseen")
+
+    def __init__(self, st: "CryptoTrickState", seat: int) -> None:
+        n, cfg = st.players, st._cfg
+        self.seat = seat
+        self.others = others = [p for p in range(n) if p != seat]
+        place = {p: i for i, p in enumerate(others)}
+        hid, out = len(others), len(others) + 1
+        cards = sorted([c for p in others for c in st._hands[p]] + [st._hidden_card, *st._out])
+        sizes = [len(st._hands[p]) for p in others] + [1, len(st._out)]
+        unknown = set(cards)
+        pub = cfg.public_give
+        recs, _, _ = _recount(st)
+        first_known = min(recs) if recs else st._trick
+        gives = st._gives
+        # The round's public facts, oldest first (from the tricks recounted in full).
+        events: list[tuple] = []
+        for k in sorted(recs):
+            f, _, leader, played = recs[k]
+            events.append((_OUT, f, played[0]))
+            for gi, g in enumerate(gives):
+                if g[0] == k:
+                    events.append((_GIVEN, g[1], g[2], g[3] if pub or seat in (g[1], g[2]) else None, gi))
+            if leader is not None:
+                mask = _follow_mask(cfg, st._indicator, played[0])
+                for i in range(1, len(played)):
+                    p = (leader + i) % n
+                    events.append((_OUT, p, played[i]))
+                    if not 1 << (played[i] // 100) & mask:
+                        events.append((_VOID, p, mask))
+        # Cards seen changing hands: who may hold each now.
+        tracked: dict[int, set[int]] = {}
+        for _, a, r, c in gives:
+            seen = pub or seat in (a, r)
+            for chain in tracked.values():
+                if not seen and a in chain:
+                    chain.add(r)
+            if seen and c in unknown:
+                tracked[c] = {r}
+        # Voids, and how many cards of a colour a hand may hold after cards came in face down.
+        strict = [0] * n
+        caps: dict[tuple[int, int], int] = {}
+        for p in others:
+            mine = [(i, e) for i, e in enumerate(events) if (e[2] if e[0] == _GIVEN else e[1]) == p
+                    or e[0] == _GIVEN and e[1] == p]
+            unseen_in = [i for i, e in mine if e[0] == _GIVEN and e[2] == p and e[3] is None]
+            last_in = unseen_in[-1] if unseen_in else -1
+            for i, e in mine:
+                if e[0] != _VOID:
+                    continue
+                mask = e[2]
+                if i > last_in:
+                    strict[p] |= mask
+                    continue
+                came = sum(1 for j in unseen_in if j > i)
+                played_out = sum(1 for j, x in mine if j > i and x[0] == _OUT and 1 << (x[2] // 100) & mask)
+                seen_in = sum(1 for j, x in mine if j > i and x[0] == _GIVEN and x[2] == p and x[3] is not None
+                              and 1 << (x[3] // 100) & mask)
+                cap = max(0, came - max(0, played_out - seen_in))
+                key = (place[p], mask)
+                if cap < sizes[place[p]] and cap < caps.get(key, HAND_SIZE + 1):
+                    caps[key] = cap
+        allowed: dict[int, list[int]] = {}
+        every = list(range(len(sizes)))
+        for c in cards:
+            bit = 1 << (c // 100)
+            if c in tracked:
+                spots = [place[p] for p in sorted(tracked[c]) if p != seat]
+            else:
+                spots = [place[p] for p in others if not strict[p] & bit] + [hid] + ([out] if st._out else [])
+            allowed[c] = spots if spots else every
+        super().__init__(cards, sizes, allowed, [(pl, mask, cap) for (pl, mask), cap in sorted(caps.items())])
+        unseen = any(e[0] == _GIVEN and e[3] is None for e in events)
+        self.events = events[::-1] if unseen else None
+        self.special = {e[3] for e in events if e[0] == _GIVEN and e[3] is not None}
+        # Exchanges before what the seat can recount (a hand-built position): any card fits.
+        self.unseen = [gi for gi, g in enumerate(gives) if g[0] < first_known and not (pub or seat in g[1:3])]
+
+    def world(self, rng: Any) -> tuple[list[list[int]], dict[int, int]]:
+        """A deal of the unseen cards to the places, and the cards of the exchanges the seat did not see."""
+        found = self.sample(rng)
+        if found is None:  # the real deal always fits
+            raise AssertionError("no world fits what this seat saw")
+        deal, chosen = found
+        for gi in self.unseen:
+            pool = sorted(c for part in deal[:-2] for c in part) or self.cards
+            chosen[gi] = pool[rng.randrange(len(pool))]
+        return deal, chosen
+
+    def check(self, deal: list[list[int]], rng: Any) -> dict[int, int] | None:
+        """Take the deal back through the round (newest fact first): ``None`` if some fact
+        cannot have happened, else a card for each exchange the seat did not see."""
+        events = self.events
+        if events is None:
+            return {}
+        seat, special = self.seat, self.special
+        hands = {p: set(deal[i]) for i, p in enumerate(self.others)}
+        chosen: dict[int, int] = {}
+        budget = [64]
+
+        def back(start: int, hands: dict[int, set[int]]) -> bool:
+            for i in range(start, len(events)):
+                e = events[i]
+                if e[0] == _OUT:
+                    if e[1] != seat:
+                        hands[e[1]].add(e[2])
+                elif e[0] == _VOID:
+                    if e[1] != seat and any(1 << (c // 100) & e[2] for c in hands[e[1]]):
+                        return False
+                elif e[3] is not None:
+                    _, a, r, c, _ = e
+                    if r != seat:
+                        if c not in hands[r]:
+                            return False
+                        hands[r].discard(c)
+                    if a != seat:
+                        hands[a].add(c)
+                else:
+                    _, a, r, _, gi = e
+                    groups: dict[int, list[int]] = {}
+                    for c in sorted(hands[r]):
+                        groups.setdefault(c if c in special else -1 - c // 100, []).append(c)
+                    keys = sorted(groups)
+                    rng.shuffle(keys)
+                    for key in keys:
+                        budget[0] -= 1
+                        if budget[0] < 0:
+                            return False
+                        g = groups[key][rng.randrange(len(groups[key]))]
+                        trial = {p: set(h) for p, h in hands.items()}
+                        trial[r].discard(g)
+                        trial[a].add(g)
+                        if back(i + 1, trial):
+                            chosen[gi] = g
+                            return True
+                    return False
+            return True
+
+        return chosen if back(0, hands) else None
+
+
+class _Bad(ValueError):
+    """A loaded state that does not hold together: ``key`` names the field to blame,
+    ``reason`` says what is wrong."""
+
+    def __init__(self, reason: str, key: str) -> None:
+        super().__init__(f"{key}: {reason}")
+        self.key, self.reason = key, reason
+
+
+def _bad(message: str, key: str) -> Any:
+    raise _Bad(message, key)
+
+
+def _small(v: Any) -> bool:
+    return type(v) is int and abs(v) <= 10**6
+
+
+def _check_int(v: Any, lo: int, hi: int, key: str) -> None:
+    if type(v) is not int or not lo <= v <= hi:
+        _bad(f"expected a whole number from {lo} to {hi}, got {show(v)}", key)
+
+
+def _check_seat(v: Any, n: int, key: str) -> None:
+    if type(v) is not int or not 0 <= v < n:
+        _bad(f"expected a seat from 0 to {n - 1}, got {show(v)}", key)
+
+
+def _follow_mask(cfg: Config, indicator: int, lead: int) -> int:
+    """The colours (bit per colour) that follow ``lead`` this round (C6.3, C6.4)."""
+    fol = cfg.follow[indicator // 100][lead // 100]
+    return sum(1 << (fol[i] // 100) for i in range(0, len(fol), 2))
+
+
+def _trick_winner(cfg: Config, indicator: int, leader: int, cards: Sequence[int], n: int) -> int:
+    """The seat whose card takes a trick (C7.2: the highest key, the later of equal keys)."""
+    s = cfg.strength[indicator // 100][cards[0] // 100]
+    best, pos = -1, 0
+    for i, c in enumerate(cards):
+        if s[c] >= best:
+            best, pos = s[c], i
+    return (leader + pos) % n
+
+
+def _follow_problem(cfg: Config, indicator: int, leader: int, cards: Sequence[int], hands: Sequence[list[int]],
+                    n: int, skip: set[int]) -> None:
+    """A follower who did not follow the lead colour held none of it, and holds none now
+    unless a card came into the hand since (``skip``) (C6.3)."""
+    mask = _follow_mask(cfg, indicator, cards[0])
+    for i in range(1, len(cards)):
+        s = (leader + i) % n
+        if s in skip or 1 << (cards[i] // 100) & mask:
+            continue
+        held = [c for c in hands[s] if 1 << (c // 100) & mask]
+        if held:
+            _bad(f"{seat_name(s)} played {NAMES[cards[i]]} to the lead {NAMES[cards[0]]} while holding "
+                 f"{_fmt(held)}, which follow it (rule C6.3)", "hands")
+
+
+_DEAL_TEXTS: dict[tuple, tuple[str, str]] = {}
+
+
+def _deal_texts(rnd: int, rounds: int, cards: int, given: bool, who: str, ind: int) -> tuple[str, str]:
+    """The narration of a deal and of its trump indicator (C4.2 to C4.4), worked out once
+    for each case: every new game narrates its first deal."""
+    key = (rnd, rounds, cards, given, who, ind)
+    texts = _DEAL_TEXTS.get(key)
+    if texts is None:
+        tc = ind // 100
+        how = "dealt in the given order" if given else "shuffled and dealt"
+        start = (f"{who} won the last trick of round {rnd - 1} and starts (rule C3.3)" if rnd > 1
+                 else f"{who} starts (rule C2.5)")
+        trumps = "only white is trump" if tc == WHITE else f"white and {COLOUR_NAMES[tc]} are trumps"
+        texts = (f"Round {rnd} of {rounds}: the {cards} cards are {how}, {HAND_SIZE} to each player clockwise "
+                 f"from {who} (rules C4.1, C4.2); {start}.",
+                 f"{NAMES[ind]} is turned up as the trump indicator: {trumps} this round (rules C4.3, C4.4). The "
+                 f"last card is set aside face down as the hidden card (rule C4.3).")
+        if len(_DEAL_TEXTS) < 20_000:
+            _DEAL_TEXTS[key] = texts
+    return texts
 
 
 # --------------------------------------------------------------------------- construction
@@ -1385,7 +2224,8 @@ def _blank(players: int, seed: int | None, options: dict[str, Any], chance: Any)
     st._totals = (0,) * n
     st._results = ()
     st._round = 1
-    st._lseat = None
+    st._lseat = st._lmove = st._know = None
+    st._str, st._fol, st._best, st._win = None, (0, 0), -1, None  # no trick is played yet
     st.is_terminal = False
     return st
 
@@ -1416,6 +2256,8 @@ def new_game(players: int = 4, seed: int | None = None, deck: Sequence[Any] | No
     **options:
         The options of ``SPEC`` (``rounds``, ``declaration_mode`` ...).
 
+    Examples
+    --------
     >>> st = new_game(players=2, seed=1, deck="Y1 Y2 Y3 Y4 Y5 Y6 B1 B2 B3 B4 B5 B6 W1 W6".split())
     >>> st.hand(0), st.hand(1), st.indicator
     (['Y1', 'Y3', 'Y5', 'B1', 'B3', 'B5'], ['Y2', 'Y4', 'Y6', 'B2', 'B4', 'B6'], 'W1')
@@ -1429,7 +2271,6 @@ def new_game(players: int = 4, seed: int | None = None, deck: Sequence[Any] | No
     first = st._randrange(st.players) if fp == "random" else fp
     events: list[Event] = []
     st._deal(first, order, events)
-    st._derive_trick()
     st.setup_events = events
     return st
 
@@ -1437,6 +2278,382 @@ def new_game(players: int = 4, seed: int | None = None, deck: Sequence[Any] | No
 def from_dict(data: dict[str, Any]) -> CryptoTrickState:
     """A state saved with ``to_dict``."""
     return CryptoTrickState.from_dict(data)  # type: ignore[return-value]
+
+
+# --------------------------------------------------------------------------- reading position text
+class _PositionReader:
+    """Reads the fields of a Crypto Trick position (see the rules reference, "Position text")
+    into a blank state: every field typed at its column, the unknown parts (``?``) dealt from
+    the cards placed nowhere, then the state checked as a whole."""
+
+    def __init__(self, st: CryptoTrickState, parsed: Any) -> None:
+        self.st, self.p = st, parsed
+        self.n = st.players
+        self.cfg = st._cfg = _config(self.n, st.options)
+        self.at: dict[str, Value] = {}  # the field each problem of _check_loaded is blamed on
+        self.placed: dict[int, Value] = {}
+
+    # ------------------------------------------------------------- pieces
+    def take(self, key: str, default: str | None = None) -> Value:
+        v = self.p.take(key, default)
+        self.at[key] = v
+        return v
+
+    def card(self, v: Value, place: bool = True) -> int:
+        c = card_id(v.text) if v.text else None
+        if c is None or c not in self.cfg.deck_set:
+            what = "not a card" if c is None else "not in this game's deck"
+            raise v.error(f"{show(v.text)} is {what} (the cards are {_deck_words(self.cfg)})")
+        if place:
+            if c in self.placed:
+                raise v.error(f"{NAMES[c]} is placed twice (also at column {self.placed[c].column}): every card "
+                              f"is in one place (rule C2.2)")
+            self.placed[c] = v
+        return c
+
+    def cards(self, v: Value, place: bool = True) -> list[int]:
+        return [] if v.text == "-" else [self.card(part, place) for part in v.split(",")]
+
+    def seat(self, v: Value, none: bool = False) -> int | None:
+        return v.seat(self.n, none=none)
+
+    # ------------------------------------------------------------- the fields
+    def load(self) -> None:
+        st, n, cfg = self.st, self.n, self.cfg
+        fp = st.options["first_player"]
+        if fp != "random" and fp >= n:
+            raise PositionError(f"first_player={fp} is not a seat of a {n}-player game (rule C2.5)",
+                                column=self.p.columns.get("first_player"), field="first_player")
+        rnd = self.take("round", "1").int(1, cfg.rounds)
+        hands_v = self.take("hands")
+        hand_parts = hands_v.split("/", n)
+        phase_v = self.take("phase", "")
+        first_v, turn_v, trick_v = self.take("first", ""), self.take("turn", ""), self.take("trick", "")
+        ind_v, hid_v = self.take("indicator"), self.take("hidden", "?")
+        offer_v, decl_v, table_v = self.take("offer", "-"), self.take("declared", "-"), self.take("table", "-")
+        won_v, last_v, gives_v = self.take("won", "-"), self.take("last", "-"), self.take("gives", "-")
+        move_v, out_v = self.take("move", "-"), self.take("out", "-")
+        totals_v, past_v = self.take("totals", ""), self.take("past", "-")
+
+        # Known cards, each in one place.
+        hands: list[list[int] | None] = []
+        counts: list[int | None] = []
+        for part in hand_parts:
+            if part.unknown:
+                hands.append(None)
+                counts.append(part.unknown_count())
+            else:
+                hands.append(self.cards(part))
+                counts.append(None)
+        indicator = None if ind_v.unknown else self.card(ind_v)
+        hidden = None if hid_v.unknown else self.card(hid_v)
+        offered = None if offer_v.text == "-" else self.card(offer_v)
+        table = self.cards(table_v)
+        won = [[] for _ in range(n)] if won_v.text == "-" else [self.cards(w) for w in won_v.split("/", n)]
+        out = None if out_v.unknown else self.cards(out_v)
+        out_count = out_v.unknown_count() if out_v.unknown else None
+        last = None
+        if last_v.text != "-":
+            lead_v, lcards_v = last_v.split(":", 2)
+            last = (self.seat(lead_v), [self.card(c, False) for c in lcards_v.split(",", n)])
+        declared = []
+        if decl_v.text != "-":
+            for i, ch in enumerate(decl_v.text):
+                if ch not in "yn":
+                    raise decl_v.error(f"{ch!r} is not a declaration: y (want) or n (pass), in turn from the first "
+                                       f"player's left (rule C5.2)", i)
+                declared.append(ch == "y")
+        gives = []
+        if gives_v.text != "-":
+            for g in gives_v.split(","):
+                t_v, who_v, c_v = g.split(":", 3)
+                giver_v, receiver_v = who_v.split(">", 2)
+                gives.append((t_v.int(1, TRICKS), self.seat(giver_v), self.seat(receiver_v), self.card(c_v, False),
+                              c_v))
+        move = None
+        if move_v.text != "-":
+            seat_v, _, rest = move_v.text.partition(":")
+            mover = self.seat(Value(seat_v, move_v.column, move_v.key))
+            if not rest:
+                raise move_v.error("a move is the seat and the action, such as A:play:R5")
+            try:
+                move = (mover, parse_action(rest.replace(":", " ")))
+            except InvalidActionError as e:
+                raise move_v.error(f"not a move: {e}", len(seat_v) + 1) from None
+        totals = [0] * n if not totals_v.text else totals_v.ints(-10**6, 10**6)
+        if len(totals) != n:
+            raise totals_v.error(f"expected {n} totals, one per seat")
+        past = self.past(past_v)
+
+        # The phase and who acts in it.
+        if len(declared) > n - 1:
+            raise decl_v.error(f"at most {n - 1} declarations: everyone but the first player declares once (rule C5.2)")
+        complete = len(declared) == n - 1 or (cfg.first_mode and declared and declared[-1])
+        if phase_v.text:
+            phase = phase_v.choice(PHASES)
+        elif table:
+            phase = "follow"
+        elif offered is not None:
+            phase = "give" if complete and any(declared) else "declare"
+        elif all(h == [] for h in hands):
+            phase = "finished"
+        else:
+            phase = "offer"
+        ph = PHASES.index(phase)
+        if (offered is not None) != (ph in (DECLARE, GIVE)):
+            v = offer_v if offered is not None else phase_v
+            raise v.error("an offered card (offer=) waits on the table exactly while the others declare and the "
+                          "declarer gives (rules C5.1, C5.6)")
+        if bool(table) != (ph == FOLLOW):
+            raise (table_v if table else phase_v).error("the table (table=, the lead first) holds cards exactly "
+                                                        "while a trick is played (rule C6.2)")
+        if ph in (OFFER, FINISHED) and declared:
+            raise decl_v.error("nobody declares before an offer (rule C5.2)")
+        if ph == DECLARE and complete:
+            raise decl_v.error("everyone has declared: the next step is the give or the lead (rules C5.3, C5.4)")
+        if ph in (GIVE, FOLLOW) and not complete:
+            raise decl_v.error(f"phase {phase!r} comes after every declaration ({n - 1}, rule C5.2)")
+        if cfg.first_mode and declared.count(True) > 1:
+            raise decl_v.error("with declaration_mode single_pass_first the first want takes the card (rule C5.4)")
+        if ph == GIVE and not any(declared):
+            raise decl_v.error("somebody must want the card for a give (rule C5.5)")
+        if first_v.text:
+            first = self.seat(first_v)
+        elif ph == OFFER and turn_v.text:
+            first = self.seat(turn_v, none=True)
+        else:
+            first = 0
+        wanted = [(first + 1 + i) % n for i, w in enumerate(declared) if w]
+        declarer = wanted[-1] if wanted and ph != DECLARE else None
+        if ph == DECLARE and wanted and not cfg.first_mode:
+            declarer = wanted[-1]
+        leader = (first if declarer is None else declarer) if ph == FOLLOW else None
+        if ph == OFFER:
+            cur = first
+        elif ph == DECLARE:
+            cur = (first + 1 + len(declared)) % n
+        elif ph == GIVE:
+            cur = declarer
+        elif ph == FOLLOW:
+            if len(table) >= n:
+                raise table_v.error(f"a trick in play holds 1 to {n - 1} cards (rule C6.2)")
+            cur = (leader + len(table)) % n
+        else:
+            if last is None:
+                raise (last_v if last_v.text != "-" else phase_v).error(
+                    "a finished game shows its last trick (last=)")
+            cur = (last[0] - 1) % n
+        if turn_v.text:
+            turn = self.seat(turn_v, none=True)
+            if turn != (None if ph == FINISHED else cur):
+                raise turn_v.error(f"it is {seat_text(None if ph == FINISHED else cur)}'s turn in this position "
+                                   f"(rules C5, C6.2)")
+
+        # Hand sizes: h at the start of the trick, one fewer once a card is down (C5.7).
+        if ph == FINISHED:
+            down, h = set(range(n)), 1
+        else:
+            down = {first} if ph in (DECLARE, GIVE) else {(leader + i) % n for i in range(len(table))} \
+                if ph == FOLLOW else set()
+            if trick_v.text:
+                h = TRICKS + 1 - trick_v.int(1, TRICKS)
+            else:
+                seen = {len(x) + (s in down) for s, x in enumerate(hands) if x is not None}
+                seen |= {c + (s in down) for s, c in enumerate(counts) if c is not None}
+                h = seen.pop() if len(seen) == 1 else HAND_SIZE if not seen else None
+                if h is None or not 1 <= h <= HAND_SIZE:
+                    raise hands_v.error("the hands do not fit one trick: say which with trick= (rule C5.7)")
+        trick = TRICKS if ph == FINISHED else TRICKS + 1 - h
+        if ph == FINISHED and trick_v.text:
+            trick_v.int(TRICKS, TRICKS)
+        for s, part in enumerate(hand_parts):
+            need = h - (s in down)
+            have = len(hands[s]) if hands[s] is not None else counts[s]
+            if have is None:
+                counts[s] = need
+            elif have != need:
+                raise part.error(f"{seat_text(s)} holds {plural(need, 'card')} in trick {trick}, phase {phase!r}, "
+                                 f"not {have} (rule C5.7)")
+
+        # The unknown parts, dealt from the cards placed nowhere.
+        pool = [c for c in cfg.deck if c not in self.placed]
+        slots = [(s, counts[s]) for s in range(n) if hands[s] is None]
+        slots += [("indicator", 1)] * (indicator is None) + [("hidden", 1)] * (hidden is None)
+        if out is None:
+            slots.append(("out", out_count))
+        fixed = sum(c for _, c in slots if c is not None)
+        if fixed > len(pool) or (out is not None or out_count is not None) and fixed != len(pool):
+            if not slots:
+                raise hands_v.error(f"{_fmt(pool)} {'is' if len(pool) == 1 else 'are'} placed nowhere: every card of "
+                                    f"the deck is in one place (out=? leaves the rest out of the round, rule C2.2)")
+            raise hands_v.error(f"the unknown parts (?) hold {fixed} cards but {len(pool)} are placed nowhere: every "
+                                f"card of the deck is in one place (out=? leaves the rest out of the round, rule C2.2)")
+        dealt = self.deal(slots, pool, hands, gives, table, last, leader, indicator, declarer, ph, first)
+        for s in range(n):
+            if hands[s] is None:
+                hands[s] = dealt[s]
+        indicator = dealt["indicator"] if indicator is None else indicator
+        hidden = dealt["hidden"][0] if hidden is None else hidden
+        out = dealt["out"] if out is None else out
+        if isinstance(indicator, list):
+            indicator = indicator[0]
+
+        # The state.
+        st._hands = [sorted(x) for x in hands]
+        st._won = won
+        st._table = table
+        st._out = tuple(sorted(out))
+        st._indicator, st._hidden_card = indicator, hidden
+        st._ph, st._cur, st._first = ph, cur, first
+        st._leader, st._declarer, st._offered = leader, declarer, offered
+        st._wants = sum(1 << s for s in wanted)
+        st._round, st._trick = rnd, trick
+        st._totals = tuple(totals)
+        st._gives = tuple(g[:4] for g in gives)
+        done = TRICKS if ph == FINISHED else trick - 1
+        if last is not None:
+            if done < 1:
+                raise last_v.error("the last trick belongs to this round: there is none in trick 1 (rule C4.5)")
+            st._last_trick = (done, last[0], last[1], _trick_winner(cfg, indicator, last[0], last[1], n))
+        else:
+            st._last_trick = None
+        st._results = self.results(past, rnd, ph, totals, past_v)
+        st._lseat, st._lmove = move if move is not None else (None, None)
+        st._know = None
+        self.check()
+
+    def past(self, v: Value) -> list[tuple]:
+        """``past=``: the rounds scored before, oldest first: indicator, hidden card, the winner of
+        their last trick, the won piles."""
+        if v.text == "-":
+            return []
+        rounds = []
+        for part in v.split(";"):
+            ind_v, hid_v, w_v, piles_v = part.split(":", 4)
+            ind, hid = self.card(ind_v, False), self.card(hid_v, False)
+            piles = [[self.card(c, False) for c in pile.split(",")] if pile.text != "-" else []
+                     for pile in piles_v.split("/", self.n)]
+            cards = [ind, hid] + [c for pile in piles for c in pile]
+            if len(set(cards)) != len(cards):
+                raise part.error("a card appears twice in this round (rule C2.2)")
+            rounds.append((ind, hid, self.seat(w_v), piles))
+        return rounds
+
+    def results(self, past: list[tuple], rnd: int, ph: int, totals: list[int], v: Value) -> tuple:
+        """The records of the rounds in ``past``: their scores (C9.2) and the totals after each
+        (counted back from ``totals``)."""
+        cfg = self.cfg
+        end = rnd if ph == FINISHED else rnd - 1
+        if len(past) > end:
+            raise v.error(f"{len(past)} rounds scored before round {rnd}")
+        out = []
+        after = tuple(totals)
+        for i in range(len(past) - 1, -1, -1):
+            ind, hid, w, piles = past[i]
+            scored = tuple(_score(p, cfg.bbit, cfg.negative) for p in piles)
+            out.append((end - (len(past) - 1 - i), ind, hid, tuple(map(tuple, piles)), scored, after, w))
+            after = tuple(t - s[2] for t, s in zip(after, scored))
+        return tuple(reversed(out))
+
+    def deal(self, slots: list[tuple[Any, int | None]], pool: list[int], hands: list, gives: list, table: list[int],
+             last: tuple | None, leader: int | None, indicator: int | None, declarer: int | None, ph: int,
+             first: int) -> dict[Any, list[int]]:
+        """The unknown parts from ``pool``. A card given to a seat whose hand is unknown goes to
+        that hand (to the last receiver of that card), and a seat that did not follow a colour
+        on the table or in the last trick gets none of it (C6.3); else the deal is at random."""
+        st, n, cfg = self.st, self.n, self.cfg
+        pinned: dict[int, int] = {}
+        for t, a, r, c, c_v in gives:
+            if c in self.placed:
+                pinned.pop(c, None)
+                continue
+            if hands[r] is not None:
+                raise c_v.error(f"{NAMES[c]}, given to {seat_text(r)} in trick {t}, is placed nowhere: put it in "
+                                f"that hand or where it went (rule C5.5)")
+            pinned[c] = r
+        voids = [0] * n
+        if indicator is not None:
+            if table:
+                voids = _void_masks(cfg, indicator, leader, table, n, voids, set())
+            if last is not None:
+                voids = _void_masks(cfg, indicator, last[0], last[1], n, voids,
+                                    {first} if ph == FOLLOW and declarer is not None else set())
+        if not pinned and not any(voids[s] for s, _ in slots if isinstance(s, int)):
+            return {name: cards for name, cards in deal_unknown(st, slots, pool, self.at["hands"])}
+        # Constrained: every part a place; the part without a count (out=?) takes the rest.
+        sizes = [len(pool) - sum(c for _, c in slots if c is not None) if c is None else c for _, c in slots]
+        index = {name: i for i, (name, _) in enumerate(slots)}
+        allowed = {}
+        for c in pool:
+            if c in pinned:
+                allowed[c] = [index[pinned[c]]]
+            else:
+                allowed[c] = [i for i, (name, _) in enumerate(slots)
+                              if not (isinstance(name, int) and voids[name] & 1 << (c // 100))]
+        st._shuffle(pool)  # the seed's decision for this deal, as deal_unknown takes one
+        found = _Deal(sorted(pool), sizes, allowed).sample(random.Random(f"{st.seed}/{st._rng_count}"))
+        if found is None:
+            raise self.at["hands"].error("the unknown cards cannot be dealt so that every exchange and every "
+                                         "card not followed holds (rules C5.5, C6.3)")
+        return {name: found[0][i] for i, (name, _) in enumerate(slots)}
+
+    def check(self) -> None:
+        """The position as a whole (``_check_loaded``), its problem blamed on a field's column."""
+        st = self.st
+        try:
+            st._derive()
+            st._check_loaded()
+        except _Bad as e:
+            key = _BLAME.get(e.key, e.key)
+            v = self.at.get(key)
+            raise PositionError(e.reason, column=None if v is None else v.column, field=key) from None
+
+
+#: The field of position text each problem found by ``_check_loaded`` is blamed on.
+_BLAME = {"ph": "phase", "cur": "turn", "leader": "declared", "declarer": "declared", "wants": "declared",
+          "lseat": "move", "lmove": "move", "last_trick": "last", "results": "past", "offered": "offer"}
+
+
+def _void_masks(cfg: Config, indicator: int, leader: int, cards: Sequence[int], n: int, voids: list[int],
+                skip: set[int]) -> list[int]:
+    """Add the colours each follower of a trick showed they lack (C6.3) to ``voids``."""
+    mask = _follow_mask(cfg, indicator, cards[0])
+    out = list(voids)
+    for i in range(1, len(cards)):
+        s = (leader + i) % n
+        if s not in skip and not 1 << (cards[i] // 100) & mask:
+            out[s] |= mask
+    return out
+
+
+def _deck_words(cfg: Config) -> str:
+    """The deck in a few words: ``Y, B and R 1-6, W1 and W6``."""
+    regular = [LETTERS[c] for c in cfg.colours]
+    nums = sorted({c % 100 for c in cfg.deck if c // 100 != WHITE})
+    span = f"{nums[0]}-{nums[-1]}" if nums == list(range(nums[0], nums[-1] + 1)) else ",".join(map(str, nums))
+    whites = [NAMES[c] for c in cfg.deck if c // 100 == WHITE]
+    return f"{', '.join(regular[:-1])} and {regular[-1]} {span}, {' and '.join(whites)}"
+
+
+def from_position(text: str, seed: int | None = None) -> CryptoTrickState:
+    """A state from position text (``state.to_position()``, or typed by hand).
+
+    The grammar, with an example and every field, is in the rules reference
+    (``cardwidgets/rules/crypto_trick.md``, "Position text"). Parts written ``?`` (a hand
+    ``?5``, the hidden card) are dealt from the cards placed nowhere with ``seed``, which
+    also seeds every later shuffle. Raises :class:`~cardwidgets.core.position.PositionError`
+    naming the column.
+
+    >>> st = from_position("crypto_trick/1 players=3 trick=5 first=B indicator=B4 "
+    ...                    "hands=?2/R1,R2/?2 won=Y1,Y2,Y3/R3,R4,R5/B1,B2,B3,Y4,Y5,Y6", seed=1)
+    >>> st.phase, st.current_player, st.hand(1), len(st.hand(0))
+    ('offer', 1, ['R1', 'R2'], 2)
+    >>> from_position("crypto_trick/1 players=3 indicator=B4 hands=?/?/Q1")
+    Traceback (most recent call last):
+    ...
+    cardwidgets.core.position.PositionError: column 49 (hands): 'Q1' is not a card (the cards are Y, B and R 1-6, W1 and W6)
+    """
+    return load_position(text, seed, lambda mode: CryptoTrickState)  # type: ignore[return-value]
 
 
 def _decl_value(d: Any) -> bool:
@@ -1590,13 +2807,13 @@ def setup_position(
     st._out = tuple(rest)
     st._gives = ()
     st._last_trick = None
-    st._derive_trick()
+    st._check_loaded()  # what setup_position cannot see for itself, such as C6.3 on the table
     st._mark_origin()
     return st
 
 
 __all__ = [
     "ANY", "Config", "CryptoTrickState", "Give", "IllegalActionError", "InvalidActionError", "PASS", "Pass", "Play",
-    "Reveal", "SPEC", "WANT", "Want", "card_id", "card_name", "from_dict", "new_game", "parse_action",
+    "Reveal", "SPEC", "WANT", "Want", "card_id", "card_name", "from_dict", "from_position", "new_game", "parse_action",
     "round_score", "setup_position", "trump_set",
 ]

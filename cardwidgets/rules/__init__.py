@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-__all__ = ["Rule", "lookup", "rules", "games", "as_json", "cited"]
+__all__ = ["Rule", "lookup", "rules", "games", "as_json", "cited", "url"]
 
 #: The pseudo-game holding the rules every game shares.
 CORE = "core"
@@ -247,8 +247,7 @@ def lookup(rule_id: str, game: str | None = None) -> Rule:
     game:
         Search this game's rules, then the core rules. Without it every game
         and the core rules are searched; an ID that more than one game defines
-        (the ``ASM-n`` assumptions of Crypto Trick and Yadokarick) then needs
-        ``game=``.
+        then needs ``game=``.
 
     Returns
     -------
@@ -271,12 +270,8 @@ def lookup(rule_id: str, game: str | None = None) -> Rule:
     'Sets and runs'
     >>> lookup("G1", game="depot").game
     'core'
-    >>> lookup("ASM-3", game="yadokarick").title
-    'House sizes'
-    >>> lookup("ASM-3")
-    Traceback (most recent call last):
-    ...
-    LookupError: ASM-3 is defined by crypto_trick and yadokarick; pass game=
+    >>> lookup("CA-8", game="crypto_trick").title
+    'How declaring works'
     >>> lookup("D4.2", game="cirno_neu")
     Traceback (most recent call last):
     ...
@@ -292,9 +287,10 @@ def lookup(rule_id: str, game: str | None = None) -> Rule:
             if found is not None:
                 return found
         elsewhere = [g for g in _games() if g != game and rid in _load(g)]
-        hint = f" ({_words(elsewhere)} {'defines' if len(elsewhere) == 1 else 'define'} it)"
+        # Only name other games when there are some (_words of nothing has no first item).
+        hint = f" ({_words(elsewhere)} {'defines' if len(elsewhere) == 1 else 'define'} it)" if elsewhere else ""
         where = "the core rules" if game == CORE else f"{game} or a core rule"
-        raise LookupError(f"{rid} is not a rule of {where}{hint if elsewhere else ''}")
+        raise LookupError(f"{rid or repr(rule_id)} is not a rule of {where}{hint}")
     owners = [name for name in (*_games(), CORE) if rid in _load(name)]
     if not owners:
         raise LookupError(
@@ -333,6 +329,47 @@ def as_json(game: str) -> dict[str, dict[str, str]]:
     """
     merged = {**_load(_check_game(game)), **_load(CORE)}
     return {rid: {"title": r.title, "text": r.text} for rid, r in merged.items()}
+
+
+def url(rule_id: str, game: str | None = None, *, base: str = "") -> str:
+    """The address of a rule in the documentation site: ``rules/<game>.html#<ID>``.
+
+    Every rule of the site's rules reference has an anchor named by its ID, so
+    the address is stable; the core rules G1-G4 are on ``rules/core.html``.
+
+    Parameters
+    ----------
+    rule_id:
+        The ID, as :func:`lookup` takes it (case and spaces do not matter).
+    game:
+        As for :func:`lookup`: needed only for an ID that several games define.
+    base:
+        The address of the site's root; without it the address is relative to the
+        root. A missing ``/`` between the two is added.
+
+    Returns
+    -------
+    str
+        The rule's address, with the ID written as the reference writes it.
+
+    Raises
+    ------
+    LookupError
+        If no rule has this ID (as :func:`lookup`).
+
+    Examples
+    --------
+    >>> url("d4.2")
+    'rules/depot.html#D4.2'
+    >>> url("G3", game="yadokarick")
+    'rules/core.html#G3'
+    >>> url("N4.3", base="https://example.org/cardwidgets")
+    'https://example.org/cardwidgets/rules/cirno_neu.html#N4.3'
+    """
+    rule = lookup(rule_id, game)
+    if base and not base.endswith("/"):
+        base += "/"
+    return f"{base}rules/{rule.game}.html#{rule.id}"
 
 
 # --- finding the IDs a line cites -------------------------------------------------------------

@@ -22,6 +22,12 @@ def __getattr__(name: str) -> Any:
     game = _names().get(name)
     if game is None:
         raise AttributeError(f"module 'cardwidgets.widgets' has no attribute {name!r}")
+    return game_table(game)
+
+
+def game_table(game: str) -> type[TableWidget]:
+    """The table class of a registered game: the same class as ``cardwidgets.widgets.<Name>``."""
+    name = game_spec(game).table
     if name not in _made:
         _made[name] = table_class(game)
     return _made[name]
@@ -31,4 +37,4 @@ def __dir__() -> list[str]:
     return sorted([*globals(), *_names()])
 
 
-__all__ = ["TableWidget", "table_class", *_names()]
+__all__ = ["TableWidget", "game_table", "table_class", *_names()]

@@ -108,14 +108,17 @@ describe("the hand", () => {
     expect(model.sent()).toEqual([{ type: "act", action: "play 10" }]);
   });
 
-  it("sends a card that is not legal too, so Python explains; the refusal box has its rule", () => {
+  it("sends a card that is not legal too, so Python explains; the refusal box has its rule", async () => {
     mount("refused");
     const ten = $('.cw-hand [data-card="10"]');
     expect(ten.classList.contains("cw-dimmed")).toBe(true);
     expect(ten.getAttribute("title")).toBe(model.get("refusals")["play 10"]); // Python's reason, before any click
-    ten.click();
-    expect(model.sent()).toEqual([{ type: "act", action: "play 10" }]);
     expect($(".cw-error-slot .cw-error .cw-rule").dataset.rule).toBe("N4.3");
+    ten.click();
+    // the refusal shown was read: it goes (Python is told), and the card is sent for Python to explain
+    expect(model.sent()).toEqual([{ type: "clear_error" }, { type: "act", action: "play 10" }]);
+    await Promise.resolve();
+    expect($(".cw-error")).toBeNull();
   });
 
   it("targets a SHOT: the card starts the choice, a glowing seat sends play shot @k", () => {
@@ -194,7 +197,7 @@ describe("teacher view and the end", () => {
 
   it("shows the result: places, the winner and the reason", () => {
     mount("finished");
-    expect($(".cw-outcome").textContent).toContain("You win the match!");
+    expect($(".cw-outcome").textContent).toContain("A (you) wins the match!");
     expect($$(".cw-outcome tbody tr").map((r) => r.dataset.seat)).toEqual(["0", "1", "3", "2"]);
     expect($$(".cw-outcome .cw-place").map((c) => c.textContent)).toEqual(["1st", "2nd", "3rd", "4th"]);
     expect($(".cw-outcome .cw-rule").dataset.rule).toBe("N6.5");

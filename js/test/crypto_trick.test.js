@@ -28,6 +28,8 @@ const view = () => model.get("view");
 const handCards = () => $$(".cw-hand [data-card]");
 const cardsIn = (sel) => $$(`${sel} [data-card]`).map((c) => c.dataset.card);
 const hover = (node, type = "mouseenter") => node.dispatchEvent(new Event(type));
+/** A number as the table writes it (the typographic minus). */
+const num = (text) => Number(String(text).replace("\u2212", "-"));
 
 /**
  * Every card the view lets the viewer see: the table may draw these and no other.
@@ -138,12 +140,16 @@ describe("the felt", () => {
     expect(slots.map((s) => Number(s.dataset.seat))).toEqual([...Array(v.players).keys()].map((k) => (v.leader + k) % v.players));
     v.table.forEach((t, k) => {
       expect(slots[k].querySelector("[data-card]").dataset.card).toBe(t.card);
-      expect(slots[k].querySelector(".cw-ct-class").dataset.class).toBe(t.class);
+      // the led card says so; a card of the lead colour after it needs no word; trumps and off colours do
+      const mark = slots[k].querySelector(".cw-ct-class");
+      if (k === 0) expect(mark.dataset.class).toBe("led");
+      else if (t.class === "lead") expect(mark).toBeNull();
+      else expect(mark.dataset.class).toBe(t.class);
     });
     expect($(".cw-ct-winning").dataset.seat).toBe(String(v.winning));
     expect($(".cw-ct-winning .cw-ct-ribbon").textContent).toBe("winning");
     expect($(".cw-ct-next").dataset.seat).toBe("0");
-    expect($(".cw-ct-next").textContent).toContain("you");
+    expect($(".cw-ct-next .cw-ct-slot-name").textContent).toBe("A (you)");
     expect($('.cw-seat[data-seat="1"] [data-role="leader"]').textContent).toBe("leads");
   });
 
@@ -225,9 +231,10 @@ describe("the steps of a trick", () => {
     expect(handCards().every((c) => c.tagName === "DIV" && !c.hasAttribute("data-action"))).toBe(true);
     expect(handCards().some((c) => c.classList.contains("cw-dimmed"))).toBe(false);
     want.click();
+    model.idle();  // Python answered (here: nothing changed)
     $('.cw-controls [data-action="pass"]').click();
     expect(model.sent()).toEqual([{ type: "act", action: "want" }, { type: "act", action: "pass" }]);
-    expect($(".cw-hint").textContent).toContain("the last to want it takes it");
+    expect($(".cw-hint").textContent).toContain(`Want ${view().offered}? The last to want it takes it`);
   });
 
   it("give: the declarer clicks the card to give the first player face down", () => {
@@ -235,7 +242,7 @@ describe("the steps of a trick", () => {
     const v = view();
     expect($('.cw-player [data-role="declarer"]')).not.toBeNull();
     expect(cardsIn(".cw-ct-offer")).toEqual([v.offered]);
-    expect($(".cw-ct-offer").textContent).toContain("you want");
+    expect($(".cw-ct-offer").textContent).toContain("A (you) wants");
     expect($(".cw-hint").textContent).toContain(`click a card to give ${v.names[v.first]} face down (rule C5.5)`);
     expect(handCards().map((c) => c.dataset.action)).toEqual(v.hands[0].map((c) => `give ${c}`));
     handCards().at(-1).click();
@@ -269,6 +276,7 @@ describe("the steps of a trick", () => {
     expect(hint.textContent).toBe(step);
     // a click on a refused card is sent too: Python refuses it and says why
     refused[0].click();
+    model.idle();
     playable[0].click();
     expect(model.sent()).toEqual([{ type: "act", action: `play ${refused[0].dataset.card}` }, { type: "act", action: legal[0] }]);
   });
@@ -405,10 +413,11 @@ describe("the end of a round and of the game", () => {
     const o = v.outcome;
     const panel = $(".cw-outcome");
     const best = o.winners[0];
-    expect(panel.querySelector(".cw-overlay-head").textContent).toContain(best === 0 ? "You win" : `${v.names[best]} wins`);
-    expect([...panel.querySelectorAll("th")].map((t) => t.textContent)).toEqual(["Player", "Round 1", "Round 2", "Round 3", "Total"]);
-    const rows = $$(".cw-outcome tbody tr");
-    const totals = rows.map((r) => Number(r.lastElementChild.textContent));
+    expect(panel.querySelector(".cw-overlay-head").textContent).toContain(best === 0 ? "A (you) wins!" : `${v.names[best]} wins`);
+    const standings = panel.querySelector(".cw-scores");
+    expect([...standings.querySelectorAll("th")].map((t) => t.textContent)).toEqual(["Player", "Round 1", "Round 2", "Round 3", "Total"]);
+    const rows = [...standings.querySelectorAll("tbody tr")];
+    const totals = rows.map((r) => num(r.lastElementChild.textContent));
     expect(totals).toEqual([...totals].sort((a, b) => b - a));
     expect(rows[0].dataset.seat).toBe(String(best));
     expect(cardsIn(".cw-ct-hiddens")).toEqual(v.results.map((r) => r.hidden));

@@ -162,12 +162,12 @@ describe("the hand and playing", () => {
 
   it("legal-move chips SELECT their cards; Play then plays (one click never plays)", () => {
     mount("respond");
-    const chip = $('.cw-legal [data-action="play 4 5 6"]');
+    const chip = $('.cw-legal [data-move="play 4 5 6"]');
     chip.click();
     expect(model.send).not.toHaveBeenCalled();
     expect(handCards().filter((c) => c.classList.contains("cw-selected")).map((c) => c.dataset.card)).toEqual(["4", "5", "6"]);
-    expect($('.cw-legal [data-action="play 4 5 6"]').classList.contains("cw-move-selected")).toBe(true);
-    expect($('.cw-legal [data-action="play 4 5 6"]').getAttribute("aria-pressed")).toBe("true");
+    expect($('.cw-legal [data-move="play 4 5 6"]').classList.contains("cw-move-selected")).toBe(true);
+    expect($('.cw-legal [data-move="play 4 5 6"]').getAttribute("aria-pressed")).toBe("true");
     expect($('[data-control="play"]').dataset.action).toBe("play 4 5 6");
     $('[data-control="play"]').click();
     expect(model.sent()).toEqual([{ type: "act", action: "play 4 5 6" }]);
@@ -175,11 +175,11 @@ describe("the hand and playing", () => {
 
   it("a second click on the selected chip clears the selection; another chip replaces it", () => {
     mount("respond");
-    $('.cw-legal [data-action="play 8"]').click();
+    $('.cw-legal [data-move="play 8"]').click();
     expect($$(".cw-hand .cw-selected")).toHaveLength(1);
-    $('.cw-legal [data-action="play 3 4"]').click();
+    $('.cw-legal [data-move="play 3 4"]').click();
     expect($('[data-control="play"]').dataset.action).toBe("play 3 4");
-    $('.cw-legal [data-action="play 3 4"]').click();
+    $('.cw-legal [data-move="play 3 4"]').click();
     expect($$(".cw-hand .cw-selected")).toHaveLength(0);
     expect(model.send).not.toHaveBeenCalled();
   });
@@ -189,7 +189,7 @@ describe("the hand and playing", () => {
     expect($(".cw-legal").textContent).toContain("or pass: take the 4, 5, 6 or 8, and give a card if you like");
     cleanup();
     mount("pass_only");
-    expect($$('.cw-legal [data-action^="play"]')).toHaveLength(0);
+    expect($$('.cw-legal [data-move^="play"]')).toHaveLength(0);
     const text = $(".cw-legal").textContent;
     expect(text).toContain("Pass: take the");
     expect(text).not.toContain("or pass");
@@ -260,7 +260,7 @@ describe("a bot's turn", () => {
     const s = scenario("depot", "respond");
     mount("respond", { view: { ...s.view, current: 1 }, thinking: true });
     expect(disabled('[data-control="play"]')).toBe(true);
-    expect($$(".cw-legal [data-action]").every((b) => b.hasAttribute("disabled"))).toBe(true);
+    expect($$(".cw-legal [data-move]").every((b) => b.hasAttribute("disabled"))).toBe(true);
   });
 });
 
@@ -279,7 +279,7 @@ describe("the past", () => {
   it("scrubbed back to the viewer's move: acting there starts a new line", () => {
     mount("past_own");
     expect($(".cw-past").textContent).toContain("Playing a move here starts a new line of play");
-    $('.cw-legal [data-action="play 3 4"]').click();
+    $('.cw-legal [data-move="play 3 4"]').click();
     $('[data-control="play"]').click();
     expect(model.sent()).toEqual([{ type: "act", action: "play 3 4" }]);
   });
@@ -350,7 +350,7 @@ describe("game over", () => {
   it("a match: every game's penalty card and the lost points", () => {
     mount("match_over");
     const panel = $(".cw-outcome");
-    expect(panel.textContent).toContain("You win the match!");
+    expect(panel.textContent).toContain("A (you) wins the match!");
     expect($$(".cw-outcome thead th").map((t) => t.textContent)).toEqual(["Player", "Game 1", "Game 2", "Game 3", "Lost points"]);
     const first = $(".cw-outcome tbody tr");
     expect(first.dataset.seat).toBe("0");
@@ -368,14 +368,14 @@ describe("teacher view", () => {
     expect(handValues()).toEqual(v.hands[v.current]);
     expect($(".cw-header").textContent).toContain("Teacher view");
     expect($(".cw-player").textContent).toContain(`acting for ${v.names[v.current]}`);
-    $('.cw-legal [data-action="play 8 8"]').click();
+    $('.cw-legal [data-move="play 8 8"]').click();
     $('[data-control="play"]').click();
     expect(model.sent()).toEqual([{ type: "act", action: "play 8 8" }]);
   });
 });
 
 describe("errors and rule chips", () => {
-  it("lays the refusal over the table: the player area does not move", () => {
+  it("shows the refusal under the player's area, with its rule", () => {
     mount("refused");
     const box = $(".cw-error");
     expect(box.textContent).toContain(model.get("last_error").replace("Illegal: rule D4.7", "").slice(0, 20));
@@ -465,9 +465,10 @@ describe("the widget's life", () => {
   it("never writes a trait: it only sends messages", () => {
     mount("respond");
     const set = vi.spyOn(model, "set");
-    $('.cw-legal [data-action="play 8"]').click();
+    $('.cw-legal [data-move="play 8"]').click();
     $('[data-control="play"]').click();
     $('[data-control="first"]').click();
+    model.idle();  // Python answered the move: the next one may go
     $('[data-control="undo"]').click();
     expect(set).not.toHaveBeenCalled();
     expect(model.save_changes).not.toHaveBeenCalled();

@@ -15,6 +15,12 @@ export function fakeModel(initial) {
       (handlers[`change:${k}`] || []).slice().forEach((h) => h());
       (handlers.change || []).slice().forEach((h) => h()); // as Backbone does after set()
     },
+    /** several traits in one message, as Python's sync sends them: one `change` at the end */
+    update: (traits) => {
+      Object.assign(state, traits);
+      for (const k of Object.keys(traits)) (handlers[`change:${k}`] || []).slice().forEach((h) => h());
+      (handlers.change || []).slice().forEach((h) => h());
+    },
     on: (ev, h) => (handlers[ev] ||= []).push(h),
     off: (ev, h) => (handlers[ev] = (handlers[ev] || []).filter((x) => x !== h)),
     save_changes: vi.fn(),
@@ -24,6 +30,10 @@ export function fakeModel(initial) {
     listenerCount: () => Object.values(handlers).reduce((n, hs) => n + hs.length, 0),
     /** the messages sent so far */
     sent: () => model.send.mock.calls.map((c) => c[0]),
+    /** the kernel went idle after every message sent so far: Python has answered them */
+    idle: () => {
+      for (const [, callbacks] of model.send.mock.calls) callbacks?.iopub?.status?.({ content: { execution_state: "idle" } });
+    },
   };
   return model;
 }

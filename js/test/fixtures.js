@@ -4,6 +4,7 @@ import depot from "./fixtures/depot.json";
 import cirnoNeu from "./fixtures/cirno_neu.json";
 import cryptoTrick from "./fixtures/crypto_trick.json";
 import yadokarick from "./fixtures/yadokarick.json";
+import lessons from "./fixtures/lessons.json";
 
 const FILES = { depot, cirno_neu: cirnoNeu, crypto_trick: cryptoTrick, yadokarick };
 
@@ -26,3 +27,18 @@ export const scenarioNames = (game) => Object.keys(FILES[game].scenarios);
 
 /** @param {keyof typeof FILES} game */
 export const rulesOf = (game) => FILES[game].rules;
+
+/** @returns {string[]} the scenarios of fixtures/lessons.json (lesson tables of every game) */
+export const lessonNames = () => Object.keys(lessons.scenarios);
+
+/**
+ * A lesson table's synced traits (with its game's rules), and its game.
+ * @param {string} name
+ * @param {Record<string, any>} [over]
+ * @returns {{game: keyof typeof FILES, traits: Record<string, any>}}
+ */
+export function lessonScenario(name, over = {}) {
+  const s = /** @type {any} */ (lessons.scenarios)[name];
+  if (!s) throw new Error(`no scenario ${name} in fixtures/lessons.json`);
+  return { game: s.game, traits: structuredClone({ ...s.traits, rules: FILES[/** @type {keyof typeof FILES} */ (s.game)].rules, ...over }) };
+}

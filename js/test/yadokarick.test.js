@@ -166,7 +166,7 @@ describe("standard: playing a trick", () => {
     v.trick.forEach((t, i) => expect(slots[i].dataset.who).toBe(String(t.seat)));
     const now = $(".cw-slot-now");
     expect(now.dataset.who).toBe("0");
-    expect(now.querySelector(".cw-slot-name").textContent).toBe("you");
+    expect(now.querySelector(".cw-slot-name").textContent).toBe("A (you)");
     // the last trick: each card and where it went
     expect(cardsIn(".cw-last-trick")).toEqual(v.last_trick.cards.map((t) => t.card));
   });
@@ -235,6 +235,7 @@ describe("standard: the marker step", () => {
     const track = $$(".cw-track button[data-action]");
     expect(track.map((b) => [b.dataset.action, Number(b.dataset.value)])).toEqual([
       ["move left", v.marker - 1], ["move stay", v.marker], ["move right", v.marker + 1]]);
+    model.idle();  // Python answered the first move
     track[0].click();
     expect(model.sent().at(-1)).toEqual({ type: "act", action: "move left" });
   });
@@ -324,8 +325,9 @@ describe("standard: round end, result, waiting", () => {
     for (let s = 0; s < v.players; s++) {
       const cells = [...panel.querySelectorAll(`tr[data-seat="${s}"] td`)].map((td) => td.textContent);
       expect(cells[1]).toBe(String(r.house_sizes[s]));
-      expect(cells[4]).toBe(String(r.scores[s]));
-      expect(cells[5]).toBe(String(v.totals[s]));
+      // negative numbers with the typographic minus, as the narration writes them
+      expect(cells[4]).toBe(String(r.scores[s]).replace("-", "\u2212"));
+      expect(cells[5]).toBe(String(v.totals[s]).replace("-", "\u2212"));
     }
     expect($(".cw-turn").textContent).toBe("Paused");
     expect($$(".cw-hand [data-action]")).toHaveLength(0);
@@ -336,11 +338,11 @@ describe("standard: round end, result, waiting", () => {
   it("shows the result: every round's score and the totals", () => {
     mount("finished");
     const v = view();
-    const heads = $$(".cw-outcome th").map((t) => t.textContent);
+    const heads = $$(".cw-outcome > .cw-scores th").map((t) => t.textContent);
     expect(heads).toEqual(["Player", "R1", "R2", "Total"]);
     const winner = v.outcome.winners[0];
     expect($(".cw-outcome tr.cw-winner-row").dataset.seat).toBe(String(winner));
-    expect($(`.cw-outcome tr[data-seat="${winner}"] td:last-child`).textContent).toBe(String(v.totals[winner]));
+    expect($(`.cw-outcome > .cw-scores tr[data-seat="${winner}"] td:last-child`).textContent).toBe(String(v.totals[winner]).replace("-", "\u2212"));
     expect($(".cw-turn").textContent).toBe("Game over");
     expect($(".cw-legal")).toBeNull();
   });
@@ -404,7 +406,7 @@ describe("duo", () => {
     mount("duo_after_npc");
     const v = view();
     const slots = $$(".cw-trick-slot");
-    expect(slots.map((s) => s.querySelector(".cw-slot-name").textContent.replace(" ▸", ""))).toEqual(["A", "NPC", "you"]);
+    expect(slots.map((s) => s.querySelector(".cw-slot-name").textContent.replace(" ▸", ""))).toEqual(["A", "NPC", "B (you)"]);
     expect(cardsIn(".cw-trick")).toEqual(v.trick.map((t) => t.card));
     expect($(".cw-slot-now").dataset.who).toBe("1");
     expect(cardsIn(".cw-hand")).toEqual(v.hands[1]);
@@ -537,6 +539,7 @@ describe("solo: drawing and the bonus", () => {
     expect(green.querySelector(".cw-deck-count").textContent).toBe(String(v.deck_counts[0]));
     expect($('.cw-deck[data-deck="pink"] .cw-deck-count').textContent).toBe(String(v.deck_counts[1]));
     green.click();
+    model.idle();
     $('.cw-controls [data-action="draw pink"]').click();
     expect(model.sent()).toEqual([{ type: "act", action: "draw green" }, { type: "act", action: "draw pink" }]);
     expect($$(".cw-row button")).toHaveLength(0);
@@ -556,6 +559,7 @@ describe("solo: drawing and the bonus", () => {
     const takes = $$(".cw-controls [data-action]").map((b) => b.dataset.action);
     expect(takes).toEqual([...v.row.filter((c) => v.bonus.includes(c)).map((c) => `take ${c}`), "decline"]);
     $(`.cw-row [data-card="${v.bonus[0]}"]`).click();
+    model.idle();
     $('.cw-controls [data-action="decline"]').click();
     expect(model.sent()).toEqual([{ type: "act", action: `take ${v.bonus[0]}` }, { type: "act", action: "decline" }]);
   });

@@ -120,14 +120,15 @@ class LabPage:
         self.console: list[str] = []
         self.page_errors: list[str] = []
 
-    def notebook(self, name: str, cells: list[str] | None = None) -> Notebook:
+    def notebook(self, name: str, cells: list[str] | None = None, frontend: str = "lab") -> Notebook:
         """Write ``cells`` (if given) as ``name`` into the server root; return it, not yet opened."""
         if cells is not None:
             self.server.write_notebook(name, cells)
-        return Notebook(self.page, self.server, name)
+        return Notebook(self.page, self.server, name, frontend)
 
-    def open_notebook(self, name: str, cells: list[str] | None = None, run_all: bool = True) -> Notebook:
-        nb = self.notebook(name, cells).open()
+    def open_notebook(self, name: str, cells: list[str] | None = None, run_all: bool = True,
+                      frontend: str = "lab") -> Notebook:
+        nb = self.notebook(name, cells, frontend).open()
         if run_all:
             nb.run_all()
         return nb
@@ -202,17 +203,22 @@ def require_table(name: str):
 
 
 # --------------------------------------------------------------------------- helpers the table tests share
-def open_table(lab_page, name: str, cell: str, selector: str, height: int = 1900):
+def open_table(lab_page, name: str, cell: str, selector: str, height: int = 1900, frontend: str = "lab"):
     """A notebook ``name`` holding ``cell``, run; returns it and the table matching ``selector``.
 
     The page is tall enough that the whole table fits in the notebook panel (element screenshots).
     """
     lab_page.page.set_viewport_size({"width": 1280, "height": height})
-    nb = lab_page.open_notebook(name, [cell])  # returns after the cells ran
+    nb = lab_page.open_notebook(name, [cell], frontend=frontend)  # returns after the cells ran
     assert nb.errors() == []
     table = lab_page.page.locator(selector)
     table.wait_for(state="visible", timeout=60_000)
     return nb, table
+
+
+def signed(v: int) -> str:
+    """A number as the tables write it: the typographic minus for negatives."""
+    return f"\u2212{-v}" if v < 0 else str(v)
 
 
 def has_class(cls: str):
@@ -253,3 +259,107 @@ def set_output_width(lab_page, table, width: int) -> dict:
         if abs(table.evaluate("el => el.getBoundingClientRect().width") - width) <= 2:
             break
     return measure_layout(table)
+
+
+# --------------------------------------------------------------------------- what a player sees
+#: What is wrong with the table as drawn: text cut or spilling out of its box, cards of a hand drawn
+#: over each other, parts of a seat outside the seat, anything outside the table, a refusal or a rule
+#: card over the felt's contents or off screen. Returns one line per problem (none: an empty list).
+LAYOUT_PROBLEMS_JS = r"""root => {
+  const out = [];
+  const rt = root.getBoundingClientRect();
+  const label = (el) => {
+    const c = typeof el.className === "string" && el.className.trim() ? "." + el.className.trim().split(/\s+/).join(".") : el.tagName.toLowerCase();
+    const d = el.dataset || {};
+    return c + (d.seat ? `[seat=${d.seat}]` : "") + (d.card ? `[card=${d.card}]` : "") + (d.value ? `[value=${d.value}]` : "");
+  };
+  const styled = (el) => {
+    for (let p = el; p && p !== root.parentElement; p = p.parentElement) {
+      const cs = getComputedStyle(p);
+      if (cs.display === "none" || cs.visibility === "hidden" || Number(cs.opacity) < 0.05) return false;
+    }
+    return true;
+  };
+  const shown = (el) => {
+    const r = el.getBoundingClientRect();
+    return r.width >= 1 && r.height >= 1 && styled(el);
+  };
+  // the narration scrolls on purpose; copies of moving cards, the felt under a panel and menus are not
+  // the table; a card on its way is not where it will be (the DOM is, but not its box, until it lands)
+  const moving = (el) => {
+    for (let p = el; p && p !== root; p = p.parentElement) {
+      if (p.getAnimations().some((a) => a.playState === "running" && !(a instanceof CSSAnimation) && !(a instanceof CSSTransition))) return true;
+    }
+    return false;
+  };
+  const ignored = (el) => el.closest(".cw-motion-layer, .cw-log, .cw-felt-covered > .cw-felt-content, select") || moving(el);
+  for (const el of root.querySelectorAll("*")) {
+    // a text squeezed to nothing (a name pushed out by its badges) has no width left at all
+    const text = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!text || ignored(el) || !styled(el) || getComputedStyle(el).display === "inline") continue;
+    // a long name cut on purpose, with "…" and the whole name on hover, is not a fault
+    if (getComputedStyle(el).textOverflow === "ellipsis" && el.title && el.title.startsWith(el.textContent.trim().replace(/…$/, ""))) continue;
+    if (el.scrollWidth > el.clientWidth + 1) {
+      out.push(`text cut or spilling: ${label(el)} "${el.textContent.trim().slice(0, 50)}" (${el.scrollWidth} px in ${el.clientWidth})`);
+    }
+  }
+  const all = [...root.querySelectorAll("*")].filter((el) => !ignored(el) && shown(el));
+  for (const el of all) {
+    const r = el.getBoundingClientRect();
+    if (r.left < rt.left - 1 || r.right > rt.right + 1) out.push(`outside the table: ${label(el)} (${Math.round(r.left)}..${Math.round(r.right)} of ${Math.round(rt.left)}..${Math.round(rt.right)})`);
+  }
+  for (const seat of root.querySelectorAll(".cw-seat")) {
+    if (ignored(seat) || !shown(seat)) continue;
+    const s = seat.getBoundingClientRect();
+    for (const el of seat.querySelectorAll("*")) {
+      if (ignored(el) || !shown(el)) continue;
+      const r = el.getBoundingClientRect();
+      if (r.left < s.left - 1 || r.right > s.right + 1) out.push(`out of its seat: ${label(el)} in ${label(seat)}`);
+    }
+  }
+  for (const row of root.querySelectorAll(".cw-hand, .cw-seat-hand, .cw-faceup")) {
+    if (ignored(row)) continue;
+    const cards = [...row.children].filter((c) => c.matches("[data-card]") && shown(c));
+    for (let i = 1; i < cards.length; i++) {
+      const a = cards[i - 1].getBoundingClientRect(), b = cards[i].getBoundingClientRect();
+      if (Math.abs(a.top - b.top) < 4 && b.left < a.right - 1) out.push(`cards over each other: ${label(cards[i - 1])} and ${label(cards[i])}`);
+    }
+  }
+  const meets = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const felt = root.querySelector(".cw-felt");
+  for (const sel of [".cw-error"]) {
+    const el = root.querySelector(sel);
+    if (el && felt && shown(el) && meets(el.getBoundingClientRect(), felt.getBoundingClientRect())) out.push(`${sel} lies over the felt`);
+  }
+  const card = root.querySelector(".cw-rule-card");
+  if (card && shown(card)) {
+    const r = card.getBoundingClientRect();
+    if (r.top < 0 || r.bottom > innerHeight + 1 || r.left < 0 || r.right > innerWidth + 1) out.push(`the rule card is off screen (${Math.round(r.top)}..${Math.round(r.bottom)} of ${innerHeight})`);
+  }
+  return [...new Set(out)];
+}"""
+
+
+def table_errors(lab_page) -> list[str]:
+    """The page's errors that may come from a table: Notebook 7 logs some of its own at start (settings
+    schemas, commands of Lab's file browser), whose every stack frame is in its own bundles."""
+    import re
+
+    def host_only(err: str) -> bool:
+        frames = re.findall(r"at .*?\((\S+?):\d+:\d+\)|at (\S+?):\d+:\d+", err)
+        urls = [a or b for a, b in frames]
+        return bool(urls) and all("/static/notebook/" in u or "/static/lab/" in u for u in urls)
+
+    return [e for e in lab_page.page_errors if not host_only(e)]
+
+
+def layout_problems(table) -> list[str]:
+    """Everything covered, cut or spilling on the table as drawn now (see LAYOUT_PROBLEMS_JS)."""
+    return table.evaluate(LAYOUT_PROBLEMS_JS)
+
+
+def cards_at_rest(page, timeout_ms: int = 10_000) -> None:
+    """Wait until no card is moving (before a screenshot: the DOM itself is final at once)."""
+    page.wait_for_function(
+        """() => document.getAnimations().every((a) => a.playState !== "running"
+             || (typeof CSSAnimation === "function" && a instanceof CSSAnimation))""", timeout=timeout_ms)

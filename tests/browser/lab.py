@@ -1,4 +1,4 @@
-"""JupyterLab + Debian chromium + Playwright helpers for the browser tests and benchmarks.
+"""JupyterLab / Notebook 7 + Debian chromium + Playwright helpers for the browser tests and benchmarks.
 
 Shared by ``tests/browser/conftest.py`` (pytest fixtures) and ``benchmarks/browser_roundtrip.py``
 (a plain script), so this module imports neither pytest nor anything from cardwidgets.
@@ -7,7 +7,8 @@ What is here:
 
 - :class:`LabServer`: a private JupyterLab server (temporary ``JUPYTER_*`` dirs, token, free port,
   root allowed, ``window.jupyterapp`` exposed, news/update toasts silenced, log to a file) with a
-  clean shutdown through ``/api/shutdown`` that reports any kernel that survived.
+  clean shutdown through ``/api/shutdown`` that reports any kernel that survived. The same server
+  serves Notebook 7 (``/notebooks/<path>``): pass ``frontend="notebook"`` to the page helpers.
 - :func:`launch_browser`: Debian's ``/usr/bin/chromium`` driven by Python Playwright (never
   ``playwright install``).
 - page helpers: :func:`open_notebook`, :func:`run_all_cells`, :func:`run_in_kernel`,
@@ -47,6 +48,8 @@ CHROMIUM_ARGS = [
 VIEWPORT = {"width": 1280, "height": 1300}  # tall enough for a whole table in screenshots
 
 KERNELSPEC = {"name": "python3", "display_name": "Python 3", "language": "python"}
+#: The front ends the tests open: JupyterLab 4 and Notebook 7 (both served by the same server).
+FRONTENDS = ("lab", "notebook")
 
 
 def browser_required() -> bool:
@@ -128,6 +131,7 @@ class LabServer:
             "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={self.port}", "--ServerApp.port_retries=0",
             f"--IdentityProvider.token={self.token}", f"--ServerApp.root_dir={dirs['root']}",
             "--ServerApp.allow_root=True", "--LabApp.expose_app_in_browser=True",
+            "--JupyterNotebookApp.expose_app_in_browser=True",
             f"--LabApp.user_settings_dir={dirs['settings']}",
             f"--LabApp.workspaces_dir={dirs['workspaces']}",
         ]
@@ -254,6 +258,15 @@ class LabServer:
         # A fresh workspace per page: nothing from earlier pages is restored (and no extra kernel starts).
         return f"{self.url}/lab/workspaces/w{uuid.uuid4().hex[:10]}/tree/{notebook}?token={self.token}"
 
+    def notebook_url(self, notebook: str) -> str:
+        """The notebook in Notebook 7 (one document per page, the classic layout)."""
+        return f"{self.url}/notebooks/{notebook}?token={self.token}"
+
+    def page_url(self, notebook: str, frontend: str = "lab") -> str:
+        if frontend not in FRONTENDS:
+            raise ValueError(f"frontend must be one of {FRONTENDS}, not {frontend!r}")
+        return self.lab_url(notebook) if frontend == "lab" else self.notebook_url(notebook)
+
 
 # ---------------------------------------------------------------------- browser
 def launch_browser(playwright, headless: bool = True):
@@ -273,9 +286,9 @@ _PANEL_JS = """
 """
 
 
-def open_notebook(page, server: LabServer, name: str, timeout_ms: int = 60_000) -> None:
-    """Open ``name`` (relative to the server root) in Lab and wait until its kernel session is ready."""
-    page.goto(server.lab_url(name))
+def open_notebook(page, server: LabServer, name: str, timeout_ms: int = 60_000, frontend: str = "lab") -> None:
+    """Open ``name`` (relative to the server root) in Lab (or Notebook 7) and wait until its kernel is ready."""
+    page.goto(server.page_url(name, frontend))
     page.wait_for_function(
         """(path) => { const app = window.jupyterapp; if (!app || !app.shell) return false;
              for (const w of app.shell.widgets("main"))
@@ -458,14 +471,23 @@ async ({ rootSel, n, pick, probe, done, timeoutMs }) => {
 
 
 class Notebook:
-    """One notebook opened in a Lab page: ``open()``, ``run_all()``, ``run(code)``, ``json(expr)``."""
+    """One notebook opened in a Lab (or Notebook 7) page: ``open()``, ``run_all()``, ``run(code)``, ``json(expr)``."""
 
-    def __init__(self, page, server: LabServer, name: str):
-        self.page, self.server, self.name = page, server, name
+    def __init__(self, page, server: LabServer, name: str, frontend: str = "lab"):
+        self.page, self.server, self.name, self.frontend = page, server, name, frontend
 
     def open(self, timeout_ms: int = 60_000) -> "Notebook":
-        open_notebook(self.page, self.server, self.name, timeout_ms)
+        open_notebook(self.page, self.server, self.name, timeout_ms, frontend=self.frontend)
         return self
+
+    def cells(self) -> list[str]:
+        """The type of every cell, in order (what a notebook shortcut would change)."""
+        return self.page.evaluate(f"""(path) => {{ const p = ({_PANEL_JS})(path);
+            return Array.from(p.model.cells, (c) => c.type); }}""", self.name)
+
+    def mode(self) -> str:
+        """The notebook's mode: "command" or "edit"."""
+        return self.page.evaluate(f"(path) => ({_PANEL_JS})(path).content.mode", self.name)
 
     def run_all(self, wait: bool = True, timeout_ms: int = 120_000):
         return run_all_cells(self.page, self.name, wait=wait, timeout_ms=timeout_ms)

@@ -24,7 +24,7 @@ try:
 except ImportError:  # the browser fixture reports it: a skip locally, a failure when CI is set
     expect = None
 
-from .conftest import expect_at_latest, has_class, history_pos, require_table
+from .conftest import expect_at_latest, has_class, history_pos, require_table, signed
 from .conftest import open_table as _open_table
 
 pytestmark = pytest.mark.e2e
@@ -115,9 +115,6 @@ _require_table = require_table("CirnoNeu")
 
 
 
-def signed(v: int) -> str:
-    """The sum as the dial writes it (a real minus sign)."""
-    return f"\u2212{-v}" if v < 0 else str(v)
 
 
 
@@ -371,7 +368,7 @@ def test_life_system_match_against_bots(lab_page):
     panel = table.locator(".cw-outcome")
     expect(panel).to_be_visible()
     expect(panel.locator(".cw-overlay-head")).to_contain_text(
-        "You win the match!" if w == 0 else f"{NAMES[w]} wins the match")
+        "A (you) wins the match!" if w == 0 else f"{NAMES[w]} wins the match")
     expect(table.locator(".cw-header .cw-turn")).to_have_text("Match over")
     # chips: the seats and the score table agree with the kernel
     assert out["outcome"]["scores"] == out["chips"] == view["chips"]

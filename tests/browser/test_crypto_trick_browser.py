@@ -226,10 +226,11 @@ def test_reveal_declare_give_and_a_trick_by_clicking(lab_page):
         if action == "play B4":
             lab_page.screenshot(table, "crypto-trick-in-progress.png")
 
-    # the trick is over: A took it; the last trick and the won pile show it
-    last = table.locator('.cw-ct-last[aria-label="Last trick"]')
-    expect(last).to_contain_text("Trick 1: A took")
-    assert dom_cards(last.locator("[data-card]")) == ["B1", "B4", "B2"]
+    # the trick is over: A took it; it stays on the table until the next offer, and the won pile shows it
+    taken = table.locator(".cw-ct-taken")
+    expect(table.locator(".cw-ct-trickpanel")).to_have_attribute("aria-label", "Trick 1: A took it")
+    assert dom_cards(taken.locator("[data-card]")) == ["B1", "B4", "B2"]
+    expect(taken.locator('.cw-ct-slot[data-seat="0"] .cw-ct-ribbon')).to_have_text("took it")
     won = table.locator('.cw-seats .cw-ct-won[data-seat="0"]')
     assert dom_cards(won.locator("[data-card]")) == ["B4"]  # the one block card A won
     expect(won.locator(".cw-ct-now")).to_have_attribute("data-score", "1")
@@ -353,13 +354,14 @@ def test_full_game_against_bots_by_clicking(lab_page):
     winners = out["outcome"]["winners"]
     panel = table.locator(".cw-outcome")
     expect(panel).to_be_visible()
-    head = "You" if 0 in winners else NAMES[winners[0]]
+    head = "A (you) wins!" if 0 in winners else f"{NAMES[winners[0]]} wins"
     expect(panel.locator(".cw-overlay-head")).to_contain_text(head)
     expect(table.locator(".cw-header .cw-turn")).to_have_text("Game over")
-    rows = panel.locator("tbody tr")
+    standings = panel.locator(":scope > .cw-scores")
+    rows = standings.locator("tbody tr")
     expect(rows).to_have_count(4)
     for s in range(4):
-        cells = panel.locator(f'tbody tr[data-seat="{s}"] td')
+        cells = standings.locator(f'tbody tr[data-seat="{s}"] td')
         expect(cells.last).to_have_text(str(out["totals"][s]))
         for r in range(3):
             expect(cells.nth(1 + r)).to_have_text(str(out["results"][r]["scores"][s]))

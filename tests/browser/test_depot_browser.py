@@ -5,9 +5,9 @@ player would, then checks both the DOM and the Python state (read from the same 
 
 DOM hooks used (the front end's contract): ``.cw-table[data-game="depot"]``, ``[data-card]``,
 ``.cw-hand`` cards toggling ``.cw-selected``, ``[data-control="play"][data-action]``, legal-move chips
-``.cw-legal [data-action]`` that select their cards (``aria-pressed``),
+``.cw-legal [data-control="select-move"][data-move]`` that select their cards (``aria-pressed``),
 ``[data-control="pass"]`` -> ``[data-control="take-<v>"]`` -> hand card -> ``[data-control=
-"confirm-pass"][data-action]``, ``.cw-legal [data-action]``, ``.cw-error``, ``.cw-log``,
+"confirm-pass"][data-action]``, ``.cw-legal [data-move]``, ``.cw-error``, ``.cw-log``,
 ``.cw-standing``, ``[data-control="first|prev|next|last|undo"]``, ``.cw-seat[data-seat]``.
 """
 
@@ -136,7 +136,7 @@ def test_play_by_clicking(lab_page):
     select_cards(table, values)
     button = table.locator('[data-control="play"]')
     expect(button).to_have_attribute("data-action", play)
-    expect(table.locator(f'.cw-legal [data-action="{play}"]')).to_have_count(1)
+    expect(table.locator(f'.cw-legal [data-move="{play}"]')).to_have_count(1)
     lab_page.screenshot(table, "depot-selected.png")
 
     record_standing(page)
@@ -280,7 +280,7 @@ def test_history_controls(lab_page):
     nb, table = open_depot(lab_page, "depot_history.ipynb", DEPOT_CELL.replace(
         'seat=0, bots={1: "random", 2: "random"}, bot_delay=0.0', "seat=None"))
     first = nb.json(SNAPSHOT)["legal"][0]
-    table.locator(f'.cw-legal [data-action="{first}"]').click()  # selects the play's cards
+    table.locator(f'.cw-legal [data-move="{first}"]').click()  # selects the play's cards
     expect(table.locator('[data-control="play"]')).to_have_attribute("data-action", first)
     assert nb.json("t.history_len") == 0  # a chip alone never plays
     table.locator('[data-control="play"]').click()

@@ -1,6 +1,6 @@
 """Whole Depot games in a live JupyterLab, played by clicks in chromium against greedy bots.
 
-Seat 0 plays every turn through the table: the first legal-move chip (``.cw-legal [data-action]``,
+Seat 0 plays every turn through the table: the first legal-move chip (``.cw-legal [data-control="select-move"]``,
 which selects its cards) then ``[data-control="play"]`` when there is a play, else the pass flow (``[data-control="pass"]`` -> the first
 ``[data-control^="take-"]`` -> a hand card to give only if no pass without one is legal ->
 ``[data-control="confirm-pass"]``). The bots answer at once (``bot_delay=0``), inside the kernel's
@@ -135,11 +135,11 @@ def play_to_the_end(lab_page, nb, table, shot_prefix: str) -> tuple[dict, dict]:
                         f"game {view['game_no']}, round {view['round']})", pytrace=False)
         legal = snap["legal"]
         plays = [a for a in legal if a.startswith("play ")]
-        buttons = table.locator(".cw-legal [data-action]")
+        buttons = table.locator('.cw-legal [data-control="select-move"]')
         expect(buttons).to_have_count(len(plays))
         if plays:
             first = buttons.first
-            expect(first).to_have_attribute("data-action", plays[0])
+            expect(first).to_have_attribute("data-move", plays[0])
             action = plays[0]
             first.click()  # selects the play's cards; nothing is sent yet
             expect(first).to_have_attribute("aria-pressed", "true")
@@ -206,7 +206,7 @@ def expect_outcome(table, snap: dict, match: bool) -> None:
     expect(panel).to_be_visible()
     tail = " the match" if match else ""
     if 0 in winners:
-        headline = f"You share the win{tail}!" if len(winners) > 1 else f"You win{tail}!"
+        headline = f"share the win{tail}!" if len(winners) > 1 else f"A (you) wins{tail}!"
     elif len(winners) > 1:
         headline = "share the win"
     else:

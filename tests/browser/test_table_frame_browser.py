@@ -158,7 +158,7 @@ def _cw_info():
     played = info["line"][info["own"]]
     legal = nb.json("t.legal")
     other = next(a for a in legal if a.startswith("play") and a != played)
-    table.locator(f'.cw-legal [data-action="{other}"]').click()
+    table.locator(f'.cw-legal [data-move="{other}"]').click()
     table.locator('[data-control="play"]').click()
     lines = table.locator('.cw-branches [data-control="branch"]')
     expect(lines).to_have_count(2)
@@ -208,7 +208,7 @@ def test_bot_turn_disables_controls_and_says_who_thinks(lab_page):
     cell = VS_BOTS.replace("bot_delay=0", "bot_delay=1.2")
     nb, table = open_table(lab_page, "thinking.ipynb", cell)
     play = nb.json("[a for a in t.legal if a.startswith('play')][0]")
-    table.locator(f'.cw-legal [data-action="{play}"]').click()
+    table.locator(f'.cw-legal [data-move="{play}"]').click()
     table.locator('[data-control="play"]').click()
     turn = table.locator(".cw-turn")
     expect(turn).to_have_attribute("data-turn", "thinking", timeout=5_000)

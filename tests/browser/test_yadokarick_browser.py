@@ -29,7 +29,7 @@ try:
 except ImportError:  # the browser fixture reports it: a skip locally, a failure when CI is set
     expect = None
 
-from .conftest import expect_at_latest, measure_layout, require_table
+from .conftest import expect_at_latest, measure_layout, require_table, signed
 from .conftest import open_table as _open_table
 
 pytestmark = pytest.mark.e2e
@@ -47,10 +47,12 @@ _require_table = require_table("Yadokarick")
 
 # (a) A hand-built standard position: round 2 of 3, trick 8, C leads; seat 0 (A) against three greedy
 # bots. A holds G1, the lowest number in play (P1 is set aside), so A moves the marker after the trick.
+# B's house is full (six cards), as it must be once a card has collapsed from it (Y8.4).
 STANDARD_POSITION = dict(
     hands=[["G1", "G20", "P9"], ["G12", "P14", "G33"], ["P22", "G27", "P31"], ["G5", "P6", "P35"]],
     trick_no=8, leader=2, marker=12, fill=False, round=2, rounds=3, totals=[5, 9, -2, 11],
-    houses=[["G4", "G8"], ["P12", "P16"], ["G24"], ["P10"]], collapsed=[[], ["P2"], [], []])
+    houses=[["G4", "G8"], ["P12", "P16", "G13", "P18", "G17", "P21"], ["G24"], ["P10"]],
+    collapsed=[[], ["P2"], [], []])
 STANDARD_CELL = f"""\
 from cardwidgets import Yadokarick
 from cardwidgets.games.yadokarick import setup_standard
@@ -298,14 +300,14 @@ def test_solo_game_by_clicking_the_hint(lab_page):
         if i % 30 == 29:
             snap = nb.json(SNAPSHOT)
             assert snap["history"] == actions[: i + 1] and snap["last_error"] == ""
-            expect(table.locator(".cw-solo-score")).to_have_text(str(snap["view"]["score"]))
+            expect(table.locator(".cw-solo-score")).to_have_text(signed(snap["view"]["score"]))
     snap = nb.json(SNAPSHOT)
     assert snap["terminal"] and snap["history"] == actions
     assert snap["view"]["outcome"]["scores"] == [score] and snap["view"]["score"] == score
     panel = table.locator(".cw-outcome")
     expect(panel).to_be_visible()
-    expect(panel.locator(".cw-overlay-head")).to_contain_text(f"Final score {score}")
-    expect(panel.locator(".cw-final-score")).to_have_text(str(score))
+    expect(panel.locator(".cw-overlay-head")).to_contain_text(f"Final score {signed(score)}")
+    expect(panel.locator(".cw-final-score")).to_have_text(signed(score))
     expect(panel.locator(".cw-reason")).to_contain_text("rules Y14.13, Y14.14")
     expect(table.locator(".cw-header .cw-turn")).to_have_text("Game over")
     expect(table.locator("[data-action]")).to_have_count(0)

@@ -12,6 +12,11 @@ Three modes, one engine each (rule IDs ``Y0``–``Y15``, resolutions ``YA-*``;
 * ``mode="solo"`` (1 player, :class:`SoloState`): four crabs, a row of five cards,
   finished houses score (Y14). ``state.hint()`` suggests a move and says why.
 
+A position is one line of text (``state.to_position()``, :func:`from_position`; the
+grammar is in the rules reference, "Position text"), and ``state.sample_world(seat)``
+deals again what a seat has not seen: the other hands and the cards set aside, the NPC
+deck, the order of the solo decks.
+
 >>> st = new_game(players=4, seed=1, deck=DEMO_DECK)
 >>> st.hand(0)[:4], st.current_player
 (['G1', 'P2', 'G4', 'P5'], 0)
@@ -25,6 +30,11 @@ Illegal: rule Y4.2 — B does not hold P36 (hand: P1, G3, G5, P8, G9, P14, P15, 
 >>> solo = new_game(players=1, mode="solo", seed=5)
 >>> solo.phase, solo.legal_actions()[0]
 ('setup', Draw(colour='green'))
+>>> world = st.sample_world(1, 7)
+>>> world.hand(1) == st.hand(1), world.hand(0) == st.hand(0), world.view(1) == st.view(1)
+(True, False, True)
+>>> from_position(st.to_position()).view(None) == st.view(None)
+True
 """
 
 from __future__ import annotations
@@ -34,12 +44,13 @@ from typing import Any, Mapping, Sequence
 
 from ...core import ANY, Event, IllegalActionError, InvalidActionError, Recorded
 from ...core.deck import read_cards
+from ...core.position import load_position
 from .cards import (CRABS, GREEN, NAME, NPC, PINK, PLAY, TRICKS, Arrange, Decline, Draw, GiveUp, Move,
-                    Place, Play, Row, Take, card_id, check_deck, config, duo_winners, names, parse_action,
-                    round_score, size_of)
+                    Place, Play, Row, Take, card_id, check_deck, config, default_config, duo_winners, names,
+                    parse_action, round_score, size_of)
 from .solo import SoloState, can_finish, hint, hint_from_view
 from .spec import DUO, SOLO, SPEC, STANDARD
-from .trick import DuoState, StandardState
+from .trick import DuoState, StandardState, check_options
 
 _CLASSES = {STANDARD: StandardState, DUO: DuoState, SOLO: SoloState}
 _DEFAULT_PLAYERS = {STANDARD: 4, DUO: 2, SOLO: 1}
@@ -54,7 +65,7 @@ _UNSET: Any = _ModeDefault()
 
 
 def _mode_of(mode: Any) -> str:
-    return SPEC.mode(mode).name
+    return mode if mode.__class__ is str and mode in _CLASSES else SPEC.mode(mode).name  # SPEC.mode: errors
 
 
 def new_game(players: int = _UNSET, seed: int | None = None, deck: Sequence[Any] | None = None, *,
@@ -83,6 +94,8 @@ def new_game(players: int = _UNSET, seed: int | None = None, deck: Sequence[Any]
         The options of ``SPEC`` for that mode (an option of another mode is a
         ``ValueError``).
 
+    Examples
+    --------
     >>> [new_game(mode=m, seed=1).players for m in ("standard", "duo", "solo")]
     [4, 2, 1]
     >>> new_game(players=7, card_set="advanced")  # doctest: +ELLIPSIS
@@ -100,23 +113,11 @@ def new_game(players: int = _UNSET, seed: int | None = None, deck: Sequence[Any]
     return _new_solo(players, seed, deck, chance, options)
 
 
-def _check_standard(st: StandardState) -> None:
-    o, n = st.options, st.players
-    if o["card_set"] == "advanced" and n == 7:
-        raise ValueError("card_set='advanced' is not allowed with 7 players: the advanced card sets are for 3 to 6 "
-                         "players (rule Y12.3)")
-    if o["dealer"] is not None and o["dealer"] >= n:
-        raise ValueError(f"dealer={o['dealer']!r} is not allowed; allowed values: a seat 0..{n - 1} or None "
-                         f"(rule Y2.6)")
-    lo, hi = o["size_track"]
-    if not lo <= o["marker_start"] <= hi:
-        raise ValueError(f"marker_start={o['marker_start']!r} is not allowed; allowed values: a value on the size "
-                         f"track, {lo} to {hi} (rule Y1.5)")
-
-
-def _first_order(st: Any, deck: Any, what: str) -> list[int]:
+def _first_order(st: Any, deck: Any) -> list[int]:
     """The first deal's card order: the checked ``deck=`` (kept in ``deck_order``), or a shuffle."""
     if deck is not None:
+        what = (f"a duo game in {st.options['duo_color']}" if st.mode == DUO
+                else f"a {st.players}-player {st.options['card_set']} game")
         order = check_deck(deck, st._cfg.cards, what)
         st.deck_order = tuple(names(order))
         return order
@@ -127,9 +128,9 @@ def _first_order(st: Any, deck: Any, what: str) -> list[int]:
 
 def _new_standard(players: Any, seed: Any, deck: Any, chance: Any, options: dict) -> StandardState:
     st = StandardState._create(players, seed, STANDARD, options, chance)
-    _check_standard(st)
-    cfg = st._cfg = config(STANDARD, st.players, st.options)
-    order = _first_order(st, deck, f"a {st.players}-player {st.options['card_set']} game")
+    check_options(st)
+    cfg = st._cfg = (config if options else default_config)(STANDARD, st.players, st.options)
+    order = _first_order(st, deck)
     n = st.players
     st._round = 1
     st._dealer = cfg.dealer
@@ -137,7 +138,6 @@ def _new_standard(players: Any, seed: Any, deck: Any, chance: Any, options: dict
     st._results = ()
     st._last = None
     st._winners = None
-    st._reason = ""
     st._marker = cfg.marker_start
     events: list[Event] = []
     st._start_round(order, events)
@@ -147,12 +147,11 @@ def _new_standard(players: Any, seed: Any, deck: Any, chance: Any, options: dict
 
 def _new_duo(players: Any, seed: Any, deck: Any, chance: Any, options: dict) -> DuoState:
     st = DuoState._create(players, seed, DUO, options, chance)
-    cfg = st._cfg = config(DUO, st.players, st.options)
-    order = _first_order(st, deck, f"a duo game in {st.options['duo_color']}")
+    st._cfg = (config if options else default_config)(DUO, st.players, st.options)
+    order = _first_order(st, deck)
     st._cur = None
     st._last = None
     st._winners = None
-    st._reason = ""
     events: list[Event] = []
     st._start(order, events)
     st.setup_events = events
@@ -161,7 +160,8 @@ def _new_duo(players: Any, seed: Any, deck: Any, chance: Any, options: dict) -> 
 
 def _blank_solo(players: Any, seed: Any, chance: Any, options: dict) -> SoloState:
     st = SoloState._create(players, seed, SOLO, options, chance)
-    st._cfg = config(SOLO, st.players, st.options)
+    st.is_terminal = False
+    st._cfg = (config if options else default_config)(SOLO, st.players, st.options)
     st._row = []
     st._crabs = [[], [], [], []]
     st._roofmode = (False,) * 4
@@ -175,7 +175,6 @@ def _blank_solo(players: Any, seed: Any, chance: Any, options: dict) -> SoloStat
     st._setup_color = None
     st._turns = 0
     st._last = None
-    st._reason = ""
     return st
 
 
@@ -201,6 +200,25 @@ def _new_solo(players: Any, seed: Any, deck: Any, chance: Any, options: dict) ->
         st._fill(events)
     st.setup_events = events
     return st
+
+
+def from_position(text: str, seed: int | None = None):
+    """A state from position text (``state.to_position()``; the grammar is in the rules
+    reference, "Position text"). Unknown parts (``?``) are dealt with ``seed``, which also
+    seeds every later shuffle. Raises :class:`~cardwidgets.core.position.PositionError`,
+    also for a position no game reaches: the piles hold the cards of the tricks over, and
+    only the standard card set sets cards aside.
+
+    >>> st = from_position("yadokarick/1 players=4 mode=standard trick=2 turn=C marker=12 "
+    ...                    "hands=G3,?8/?/?/? houses=G2/-/-/P8 discard=G25,P29", seed=1)
+    >>> st.current_player, len(st.hand(2)), "G3" in st.hand(0), len(st.view(None)["aside"])
+    (2, 9, True, 32)
+    >>> from_position("yadokarick/1 players=4 mode=standard trick=2 hands=?/?/?/?", seed=1)
+    Traceback (most recent call last):
+    ...
+    cardwidgets.core.position.PositionError: column 59 (discard): at trick 2, 1 trick of 4 cards is over, so 4 cards lie in the houses, the collapsed piles and the discard pile (rules Y4.2, Y6.2, Y6.3, Y8.2); 0 are written there
+    """
+    return load_position(text, seed, lambda mode: _CLASSES[SPEC.mode(mode).name])
 
 
 def from_dict(data: dict[str, Any]):
@@ -260,6 +278,9 @@ def setup_standard(players: int = 4, hands: Sequence[Sequence[str]] | None = Non
     defaults to "the house holds a roof card". Each hand must hold at most the cards
     still to play; with ``fill`` (default) short hands are topped up with cards left over,
     shuffled with ``seed``. Cards nowhere else are set aside. Replays record the position.
+    A scenario may leave out cards a real game would have played by then (the houses and
+    the discard pile need not hold every trick over): it plays by the rules all the same,
+    but ``from_position`` refuses its ``to_position()`` text, which no game reaches.
 
     >>> st = setup_standard(4, [["G2"], ["P4"], ["G36"], ["P32"]], trick_no=10, marker=8,
     ...                     houses=[["G4", "G8", "G1"], ["G12", "G16"], [], []])
@@ -267,7 +288,7 @@ def setup_standard(players: int = 4, hands: Sequence[Sequence[str]] | None = Non
     ('A plays G2, size 2 (rule Y4.2).', 1)
     """
     st = StandardState._create(players, seed, STANDARD, options, None)
-    _check_standard(st)
+    check_options(st)
     cfg = st._cfg = config(STANDARD, st.players, st.options)
     n = st.players
     if not isinstance(trick_no, int) or not 1 <= trick_no <= TRICKS:
@@ -323,6 +344,7 @@ def setup_standard(players: int = 4, hands: Sequence[Sequence[str]] | None = Non
         raise ValueError(f"marker must be on the size track, {lo} to {hi}")
     st._movers = st._entitled = st._moved = ()
     st._pending = ()
+    st.is_terminal = False
     st._trick_no = trick_no
     st._round = round
     st._dealer = (leader - 1) % n if dealer is None else dealer
@@ -335,7 +357,7 @@ def setup_standard(players: int = 4, hands: Sequence[Sequence[str]] | None = Non
     st._last_trick = None
     st._last = None
     st._winners = None
-    st._reason = ""
+    st._check_loaded()  # a hand-built position is held to the same rules as a loaded one
     st._mark_origin()
     return st
 
@@ -350,6 +372,8 @@ def setup_duo(hands: Sequence[Sequence[str]] | None = None, *, npc_deck: Sequenc
     ``trick`` holds the cards played so far from the leader on. ``npc_deck`` is listed top
     first (``None``: every card left over, shuffled); with a given deck, leftover cards are
     set aside. If it is the NPC's turn its card is turned over at once (``setup_events``).
+    Like :func:`setup_standard`, a scenario that sets cards aside or leaves piles short plays
+    by the rules, but ``from_position`` refuses its ``to_position()`` text.
 
     >>> st = setup_duo([["G6"], ["G13"]], npc_deck=["G34"], trick_no=10)
     >>> [e.text for e in st.apply("play G6")][1]
@@ -415,13 +439,14 @@ def setup_duo(hands: Sequence[Sequence[str]] | None = None, *, npc_deck: Sequenc
     st._phase = "play"
     st._trick_no = trick_no
     st._cur = None
+    st.is_terminal = False
     st._last_trick = None
     st._last = None
     st._winners = None
-    st._reason = ""
     events: list[Event] = []
     st._advance(events)
     st.setup_events = events
+    st._check_loaded()  # a hand-built position is held to the same rules as a loaded one
     st._mark_origin()
     return st
 
@@ -432,8 +457,10 @@ def setup_solo(row: Sequence[str] = (), *, crabs: Mapping[str, Sequence[str]] | 
     """A solo position at the start of a turn. ``crabs`` maps ``"A"``–``"D"`` to stacks listed
     bottom to top (roof mode follows from a roof card in the stack). ``green`` / ``pink`` are
     the decks, top first (``None``: every card of that colour left over, shuffled; with a given
-    deck, the colour's leftover cards are out of play). A row shorter than 5 is refilled as in
-    a turn (you choose the deck when both have cards); then the end of the game is checked.
+    deck, the colour's leftover cards are out of play, and ``from_position`` refuses the
+    ``to_position()`` text of such a scenario: a solo game puts no card out of play). A row
+    shorter than 5 is refilled as in a turn (you choose the deck when both have cards); then
+    the end of the game is checked.
 
     >>> st = setup_solo(["G23", "G19", "P27", "P17", "P5"],
     ...                 crabs={"A": ["G21", "G15", "G10"], "B": ["P22", "G17"],
@@ -489,6 +516,7 @@ def setup_solo(row: Sequence[str] = (), *, crabs: Mapping[str, Sequence[str]] | 
     events: list[Event] = []
     st._fill(events)
     st.setup_events = events
+    st._check_loaded()  # a hand-built position is held to the same rules as a loaded one
     st._mark_origin()
     return st
 
@@ -504,6 +532,6 @@ DEMO_DECK += [NAME[c] for c in range(72) if NAME[c] not in set(DEMO_DECK)]
 __all__ = [
     "ANY", "Arrange", "CRABS", "DEMO_DECK", "Decline", "Draw", "DuoState", "GiveUp", "IllegalActionError",
     "InvalidActionError", "Move", "Place", "Play", "Row", "SPEC", "SoloState", "StandardState", "Take", "can_finish",
-    "card_id", "duo_winners", "from_dict", "hint", "hint_from_view", "new_game", "parse_action", "round_score",
-    "setup_duo", "setup_position", "setup_solo", "setup_standard", "size_of",
+    "card_id", "duo_winners", "from_dict", "from_position", "hint", "hint_from_view", "new_game", "parse_action",
+    "round_score", "setup_duo", "setup_position", "setup_solo", "setup_standard", "size_of",
 ]

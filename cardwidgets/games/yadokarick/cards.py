@@ -7,7 +7,7 @@ card ids sort by number first and ``cid ± 2`` is the same colour one number awa
 
 The house sizes and roof numbers are data of the :class:`Config` built from the
 options (``size_table``, ``roof_numbers``): the real card list is not known, so
-the default sizes are assumptions (Y1.2, ASM-3).
+the default sizes are assumptions (Y1.2, YA-3).
 
 >>> NAME[card_id("g25")], size_of("G25"), size_of("P8")
 ('G25', 1, 4)
@@ -61,7 +61,7 @@ def card_id(text: Any) -> int | None:
 
 
 def default_size(number: int) -> int:
-    """The assumed house size of a number: 1, 2, 3, 4, 1, 2, ... (Y1.2, ASM-3)."""
+    """The assumed house size of a number: 1, 2, 3, 4, 1, 2, ... (Y1.2, YA-3)."""
     return (number - 1) % 4 + 1
 
 
@@ -247,6 +247,18 @@ def config(mode: str, players: int, options: dict[str, Any]) -> Config:
     return hit
 
 
+_DEFAULT_CONFIGS: dict[tuple[str, int], Config] = {}
+
+
+def default_config(mode: str, players: int, options: dict[str, Any]) -> Config:
+    """:func:`config` of options that are all at their defaults (a game set up without options,
+    as simulations do by the thousand): looked up by mode and player count alone."""
+    hit = _DEFAULT_CONFIGS.get((mode, players))
+    if hit is None:
+        hit = _DEFAULT_CONFIGS[(mode, players)] = config(mode, players, options)
+    return hit
+
+
 def _make_config(mode: str, players: int, o: dict[str, Any]) -> Config:
     size, roof = size_tables(o)
     roofset = frozenset(c for c in range(72) if roof[c])
@@ -338,8 +350,23 @@ def judge_duo(cards: Sequence[int], size: Sequence[int]) -> tuple[int, list[int]
     return cards.index(max(cards)), [c for c in cards if size[c] == smax]
 
 
-def duo_winners(h0: int, h1: int, t: int) -> tuple[tuple[int, ...], str]:
-    """Who wins a duo game with house sizes ``h0``, ``h1`` and target ``t`` (Y13.10).
+def duo_winner_seats(h0: int, h1: int, t: int) -> tuple[int, ...]:
+    """The winners of :func:`duo_winners` alone (the end of every simulated duo game).
+
+    >>> duo_winner_seats(10, 11, 12), duo_winner_seats(13, 5, 12), duo_winner_seats(15, 15, 12)
+    ((1,), (1,), (0, 1))
+    """
+    b0 = h0 > t
+    if b0 == (h1 > t):
+        if h0 == h1:
+            return (0, 1)
+        return ((0,) if h0 < h1 else (1,)) if b0 else ((0,) if h0 > h1 else (1,))
+    return (1,) if b0 else (0,)
+
+
+def duo_winners(h0: int, h1: int, t: int, labels: tuple[str, str] = ("A", "B")) -> tuple[tuple[int, ...], str]:
+    """Who wins a duo game with house sizes ``h0``, ``h1`` and target ``t`` (Y13.10); ``labels``
+    name the players in the reason.
 
     >>> duo_winners(10, 11, 12), duo_winners(13, 5, 12)[0], duo_winners(14, 13, 12)[0], duo_winners(9, 9, 12)[0]
     (((1,), 'neither bursts and B is closer'), (1,), (1,), (0, 1))
@@ -349,9 +376,9 @@ def duo_winners(h0: int, h1: int, t: int) -> tuple[tuple[int, ...], str]:
         if h0 == h1:
             return (0, 1), ("both burst" if b0 else "neither bursts") + " and the houses are equal"
         closer = (0 if h0 < h1 else 1) if b0 else (0 if h0 > h1 else 1)
-        return (closer,), ("both burst" if b0 else "neither bursts") + f" and {'AB'[closer]} is closer"
+        return (closer,), ("both burst" if b0 else "neither bursts") + f" and {labels[closer]} is closer"
     keep = 1 if b0 else 0
-    return (keep,), f"{'AB'[1 - keep]} bursts"
+    return (keep,), f"{labels[1 - keep]} bursts"
 
 
 # --------------------------------------------------------------------------- actions
@@ -466,12 +493,18 @@ class Arrange:
         return "arrange " + ",".join(self.cards)
 
 
-@dataclass(frozen=True, slots=True)
+_PLACES: list[Any] = [None] * (72 * 4)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class Place:
     """Solo: place a row card on crab A, B, C or D (Y14.4).
 
-    >>> Place("g17", "b"), str(Place("P5", "D"))
-    (Place(card='G17', crab='B'), 'place P5 D')
+    There is one ``Place`` object per card and crab, as for :class:`Play`: placements compare
+    by identity, which keeps the row's placement lists fast to update.
+
+    >>> Place("g17", "b"), str(Place("P5", "D")), Place("P5", "d") is Place("p5", "D")
+    (Place(card='G17', crab='B'), 'place P5 D', True)
     """
 
     kind = "place"
@@ -480,6 +513,13 @@ class Place:
     cid: int = field(init=False, repr=False, compare=False)
     k: int = field(init=False, repr=False, compare=False)
 
+    def __new__(cls, card: Any, crab: Any) -> "Place":
+        i = 4 * _card(card, "place") + CRABS.index(_crab(crab, "place"))
+        hit = _PLACES[i]
+        if hit is None:
+            hit = _PLACES[i] = object.__new__(cls)
+        return hit
+
     def __post_init__(self) -> None:
         c = _card(self.card, "place")
         crab = _crab(self.crab, "place")
@@ -487,6 +527,9 @@ class Place:
         object.__setattr__(self, "crab", crab)
         object.__setattr__(self, "cid", c)
         object.__setattr__(self, "k", CRABS.index(crab))
+
+    def __reduce__(self) -> tuple:
+        return (Place, (self.card, self.crab))
 
     def __str__(self) -> str:
         return f"place {self.card} {self.crab}"
@@ -673,6 +716,8 @@ def parse_action(text: str) -> Any:
             card = card[5:].strip()
         return PLACE[_card_token(card, text)][_crab_token(crab.strip(), text)]
     tokens = s.replace(",", " ").split()
+    if not tokens:  # nothing but commas
+        raise InvalidActionError(f"{quote(text)}: no action, only separators; {_EXAMPLES}")
     verb = tokens[0].lower()
     rest = tokens[1:]
     if len(tokens) == 1:
@@ -747,16 +792,70 @@ def decode_lists(value: Any, what: str = "cards") -> list[list[int]]:
     return [decode_cards(x, what) for x in value]
 
 
-def check_seat(value: Any, n: int, what: str, none_ok: bool = False) -> None:
+class LoadError(ValueError):
+    """A loaded state (``from_dict``, position text) that no game could reach.
+
+    ``key`` names the part that is wrong, as the field of the position text it is
+    written in (``hands``, ``turn`` ...), so that a position error can point at its column.
+    """
+
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(f"{key}: {message}")
+        self.key, self.reason = key, message
+
+
+def check_seat(value: Any, n: int, key: str, none_ok: bool = False) -> None:
     if value is None and none_ok:
         return
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < n:
-        raise ValueError(f"{what} must be a seat 0..{n - 1}, got {show(value, 20)}")
+        raise LoadError(key, f"expected a seat 0..{n - 1}, got {show(value, 20)}")
 
 
-def small_int(value: Any, what: str, lo: int = 0, hi: int = 10**6) -> None:
+def small_int(value: Any, key: str, lo: int = 0, hi: int = 10**6) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise ValueError(f"{what} must be an int from {lo} to {hi}, got {show(value, 20)}")
+        raise LoadError(key, f"expected an int from {lo} to {hi}, got {show(value, 20)}")
+
+
+def check_flag(value: Any, key: str) -> None:
+    if not isinstance(value, bool):
+        raise LoadError(key, f"expected True or False, got {show(value, 20)}")
+
+
+def check_record(st: Any, kinds: tuple[type, ...]) -> None:
+    """What every mode checks on loading: the history holds actions of this mode and ends with
+    the last action the views show; a ``deck=`` order is the cards of this game; a hand-built
+    start (``position``) is itself a sound position of the same game, mode and options."""
+    last = st._last[1] if st.mode != "solo" and st._last is not None else st._last
+    if last is not None and not isinstance(last, kinds):
+        raise LoadError("last_action", f"{last} is not an action of the {st.mode} mode")
+    if st._history is not None:
+        node, a = st._history
+        if last is None or str(a) != str(last):
+            raise LoadError("last_action", f"the history ends with {a}, but the last action is {last}")
+        while True:
+            if not isinstance(a, kinds):
+                raise LoadError("history", f"{a} is not an action of the {st.mode} mode")
+            if node is None:
+                break
+            node, a = node
+    if st.deck_order is not None:
+        if st._origin is not None:
+            raise LoadError("deck", "a game starts from a deck order or from a hand-built position, not both")
+        check_deck(list(st.deck_order), st._cfg.cards, f"this {st.mode} game")
+    origin = st._origin
+    if origin is None:
+        return
+    from . import from_dict, from_position  # the modes' loaders (a cycle at import time only)
+
+    if isinstance(origin, str):
+        start = from_position(origin, st.seed)
+    elif isinstance(origin, dict):
+        start = from_dict({**origin, "history": [], "position": None})
+    else:
+        raise LoadError("position", f"a hand-built start is position text or a saved state, not "
+                                    f"{type(origin).__name__}")
+    if (type(start), start.players, start.options) != (type(st), st.players, st.options):
+        raise LoadError("position", "the hand-built start is another game: its mode, players or options differ")
 
 
 __all__ = [

@@ -24,10 +24,13 @@ import math
 from collections import Counter
 from typing import Any, Sequence
 
-from ...core import Event, Field, Outcome, State, plural
+from ...core import Event, Field, Outcome, State, number, plural
+from ...core.errors import show
+from ...core.position import Parsed
+from .positions import Reader, write_action, write_cards, write_lists
 from .cards import (ACTION_TYPES, CRABS, DECLINE, DRAW, GIVEUP, NAME, NUMBER, PLACE, ROW, ROW_SIZE, TAKE, Decline,
-                    Draw, GiveUp, Place, Take, card_id, config, decode_cards, decode_lists, encode_lists, listing,
-                    names, parse_action, small_int)
+                    Draw, GiveUp, LoadError, Place, Take, card_id, check_flag, check_record, config, decode_cards,
+                    decode_lists, encode_lists, listing, names, parse_action, small_int)
 from .spec import SPEC
 
 _EMPTY = 144  # the index of "no card" in the acceptance tables
@@ -145,11 +148,13 @@ class SoloState(State):
     action_types = ACTION_TYPES
     _parse = staticmethod(parse_action)
 
-    __slots__ = ("_cfg", "_acc", "_fits", "_decks", "_row", "_crabs", "_roofmode", "_score", "_penalty", "_out",
-                 "_phase", "_bonus",
-                 "_bonus_used", "_setup", "_setup_color", "_turns", "_last", "_reason")
+    # ``is_terminal`` is a plain attribute kept in step with the phase (a simulation reads it once
+    # per action, and a property costs more).
+    __slots__ = ("is_terminal", "_cfg", "_acc", "_fits", "_decks", "_row", "_crabs", "_roofmode", "_score",
+                 "_penalty", "_out", "_phase", "_bonus", "_bonus_used", "_setup", "_setup_color", "_turns", "_last")
     FIELDS = (
         Field("_cfg", save=False),
+        Field("is_terminal", save=False),
         Field("_decks", "lists", _enc_decks, _dec_decks),
         Field("_row", "list", names, decode_cards),
         Field("_crabs", "lists", encode_lists, decode_lists),
@@ -167,7 +172,6 @@ class SoloState(State):
         Field("_turns"),
         Field("_last", encode=lambda x: None if x is None else str(x), decode=lambda v: None if v is None
               else parse_action(v)),
-        Field("_reason"),
     )
 
     # ------------------------------------------------------------- reading
@@ -176,16 +180,12 @@ class SoloState(State):
         return None if self._phase == "finished" else 0
 
     @property
-    def is_terminal(self) -> bool:
-        return self._phase == "finished"
-
-    @property
     def phase(self) -> str:
         return self._phase
 
     def seat_label(self, seat: int) -> str:
-        """The single player is "you" (the letters A–D name the crabs)."""
-        return "you"
+        """The single player is "you", or their name (the letters A–D name the crabs)."""
+        return "you" if self.names is None else self.names[0]
 
     @property
     def row(self) -> list[str]:
@@ -229,8 +229,8 @@ class SoloState(State):
 
     # ------------------------------------------------------------- legal actions
     def legal_actions(self) -> list[Any]:
-        """Legal actions in the order of ``_legal`` (a new list)."""
-        return [] if self._phase == "finished" else self._legal()
+        """Legal actions in the order of ``_legal`` (a new list; none once the game is over)."""
+        return self._legal()  # _legal builds a new list in every phase, an empty one at the end
 
     def _legal(self) -> list[Any]:
         """Turn: placements crab by crab (A to D), each in row order, then give-ups A to D.
@@ -239,7 +239,7 @@ class SoloState(State):
         if ph == "turn":
             f0, f1, f2, f3 = self._fits
             crabs = self._crabs
-            out = f0 + f1 + f2 + f3
+            out = [*f0, *f1, *f2, *f3]
             if crabs[0]:
                 out.append(_GA)
             if crabs[1]:
@@ -309,6 +309,29 @@ class SoloState(State):
         return None
 
     # ------------------------------------------------------------- transitions
+    def apply_unchecked(self, a: Any) -> None:
+        """Simulation fast path (see ``State.apply_unchecked``): ``_apply`` without narration and one
+        call less for the common actions; exactly the state ``apply`` leaves (the conformance suite
+        compares them). A preview never comes here: it applies with ``_apply``."""
+        self._last = a
+        self._history = (self._history, a)
+        self._moves += 1
+        k = a.__class__
+        if k is Place:
+            self._place(a, None)
+        elif k is Draw:
+            self._draw(a.colour_id, None, False)
+            if self._phase != "bonus":
+                d = self._decks
+                if len(self._row) == ROW_SIZE and not self._setup and (d[0] or d[1]):
+                    self._phase = "turn"
+                else:
+                    self._fill(None)
+        elif k is GiveUp:
+            self._give_up(a, None)
+        else:
+            self._apply(a, None)
+
     def _apply(self, a: Any, ev: list[Event] | None) -> None:
         self._last = a
         k = a.__class__
@@ -389,7 +412,7 @@ class SoloState(State):
         stack = self._crabs[k]
         acc = self._acc[k] = _ACC[cfg.nonstrict][k][((2 * stack[0] + 1) if self._roofmode[k] else 2 * stack[-1])
                                                     if stack else _EMPTY]
-        self._fits[k] = [*filter(None, map(acc.__getitem__, self._row))]
+        self._fits[k] = [x for c in self._row if (x := acc[c])]
         decks = self._decks
         if len(self._row) == ROW_SIZE - 1 and decks[0] and decks[1] and not self._setup:
             self._phase = "refill"  # what _fill decides here: the player picks the deck
@@ -405,7 +428,7 @@ class SoloState(State):
             self._roofmode = self._roofmode[:k] + (False,) + self._roofmode[k + 1:]
         self._turns += 1
         acc = self._acc[k] = _ACC[self._cfg.nonstrict][k][_EMPTY]
-        self._fits[k] = [*filter(None, map(acc.__getitem__, self._row))]
+        self._fits[k] = [x for c in self._row if (x := acc[c])]
         if ev is not None:
             pts = self._cfg.size_of(stack)
             ev.append(Event("give_up", {"crab": a.crab, "cards": names(stack), "penalty": pts}, "Y14.11",
@@ -483,14 +506,20 @@ class SoloState(State):
             self._phase = "turn"
             return
         self._phase = "finished"
+        self.is_terminal = True
         s = self._cfg.size
         plus = sum(s[c] for c in self._score)
         minus = sum(s[c] for c in self._penalty)
-        self._reason = (f"both decks are empty and no crab can be finished with the row; score {plus} − {minus} = "
-                        f"{plus - minus} (rules Y14.13, Y14.14)")
         if ev is not None:
             ev.append(Event("game_end", {"score": plus - minus, "plus": plus, "minus": minus}, "Y14.13",
-                            f"The game is over: {self._reason}."))
+                            f"The game is over: {self._end_text()}."))
+
+    def _end_text(self) -> str:
+        s = self._cfg.size
+        plus = sum(s[c] for c in self._score)
+        minus = sum(s[c] for c in self._penalty)
+        return (f"both decks are empty and no crab can be finished with the row; score {plus} − {minus} = "
+                f"{number(plus - minus)} (rules Y14.13, Y14.14)")
 
     def _can_finish_any(self) -> bool:
         cfg = self._cfg
@@ -510,7 +539,7 @@ class SoloState(State):
             "game": "yadokarick",
             "mode": "solo",
             "players": 1,
-            "names": ["you"],
+            "names": [self.seat_label(0)],
             "seat": seat,
             "phase": self._phase,
             "current": self.current_player,
@@ -548,7 +577,7 @@ class SoloState(State):
     @staticmethod
     def view_text(v: dict[str, Any]) -> str:
         g, p = v["deck_counts"]
-        lines = [f"Yadokarick solo · score {v['points']} − {v['penalty']} = {v['score']} · decks green {g}, "
+        lines = [f"Yadokarick solo · score {v['points']} − {v['penalty']} = {number(v['score'])} · decks green {g}, "
                  f"pink {p} · turn {v['turns']} · {v['phase']}",
                  "Row: " + (" ".join(v["row"]) or "—")]
         for k, crab in enumerate(CRABS):
@@ -566,7 +595,7 @@ class SoloState(State):
     def outcome(self) -> Outcome | None:
         if self._phase != "finished":
             return None
-        return Outcome((0,), (self.score,), self._reason)
+        return Outcome((0,), (self.score,), self._end_text())
 
     def ui_candidates(self, seat: int | None) -> list[str]:
         """Every placement of a row card on a crab, every give-up and both draws: the table can say
@@ -579,21 +608,137 @@ class SoloState(State):
         out += [f"take {NAME[c]}" for c in self._bonus]
         return out
 
-    def _twin(self, seat: int, rng: Any) -> "SoloState":
-        """The decks in another order (their contents follow from what is on the table)."""
-        twin = self.clone()
-        for i in (0, 1):
-            d = twin._decks[i][:]
-            rng.shuffle(d)
-            twin._decks[i] = d
-        return twin
+    def _sample(self, seat: int, rng: Any) -> "SoloState":
+        """The decks in a new order. What is in each deck is known (the cards of its colour seen
+        nowhere else, Y15.4), except where cards are out of play: those are dealt again with
+        the deck of their colour, the deck and the out cards keeping their sizes."""
+        world = self.clone()
+        out: list[int] = []
+        for colour in (0, 1):
+            deck = self._decks[colour]
+            pool = sorted(deck + [c for c in self._out if c & 1 == colour])  # the order of the real cards
+            rng.shuffle(pool)  # must not show through, so the pool is sorted first
+            world._decks[colour] = pool[:len(deck)]
+            out += pool[len(deck):]
+        world._out = tuple(out)
+        return world
 
     def __repr__(self) -> str:
         return f"<SoloState seed={self.seed} turn={self._turns} phase={self._phase}>"
 
+    # ------------------------------------------------------------- position text
+    def _position_fields(self) -> list[tuple[str, str]]:
+        f = [("phase", self._phase), ("turns", str(self._turns)), ("row", write_cards(self._row)),
+             ("crabs", write_lists(self._crabs)), ("green", write_cards(self._decks[0][::-1])),
+             ("pink", write_cards(self._decks[1][::-1])), ("score", write_cards(self._score)),
+             ("penalty", write_cards(self._penalty))]
+        if self._out:
+            f.append(("out", write_cards(self._out)))
+        if self._setup and self._phase == "bonus":
+            f.append(("setup", "1"))
+            if self._setup_color is not None:
+                f.append(("row_colour", ("green", "pink")[self._setup_color]))
+        if self._bonus_used and not self._cfg.chain:
+            f.append(("taken", "1"))
+        if self._last is not None:
+            f.append(("last_action", write_action(self._last)))
+        return f
+
+    def _load_position(self, parsed: Parsed) -> None:
+        cfg = self._cfg = config(self.mode, 1, self.options)
+        removed = ",".join(map(str, self.options["solo_removed"])) or "none"
+        r = Reader(parsed, cfg.cards, f"solo plays both colours without the numbers {removed}")
+        fresh = not any(parsed.fields.has(k) for k in ("row", "crabs", "score", "penalty", "turns"))
+        default = ("setup_color" if cfg.one_color else "setup") if fresh else "turn"  # a new game, or a turn
+        phase = self._phase = r.take("phase", default).choice(
+            ("setup", "setup_color", "turn", "refill", "bonus", "finished"))
+        self._row, _ = r.card_list(r.take("row", "-"))
+        self._crabs = [c for c, _, _ in r.lists(r.take("crabs", "-/-/-/-"), 4)]
+        self._score, _ = r.card_list(r.take("score", "-"))
+        self._penalty, _ = r.card_list(r.take("penalty", "-"))
+        fewest = next(iter(self._turn_counts()), (0, 0))[0]  # what the piles need at least
+        self._turns = r.take("turns", str(fewest)).int(0, SPEC.max_actions(1, self.options))
+        ov = r.take("out", "-")
+        if ov.text != "-":
+            raise ov.error(f"{self._no_out()}: write out=- or leave the field out")
+        decks = []
+        pool = r.pool()
+        for colour, key in enumerate(("green", "pink")):
+            v = r.take(key, "?")
+            known, unknown = r.card_list(v, unknown_ok=True)
+            if any(c & 1 != colour for c in known):
+                raise v.error(f"the {key} deck holds {key} cards only")
+            slots: list[tuple[str, int | None]] = [] if unknown == 0 else [("deck", unknown)]
+            mine = [c for c in pool if c & 1 == colour and c not in r.where]
+            sub = Reader(parsed, mine, "")
+            dealt = sub.deal(self, slots, v)
+            decks.append((known + dealt.get("deck", []))[::-1])
+        self._decks = decks
+        self._out = ()
+        setup = phase in ("setup", "setup_color")
+        if parsed.fields.has("setup"):
+            sv = r.take("setup")
+            if phase != "bonus":
+                raise sv.error("setup= tells whether a bonus is offered while the first row is laid out; it "
+                               "belongs to the bonus phase only")
+            setup = sv.flag()
+        self._setup = setup
+        self._setup_color = None
+        if parsed.fields.has("row_colour"):
+            self._setup_color = ("green", "pink").index(r.take("row_colour").choice(("green", "pink")))
+        self._bonus_used = r.take("taken", "0").flag()
+        row = self._row
+        c = row[-1] if row and phase == "bonus" else None
+        self._bonus = () if c is None else tuple(x for x in row if x in (c, c - 2, c + 2))
+        self._last = None
+        if parsed.fields.has("last_action"):
+            self._last = r.action(r.take("last_action"), None)[1]
+        self._acc, self._fits = [], []
+        r.check(self)
+
+    # ------------------------------------------------------------- reachable by a dealt game
+    def _no_out(self) -> str:
+        return ("solo sets no card aside: every card of both colours but the removed numbers is in a deck, the row, "
+                "on a crab or in the score or penalty pile (rules Y14.1, Y14.2)")
+
+    def _turn_counts(self) -> list[tuple[int, int]]:
+        """The numbers of turns the piles fit, as ranges ``(lo, hi)``: each card on a crab or in the
+        penalty pile was placed in a turn; each give-up took a turn and surrendered 1 to
+        ``complete - 1`` cards (a crab never holds more, Y14.8, Y14.11); the score pile is ``h``
+        finished houses of ``complete`` placed cards each and bonus cards (Y14.8, Y14.10)."""
+        k = self._cfg.complete
+        pen = len(self._penalty)
+        if pen and k < 2:
+            return []
+        placed = sum(map(len, self._crabs)) + pen
+        lo, hi = (-(-pen // (k - 1)), pen) if pen else (0, 0)
+        return [(placed + k * h + lo, placed + k * h + hi) for h in range(len(self._score) // k + 1)]
+
+    def _check_reachable(self) -> None:
+        """What position text must show because every dealt game does (``LoadError``): nothing is
+        out of play (Y14.1, Y14.2), and the turns played fit the cards placed, given up and
+        scored. A hand-built scenario (``setup_solo``) may leave cards out, so ``_check_loaded``
+        does not ask this."""
+        if self._out:
+            raise LoadError("out", self._no_out())
+        k = self._cfg.complete
+        if self._penalty and k < 2:
+            raise LoadError("penalty", f"with solo_house_complete={k} a house is finished as soon as a card is placed "
+                                       f"(rule Y14.8), so no crab ever holds a card to give up (rule Y14.11)")
+        counts = self._turn_counts()
+        t = self._turns
+        if not any(lo <= t <= hi for lo, hi in counts):
+            fits = " or ".join(str(lo) if lo == hi else f"{lo} to {hi}" for lo, hi in counts)
+            raise LoadError("turns", f"each turn places a row card on a crab or gives a crab up (rules Y14.3, "
+                                     f"Y14.4, Y14.11): {plural(sum(map(len, self._crabs)), 'card')} on the crabs "
+                                     f"and {len(self._penalty)} given up (1 to {k - 1} cards a give-up), with "
+                                     f"{len(self._score)} in the score pile (houses of {k} cards and bonus cards, "
+                                     f"rules Y14.8, Y14.10), take {fits} turns, not {t}")
+
     # ------------------------------------------------------------- loading
     def _derive(self) -> None:
         self._cfg = config(self.mode, self.players, self.options)
+        self.is_terminal = self._phase == "finished"
         roof = self._cfg.roof
         self._roofmode = tuple(any(roof[c] for c in s) for s in self._crabs)
         self._reaccept()
@@ -604,7 +749,7 @@ class SoloState(State):
         rm = self._roofmode
         self._acc = [acc[k][_key(s, rm[k])] for k, s in enumerate(self._crabs)]
         row = self._row
-        self._fits = [[*filter(None, map(a.__getitem__, row))] for a in self._acc]
+        self._fits = [[x for c in row if (x := a[c])] for a in self._acc]
 
     def _unfit(self, c: int) -> None:
         """Card ``c`` left the row: it is no longer a placement on any crab."""
@@ -620,29 +765,125 @@ class SoloState(State):
             f3.remove(a3[c])
 
     def _check_loaded(self) -> None:
+        """Refuse a state no solo game can reach (``LoadError``, a ``ValueError``): the decks hold
+        their own colour, each card of the game is in exactly one place, every crab's stack could
+        have been built by the placement rules (Y14.5–Y14.7) and is not finished, and the phase
+        fits the row, the decks and the bonus group (Y14.2, Y14.9, Y14.10, Y14.13)."""
         cfg = self._cfg
-        if len(self._decks) != 2 or len(self._crabs) != 4:
-            raise ValueError("expected 2 decks and 4 crabs")
+        if len(self._decks) != 2:
+            raise LoadError("green", "expected a green and a pink deck")
+        if len(self._crabs) != 4:
+            raise LoadError("crabs", "expected 4 crabs, A to D")
         for i, d in enumerate(self._decks):
             if any(c & 1 != i for c in d):
-                raise ValueError(f"the {'green' if i == 0 else 'pink'} deck holds a card of the other colour")
-        if self._phase not in ("setup", "setup_color", "turn", "refill", "bonus", "finished"):
-            raise ValueError(f"unknown phase {self._phase!r}")
-        if len(self._row) > ROW_SIZE:
-            raise ValueError("the row holds more than 5 cards")
-        for k, stack in enumerate(self._crabs):
-            if len(stack) >= cfg.complete:
-                raise ValueError(f"crab {CRABS[k]} holds a finished house")
-        if not all(isinstance(v, bool) for v in (self._bonus_used, self._setup)):
-            raise ValueError("bonus_used and setup are booleans")
-        if self._setup_color not in (None, 0, 1):
-            raise ValueError("setup_color is None, 0 or 1")
-        if any(c not in self._row for c in self._bonus) or (self._phase == "bonus") != bool(self._bonus):
-            raise ValueError("the bonus group is made of row cards, in the bonus phase only")
-        small_int(self._turns, "turns")
+                key = ("green", "pink")[i]
+                raise LoadError(key, f"the {key} deck holds a card of the other colour")
         got = Counter(x for zone in self._zones() for x in zone)
         if got != Counter(cfg.cards):
-            raise ValueError("the zones do not hold exactly the cards of this game: cards were created or lost")
+            extra = sorted((got - Counter(cfg.cards)).elements())
+            missing = sorted((Counter(cfg.cards) - got).elements())
+            what = ([f"{listing(extra)} extra or placed twice"] if extra else []) + \
+                ([f"{listing(missing)} missing"] if missing else [])
+            raise LoadError("row", "the cards are not those of this game: " + "; ".join(what))
+        phase = self._phase
+        if phase not in ("setup", "setup_color", "turn", "refill", "bonus", "finished"):
+            raise LoadError("phase", f"{show(phase, 20)} is not a phase of the solo game")
+        row = self._row
+        if len(row) > ROW_SIZE:
+            raise LoadError("row", f"the row holds at most {ROW_SIZE} cards")
+        for k, stack in enumerate(self._crabs):
+            if len(stack) >= cfg.complete:
+                raise LoadError("crabs", f"crab {CRABS[k]} holds {len(stack)} cards: a house of {cfg.complete} is "
+                                         f"finished at once (rule Y14.8)")
+            if not buildable(k, stack, cfg.roof, cfg.nonstrict):
+                raise LoadError("crabs", f"crab {CRABS[k]}'s stack {listing(stack)} cannot be built by the placement "
+                                         f"rules (rules Y14.5–Y14.7)")
+        check_flag(self._bonus_used, "taken")
+        check_flag(self._setup, "setup")
+        if self._setup_color not in (None, 0, 1) or isinstance(self._setup_color, bool):
+            raise LoadError("row_colour", "the first row's colour is green or pink")
+        small_int(self._turns, "turns", 0, SPEC.max_actions(1, self.options))
+        check_record(self, ACTION_TYPES[3:])
+        decks = self._decks
+        setup = self._setup
+        if setup:
+            if phase not in ("setup", "setup_color", "bonus"):
+                raise LoadError("phase", f"the first row is still laid out, so the phase is not {phase} (rule Y14.2)")
+            if self._turns or any(self._crabs) or self._penalty or (self._score and not cfg.bonus_on_setup):
+                raise LoadError("phase", "while the first row is laid out nothing is placed, given up or scored "
+                                         "(rule Y14.2)")
+            if (self._setup_color is None) != (phase == "setup_color" or not cfg.one_color):
+                raise LoadError("row_colour", "with solo_initial_row='one_color' the first row's colour is chosen "
+                                              "first; otherwise each card's deck is (rule Y14.2)")
+        elif phase in ("setup", "setup_color"):
+            raise LoadError("phase", "the first row is laid out already")
+        bonus = self._bonus
+        if phase == "bonus":
+            c = row[-1] if row else None
+            group = tuple(x for x in row if c is not None and x in (c, c - 2, c + 2))
+            if len(group) < 2 or bonus != group or (setup and not cfg.bonus_on_setup) or \
+                    (not cfg.chain and self._bonus_used):
+                raise LoadError("row", "a bonus is on offer right after a card is drawn next to a row card of its "
+                                       "colour and number ± 1 (rule Y14.10)")
+        elif bonus:
+            raise LoadError("row", "a bonus group exists only in the bonus phase")
+        if phase == "setup_color":
+            if row or self._score:
+                raise LoadError("row", "the first row's colour is chosen before any card is drawn (rule Y14.2)")
+        elif phase == "setup":
+            if cfg.one_color or len(row) >= ROW_SIZE or not (decks[0] and decks[1]):
+                raise LoadError("phase", "you choose the deck of each first-row card while the row is short and "
+                                         "both decks hold cards (rule Y14.2)")
+        elif phase == "refill":
+            if len(row) >= ROW_SIZE or not (decks[0] and decks[1]):
+                raise LoadError("phase", "you choose the deck of a refill card while the row is short and both decks "
+                                         "hold cards; otherwise the draw is automatic (rule Y14.9)")
+        elif phase == "turn":
+            if decks[0] or decks[1]:
+                if len(row) != ROW_SIZE:
+                    raise LoadError("row", f"a turn starts with {ROW_SIZE} cards in the row while the decks hold "
+                                           f"cards (rule Y14.9)")
+            elif not self._can_finish_any():
+                raise LoadError("phase", "both decks are empty and no crab can be finished: the game is over "
+                                         "(rule Y14.13)")
+        elif phase == "finished":
+            if decks[0] or decks[1] or self._can_finish_any():
+                raise LoadError("phase", "the game ends once both decks are empty and no crab can be finished "
+                                         "(rule Y14.13)")
+
+
+def buildable(k: int, stack: Sequence[int], roofs: Sequence[bool], nonstrict: bool) -> bool:
+    """Could crab ``k``'s stack (bottom to top) have been built by legal placements? (Y14.5–Y14.7)
+
+    The cards went on top one by one until the first roof card (which stays on top), then
+    each later card went to the bottom. So some card is where building started, the cards
+    from it to the top came first, and the ones below it came after, the lowest last.
+
+    >>> g = lambda *cs: [card_id(c) for c in cs]
+    >>> from cardwidgets.games.yadokarick.cards import size_tables
+    >>> roofs = size_tables({})[1]
+    >>> buildable(1, g("P22", "G17"), roofs, True), buildable(1, g("G22", "G17"), roofs, True)
+    (True, False)
+    >>> buildable(0, g("G24", "G21", "G15", "G12", "G11", "G10"), roofs, True)
+    True
+    """
+    acc = _ACC[nonstrict][k]
+    want = list(stack)
+    for start in range(len(want) or 1):
+        cur: list[int] = []
+        roof = False
+        for c in want[start:] + want[:start][::-1]:
+            if not acc[_key(cur, roof)][c]:
+                break
+            if roof:
+                cur.insert(0, c)
+            else:
+                cur.append(c)
+                roof = roofs[c]
+        else:
+            if cur == want:
+                return True
+    return False
 
 
 # =========================================================================== the hint

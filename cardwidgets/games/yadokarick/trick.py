@@ -16,14 +16,17 @@ roof fixes the house for the rest of the round.
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 from itertools import permutations
 from typing import Any
 
-from ...core import Event, Field, Outcome, State, plural, tuple_field
-from .cards import (ACTION_TYPES, HAND_SIZE, MOVE, NAME, NPC, PLAY, TRICKS, Arrange, Move, Play, arrange, check_seat,
-                    config,
-                    decode_cards, decode_lists, duo_winners, encode_lists, listing, names, parse_action,
-                    round_score, small_int)
+from ...core import Event, Field, Outcome, State, number, plural, tuple_field
+from ...core.errors import show
+from ...core.position import Parsed, PositionError, seat_text
+from .positions import Reader, option_error, part_size, write_action, write_cards, write_lists
+from .cards import (ACTION_TYPES, HAND_SIZE, MOVE, NAME, NPC, PLAY, TRICKS, Arrange, LoadError, Move, Play, arrange,
+                    check_record, check_seat, config, decode_cards, decode_lists, duo_winner_seats, duo_winners,
+                    encode_lists, judge_standard, listing, names, parse_action, round_score, small_int)
 from .spec import SPEC
 
 _MOVES = {
@@ -60,7 +63,60 @@ def _dec_trick(v: Any) -> Any:
     return None if v is None else (v[0], tuple(decode_cards(v[1], "last_trick")))
 
 
-_DEAL_TEXT: dict[tuple[int, ...], str] = {}  # the duo deal's narration per table order
+_DEALS: dict[tuple, Event] = {}  # the duo deal's event per table order and names (events are never changed)
+
+
+def check_options(st: Any) -> None:
+    """The standard options that depend on each other or on the player count (Y1.5, Y2.6, Y12.3)."""
+    o, n = st.options, st.players
+    if o["card_set"] == "advanced" and n == 7:
+        raise ValueError("card_set='advanced' is not allowed with 7 players: the advanced card sets are for 3 to 6 "
+                         "players (rule Y12.3)")
+    if o["dealer"] is not None and o["dealer"] >= n:
+        raise ValueError(f"dealer={o['dealer']!r} is not allowed; allowed values: a seat 0..{n - 1} or None "
+                         f"(rule Y2.6)")
+    lo, hi = o["size_track"]
+    if not lo <= o["marker_start"] <= hi:
+        raise ValueError(f"marker_start={o['marker_start']!r} is not allowed; allowed values: a value on the size "
+                         f"track, {lo} to {hi} (rule Y1.5)")
+
+
+def _deal(world: Any, rng: Any, pool: list[int], seats: list[int], blind: list[tuple[int, int]]) -> list[int]:
+    """Deal ``pool`` at random into a clone: each of ``seats`` gets as many cards as it holds,
+    each blind collapsed pile its ``k`` bottom cards; the rest is returned (aside, NPC deck).
+    The pool is sorted first, so that the world depends on the rng and on what the seat knows
+    only, never on where the real cards are."""
+    pool.sort()
+    rng.shuffle(pool)
+    i = 0
+    for s in seats:
+        m = len(world._hands[s])
+        world._hands[s] = [PLAY[c] for c in sorted(pool[i:i + m])]
+        i += m
+    for s, k in blind:
+        world._collapsed[s][:k] = pool[i:i + k]
+        i += k
+    return pool[i:]
+
+
+@lru_cache(maxsize=64)
+def _text_start(text: str, seed: int) -> tuple[int, tuple[tuple[int, ...], ...]]:
+    from . import from_position  # the package's loader (imported here: it imports this module)
+
+    st = from_position(text, seed)
+    return getattr(st, "_round", 1), tuple(tuple(p) for p in st._collapsed)
+
+
+def _origin_start(st: Any) -> tuple[int, Any] | None:
+    """The round and the collapsed piles of ``st``'s hand-built start (position text or a saved
+    state), if it has one."""
+    origin = st._origin
+    if isinstance(origin, str):
+        return _text_start(origin, st.seed)
+    state = origin.get("state") if isinstance(origin, dict) else None
+    if not isinstance(state, dict):
+        return None
+    return state.get("round", 1), decode_lists(state.get("collapsed", []), "collapsed")
 
 
 def _cap(text: str) -> str:
@@ -82,16 +138,14 @@ class _TrickTable(State):
     SPEC = SPEC
     action_types = ACTION_TYPES
     _parse = staticmethod(parse_action)
-    __slots__ = ()
+    # ``is_terminal`` is a plain attribute kept in step with ``_cur`` (set where a game starts,
+    # ends or is loaded): a simulation reads it once per action, and a property costs more.
+    __slots__ = ("is_terminal",)
 
     # ------------------------------------------------------------- reading
     @property
     def current_player(self) -> int | None:
         return self._cur
-
-    @property
-    def is_terminal(self) -> bool:
-        return self._cur is None
 
     @property
     def phase(self) -> str:
@@ -164,10 +218,20 @@ class _TrickTable(State):
                             f"{_cap(name)} places {order} on {self._their(who)} house: H = {h} (rule {rule})."))
             if gone:
                 f = sum(size[c] for c in self._collapsed[who])
-                ev.append(Event("collapse", {"who": name, "cards": names(gone), "collapsed_size": f}, "Y8.4",
-                                f"{_cap(name)}'s house holds more than {cfg.house_limit} cards: {listing(gone)} "
-                                f"{'collapses' if len(gone) == 1 else 'collapse'} face down, F = {f} "
-                                f"(rule Y8.4)."))
+                head = f"{_cap(name)}'s house holds more than {cfg.house_limit} cards: "
+                verb = "collapses" if len(gone) == 1 else "collapse"
+                text = f"{head}{listing(gone)} {verb} face down, F = {f} (rule Y8.4)."
+                data = {"who": name, "cards": names(gone), "collapsed_size": f}
+                if cfg.collapsed_public:
+                    ev.append(Event("collapse", data, "Y8.4", text))
+                else:  # everyone sees how many cards go; only the owner sees which (Y15.3)
+                    ev.append(Event("collapse", {"who": name, "count": len(gone)}, "Y8.4",
+                                    f"{head}{plural(len(gone), 'card')} {verb} face down (rule Y8.4)."))
+                    owner = (who,) if who < self.players else ()  # the NPC's pile: the teacher view only
+                    which = "they are" if len(gone) > 1 else "it is"
+                    secret = f"only {name} sees that pile" if owner else "no player sees the NPC's collapsed pile"
+                    ev.append(Event("collapse_cards", data, "Y15.3", f"Face down, {which} {listing(gone)}: F = {f}; "
+                                                                    f"{secret} (rule Y15.3).", audience=owner))
             if roofed:
                 r = [NAME[c] for c in cards if roof[c]]
                 ev.append(Event("roof", {"who": name, "roof": r, "size": h}, "Y8.5",
@@ -218,27 +282,112 @@ class _TrickTable(State):
             c.update(NAME[x] for x in zone)
         return c
 
-    def _check_common(self, count: int) -> None:
-        for name in ("_houses", "_collapsed"):
-            v = getattr(self, name)
+    def _check_common(self, humans: int, count: int) -> None:
+        """The checks the standard and duo games share: the shape of every zone, the cards
+        (each card of the game exactly once), the houses (Y8), the trick number, the last
+        trick (its cards were played, so they are in houses, collapsed piles, captures or the
+        discard pile) and the last action's seat. ``count``: the houses (duo: 3 with the NPC)."""
+        cfg = self._cfg
+        if not isinstance(self._hands, list) or len(self._hands) != humans:
+            raise LoadError("hands", f"expected {humans} hands")
+        for key in ("houses", "collapsed"):
+            v = getattr(self, "_" + key)
             if not isinstance(v, list) or len(v) != count:
-                raise ValueError(f"{name[1:]}: expected {count} lists")
+                raise LoadError(key, f"expected {count} lists of cards")
         if not isinstance(self._roofed, tuple) or len(self._roofed) != count or \
                 not all(isinstance(r, bool) for r in self._roofed):
-            raise ValueError(f"roofed: expected {count} booleans")
-        if any(len(h) > self._cfg.house_limit for h in self._houses):
-            raise ValueError("a house holds more cards than the house limit")
+            raise LoadError("houses", f"roofed: expected {count} booleans")
         got = Counter(x for zone in self._zones() for x in zone)
-        if got != Counter(self._cfg.cards):
-            raise ValueError("the zones do not hold exactly the cards of this game: cards were created or lost")
-        small_int(self._trick_no, "trick_no", 1, TRICKS)
+        if got != Counter(cfg.cards):
+            extra = sorted((got - Counter(cfg.cards)).elements())
+            missing = sorted((Counter(cfg.cards) - got).elements())
+            what = []
+            if extra:
+                what.append(f"{listing(extra)} {'is' if len(extra) == 1 else 'are'} extra or placed twice")
+            if missing:
+                what.append(f"{listing(missing)} {'is' if len(missing) == 1 else 'are'} missing")
+            raise LoadError("hands", "the cards are not those of this game: " + "; ".join(what))
+        limit = cfg.house_limit
+        roof = cfg.roof
+        for w in range(count):
+            house, gone = self._houses[w], self._collapsed[w]
+            name = self.seat_label(w)
+            if len(house) > limit:
+                raise LoadError("houses", f"{name}'s house holds {len(house)} cards; at most {limit} (rule Y8.4)")
+            if gone and len(house) != limit:
+                raise LoadError("collapsed", f"{name} has collapsed cards, so their house holds {limit} cards: "
+                                             f"cards collapse only from a full house and never leave it (rule Y8.4)")
+            has_roof = any(roof[c] for c in house) or any(roof[c] for c in gone)
+            if self._roofed[w] != (cfg.roofs_apply and has_roof):
+                raise LoadError("houses", f"{name}'s house is {'' if self._roofed[w] else 'not '}roofed, but "
+                                          f"{'it holds' if has_roof else 'it never held'} a roof card "
+                                          f"({'rules Y8.5, Y13.7' if self.mode == 'duo' else 'rule Y8.5'})")
+        small_int(self._trick_no, "trick", 1, TRICKS)
         if self._last is not None:
-            check_seat(self._last[0], self.players, "last action's seat")
+            check_seat(self._last[0], humans, "last_action")
         if self._last_trick is not None:
             lead, cards = self._last_trick
-            small_int(lead, "last trick's leader", 0, count - 1)
-            if len(cards) != count:
-                raise ValueError(f"the last trick must hold {count} cards")
+            small_int(lead, "last_trick", 0, count - 1)
+            if len(cards) != count or len(set(cards)) != count:
+                raise LoadError("last_trick", f"the last trick holds {count} different cards")
+            played = set(self._discard).union(*self._houses, *self._collapsed, *self._captured())
+            if not played.issuperset(cards):
+                raise LoadError("last_trick", "the cards of the last trick are captured or discarded: "
+                                              f"{listing([c for c in cards if c not in played])} "
+                                              f"{'is' if len(cards) == 1 else 'are'} somewhere else")
+        check_record(self, self._kinds)
+
+    def _captured(self) -> list[tuple[int, ...]]:
+        """Captured cards not yet placed (standard, ``placement_order="choose"``)."""
+        return []
+
+    def _tricks_over(self) -> int:
+        """Tricks whose cards have left the hands: the one just judged counts (marker, arrange)."""
+        return TRICKS if self._phase == "finished" else self._trick_no - (self._phase == "play")
+
+    def _check_piles(self) -> int:
+        """Position text only (``LoadError``): each trick over moved one card per participant out of
+        the hands into a house, a collapsed pile, a captor's cards still to arrange or the discard
+        pile; and until some house has a roof, each put at least one card in a house, since its
+        highest card always captures. Returns the number of tricks over. ``_pile_rules()`` cites
+        the mode's rules for where a trick's cards go."""
+        done, rules = self._tricks_over(), self._pile_rules()
+        per = len(self._houses)
+        built = sum(map(len, self._houses)) + sum(map(len, self._collapsed)) + sum(map(len, self._captured()))
+        placed = built + len(self._discard)
+        want = per * done
+        if placed != want:
+            where = "the houses, the collapsed piles" + (", the captors' cards to arrange" if self._captured()
+                                                        else "") + " and the discard pile"
+            if done == 0:
+                why = f"no trick is over yet, so {where} are empty"
+            elif self._phase == "finished":
+                why = f"the game is over after {TRICKS} tricks of {per} cards, so {want} cards lie in {where}"
+            else:
+                when = f"at trick {self._trick_no}," if self._phase == "play" else \
+                    f"trick {self._trick_no} has just been judged:"
+                why = (f"{when} {plural(done, 'trick')} of {per} cards {'is' if done == 1 else 'are'} over, so "
+                       f"{want} cards lie in {where}")
+            raise LoadError("discard", f"{why} (rules {rules}); {placed} {'is' if placed == 1 else 'are'} written "
+                                       f"there")
+        if built < done and not any(self._roofed):
+            raise LoadError("houses", f"until a house has a roof, every trick puts at least one card in a house, "
+                                      f"since its highest card always captures (rules {rules}); "
+                                      f"{plural(done, 'trick')} {'is' if done == 1 else 'are'} over, and the "
+                                      f"houses and collapsed piles hold {plural(built, 'card')}")
+        return done
+
+    def _blind(self, seat: int) -> list[tuple[int, int]]:
+        """``(owner, k)``: the bottom ``k`` cards of ``owner``'s collapsed pile, which ``seat`` never
+        saw. With ``collapsed_visibility="count_only"`` a collapsed pile is face down to the
+        others, but every card in it was seen face up in a house, except those a hand-built
+        position put there at the start of this round."""
+        if self._cfg.collapsed_public or self._origin is None:
+            return []
+        start = _origin_start(self)
+        if start is None or start[0] != getattr(self, "_round", 1):
+            return []
+        return [(w, len(pile)) for w, pile in enumerate(start[1]) if w != seat and pile]
 
 
 # =========================================================================== standard
@@ -254,9 +403,10 @@ class StandardState(_TrickTable):
 
     __slots__ = ("_cfg", "_hands", "_houses", "_collapsed", "_roofed", "_discard", "_aside", "_trick", "_leader",
                  "_cur", "_phase", "_marker", "_movers", "_entitled", "_moved", "_pending", "_trick_no",
-                 "_round", "_dealer", "_totals", "_results", "_last_trick", "_last", "_winners", "_reason")
+                 "_round", "_dealer", "_totals", "_results", "_last_trick", "_last", "_winners")
     FIELDS = (
         Field("_cfg", save=False),
+        Field("is_terminal", save=False),
         Field("_hands", "lists", _enc_hands, _dec_hands),
         Field("_houses", "lists", encode_lists, decode_lists),
         Field("_collapsed", "lists", encode_lists, decode_lists),
@@ -282,8 +432,9 @@ class StandardState(_TrickTable):
         Field("_last", encode=_enc_last, decode=_dec_last),
         Field("_winners", encode=lambda w: None if w is None else list(w),
               decode=lambda v: None if v is None else tuple(v)),
-        Field("_reason"),
     )
+
+    _kinds = (Play, Move, Arrange)
 
     # ------------------------------------------------------------- reading
     @property
@@ -309,8 +460,11 @@ class StandardState(_TrickTable):
     def _zones(self) -> list:
         z = [[a.cid for a in h] for h in self._hands]
         z += self._houses + self._collapsed + [self._discard, self._aside, self._trick]
-        z += [c for _, c in self._pending]
+        z += self._captured()
         return z
+
+    def _captured(self) -> list[tuple[int, ...]]:
+        return [c for _, c in self._pending]
 
     # ------------------------------------------------------------- legal actions
     def _legal(self) -> list[Any]:
@@ -348,6 +502,29 @@ class StandardState(_TrickTable):
         return None
 
     # ------------------------------------------------------------- transitions
+    def apply_unchecked(self, a: Any) -> None:
+        """Simulation fast path (see ``State.apply_unchecked``): a play or a marker move with as few
+        calls as possible; exactly the state ``apply`` leaves (the conformance suite compares)."""
+        k = a.__class__
+        if k is Arrange:
+            State.apply_unchecked(self, a)
+            return
+        p = self._cur
+        self._last = (p, a)
+        self._history = (self._history, a)
+        self._moves += 1
+        if k is Move:
+            self._move(p, a, None)
+            return
+        self._hands[p].remove(a)
+        trick = self._trick
+        trick.append(a.cid)
+        n = self.players
+        if len(trick) < n:
+            self._cur = p + 1 if p + 1 < n else 0
+        else:
+            self._judge(None)
+
     def _apply(self, a: Any, ev: list[Event] | None) -> None:
         k = a.__class__
         p = self._cur
@@ -370,63 +547,86 @@ class StandardState(_TrickTable):
             self._arranged(p, a, ev)
 
     def _judge(self, ev: list[Event] | None) -> None:
-        """Y5 / Y6: find the movers and the captures; build; discard; then the marker phase."""
+        """Y5 / Y6: find the movers and the captures; build; discard; then the marker phase.
+
+        With 4 to 7 players one pass finds the lowest card and each colour's highest card and
+        largest size, and a second sorts the cards into captures and discards (Y6.1–Y6.3):
+        this runs once per trick of every simulated game, so it avoids ``min``/``max`` and
+        comprehensions."""
         trick = self._trick
         n = self.players
         lead = self._leader
         cfg = self._cfg
         size = cfg.size
-        lo = min(trick)
-        p1 = trick.index(lo)
         if n == 3:
-            movers: tuple[int, ...] = ((lead + p1) % 3,)
-            hi = max(trick)
+            lo = min(trick)
+            movers: tuple[int, ...] = ((lead + trick.index(lo)) % 3,)
             if cfg.capture_all:
                 taken = trick[:]
             else:
-                smax = max(size[c] for c in trick)
+                smax = max([size[c] for c in trick])
                 taken = [c for c in trick if size[c] == smax]
-            caps = [(trick.index(hi), taken)]
+            caps = [(trick.index(max(trick)), taken)]
+            gone = [c for c in trick if c not in taken] if len(taken) < 3 else None
         else:
-            if not lo & 1 and lo + 1 in trick:  # the same number in pink (Y6.1)
+            lo = 72
+            ghi = phi = -1
+            gs = ps = 0
+            for c in trick:
+                if c < lo:
+                    lo = c
+                if c & 1:
+                    if c > phi:
+                        phi = c
+                    if size[c] > ps:
+                        ps = size[c]
+                else:
+                    if c > ghi:
+                        ghi = c
+                    if size[c] > gs:
+                        gs = size[c]
+            p1 = trick.index(lo)
+            if not lo & 1 and phi > lo and lo + 1 in trick:  # the same number in pink (Y6.1)
                 p2 = trick.index(lo + 1)
                 movers = ((lead + p1) % n, (lead + p2) % n) if p1 < p2 else ((lead + p2) % n, (lead + p1) % n)
             else:
                 movers = ((lead + p1) % n,)
-            caps = []
-            greens = [c for c in trick if not c & 1]
-            if greens:
-                if len(greens) > 1:
-                    sm = max([size[c] for c in greens])
-                    caps.append((trick.index(max(greens)), [c for c in greens if size[c] == sm]))
+            greens, pinks, gone = [], [], []
+            for c in trick:
+                if c & 1:
+                    if size[c] == ps:
+                        pinks.append(c)
+                    else:
+                        gone.append(c)
+                elif size[c] == gs:
+                    greens.append(c)
                 else:
-                    caps.append((trick.index(greens[0]), greens))
-            if len(greens) < n:
-                pinks = [c for c in trick if c & 1]
-                if len(pinks) > 1:
-                    sm = max([size[c] for c in pinks])
-                    caps.append((trick.index(max(pinks)), [c for c in pinks if size[c] == sm]))
-                else:
-                    caps.append((trick.index(pinks[0]), pinks))
-                if len(caps) == 2 and caps[0][0] > caps[1][0]:
-                    caps.reverse()
+                    gone.append(c)
+            if ghi < 0:
+                caps = [(trick.index(phi), pinks)]
+            elif phi < 0:
+                caps = [(trick.index(ghi), greens)]
+            else:
+                pg, pp = trick.index(ghi), trick.index(phi)
+                caps = [(pg, greens), (pp, pinks)] if pg < pp else [(pp, pinks), (pg, greens)]
         if ev is not None:
             self._say_judgment(movers, caps, ev)
         pending = []
-        ncap = 0
         roofed = self._roofed
+        houses = self._houses
         for pos, cards in caps:
-            ncap += len(cards)
             who = (lead + pos) % n
             if roofed[who]:
                 self._capture(who, cards, ev)  # discarded (Y8.6)
             elif cfg.choose and len(cards) > 1:
                 pending.append((who, tuple(cards)))
+            elif not cfg.roofset.isdisjoint(cards):
+                self._build(who, _auto_order(cards, cfg.roof), ev)
+            elif ev is None and len(houses[who]) + len(cards) <= cfg.house_limit:
+                houses[who] += cards  # the usual case: no roof, no collapse, nothing to say (Y8.2)
             else:
-                self._build(who, cards if cfg.roofset.isdisjoint(cards) else _auto_order(cards, cfg.roof), ev)
-        if ncap < n:
-            captured = caps[0][1] + caps[1][1] if len(caps) == 2 else caps[0][1]
-            gone = [c for c in trick if c not in captured]
+                self._build(who, cards, ev)
+        if gone:
             self._discard += gone
             if ev is not None:
                 rule = "Y5.3" if n == 3 else "Y6.3"
@@ -512,7 +712,7 @@ class StandardState(_TrickTable):
         deal = HAND_SIZE * n
         hands: list[list[Play]] = [[] for _ in range(n)]
         for j in range(n):
-            hands[(start + j) % n] = list(map(PLAY.__getitem__, sorted(order[j:deal:n])))
+            hands[(start + j) % n] = [PLAY[c] for c in sorted(order[j:deal:n])]
         self._hands = hands
         self._aside = tuple(order[deal:])
         self._houses = [[] for _ in range(n)]
@@ -523,6 +723,7 @@ class StandardState(_TrickTable):
         if self._round == 1 or self._cfg.reset_marker:
             self._marker = self._cfg.marker_start
         self._leader = self._cur = start
+        self.is_terminal = False
         self._phase = "play"
         self._trick_no = 1
         self._movers = self._entitled = self._moved = ()
@@ -561,7 +762,7 @@ class StandardState(_TrickTable):
                        if h == t else f"house {h}, {h - t} over the target")
                 pen = f", minus {f} collapsed" if f else ""
                 ev.append(Event("score", {"seat": s, "house": h, "collapsed": f, "target": t, "score": sc},
-                                "Y10.2", f"{self.seat_label(s)} scores {sc}: {how}{pen} (rules Y10.2, Y10.3)."))
+                                "Y10.2", f"{self.seat_label(s)} scores {number(sc)}: {how}{pen} (rules Y10.2, Y10.3)."))
             ev.append(Event("round_end", {"round": self._round, "totals": list(self._totals)}, "Y10.4",
                             "Totals: " + ", ".join(f"{self.seat_label(s)} {self._totals[s]}"
                                                    for s in range(self.players)) + " (rule Y10.4)."))
@@ -576,15 +777,20 @@ class StandardState(_TrickTable):
             return
         best = max(self._totals)
         self._winners = tuple(s for s in range(self.players) if self._totals[s] == best)
-        who = " and ".join(self.seat_label(s) for s in self._winners)
-        share = " share the win" if len(self._winners) > 1 else " wins"
-        self._reason = (f"{who}{share} with the highest total, {best} points after {plural(cfg.rounds, 'round')} "
-                        f"(rule Y11.1)")
         self._phase = "finished"
         self._cur = None
+        self.is_terminal = True
         if ev is not None:
             ev.append(Event("game_end", {"winners": list(self._winners), "totals": list(self._totals)}, "Y11.1",
-                            f"The game is over: {self._reason}."))
+                            f"The game is over: {self._end_text()}."))
+
+    def _end_text(self) -> str:
+        """Why the game ended as it did (Y11.1), from the totals and the winners."""
+        best = max(self._totals)
+        who = " and ".join(self.seat_label(s) for s in self._winners)
+        share = " share the win" if len(self._winners) > 1 else " wins"
+        return (f"{who}{share} with the highest total, {best} points after {plural(self._cfg.rounds, 'round')} "
+                f"(rule Y11.1)")
 
     # ------------------------------------------------------------- narration helpers
     def _say_judgment(self, movers: tuple[int, ...], caps: list, ev: list[Event]) -> None:
@@ -712,7 +918,7 @@ class StandardState(_TrickTable):
     def outcome(self) -> Outcome | None:
         if self._phase != "finished":
             return None
-        return Outcome(self._winners, self._totals, self._reason)
+        return Outcome(self._winners, self._totals, self._end_text())
 
     def ui_candidates(self, seat: int | None) -> list[str]:
         """The actions a table offers ``seat`` (its own cards and, after a trick, the marker moves)."""
@@ -724,77 +930,397 @@ class StandardState(_TrickTable):
             out += ["move left", "move right", "move stay"]
         return out
 
-    def _twin(self, seat: int, rng: Any) -> "StandardState":
-        twin = self.clone()
-        hidden = [a.cid for s in range(self.players) if s != seat for a in self._hands[s]] + list(self._aside)
-        rng.shuffle(hidden)
-        k = 0
-        for s in range(self.players):
-            if s != seat:
-                m = len(self._hands[s])
-                twin._hands[s] = [PLAY[c] for c in sorted(hidden[k:k + m])]
-                k += m
-        twin._aside = tuple(hidden[k:])
-        return twin
+    def _sample(self, seat: int, rng: Any) -> "StandardState":
+        """Deal the cards ``seat`` has not seen (the other hands, the cards set aside, and with
+        ``collapsed_visibility="count_only"`` the collapsed cards it never saw in a house) again
+        at random; hand sizes and pile sizes stay. Every card played was seen face up, and there
+        is no duty to follow (Y4.2), so nothing else is known about a hand."""
+        others = [s for s in range(self.players) if s != seat]
+        blind = self._blind(seat)
+        pool = [a.cid for s in others for a in self._hands[s]]
+        pool += self._aside
+        for s, k in blind:
+            pool += self._collapsed[s][:k]
+        world = self.clone()
+        world._aside = tuple(_deal(world, rng, pool, others, blind))
+        return world
 
     def __repr__(self) -> str:
         return (f"<StandardState players={self.players} seed={self.seed} round={self._round} "
                 f"trick={self._trick_no} phase={self._phase}>")
 
+    # ------------------------------------------------------------- position text
+    def _position_fields(self) -> list[tuple[str, str]]:
+        f = [("round", str(self._round)), ("deals", seat_text(self._dealer)), ("trick", str(self._trick_no)),
+             ("phase", self._phase), ("turn", seat_text(self._cur)), ("marker", str(self._marker)),
+             ("totals", ",".join(map(str, self._totals))),
+             ("hands", "/".join(write_cards(a.cid for a in h) for h in self._hands)),
+             ("played", write_cards(self._trick)), ("houses", write_lists(self._houses)),
+             ("collapsed", write_lists(self._collapsed)), ("discard", write_cards(self._discard)),
+             ("aside", write_cards(self._aside))]
+        if self._last_trick is not None:
+            f.append(("last_trick", f"{seat_text(self._last_trick[0])}:{write_cards(self._last_trick[1])}"))
+        if self._pending:
+            f.append(("pending", "/".join(f"{seat_text(s)}:{write_cards(c)}" for s, c in self._pending)))
+        if self._phase == "marker" and self._moved:
+            f.append(("moved", ",".join(seat_text(s) for s in self._moved)))
+        if self._results:
+            f.append(("results", "/".join(f"{r['target']}:{','.join(map(str, r['house_sizes']))}:"
+                                          f"{','.join(map(str, r['collapsed_sizes']))}" for r in self._results)))
+        if self._last is not None:
+            f.append(("last_action", f"{seat_text(self._last[0])}:{write_action(self._last[1])}"))
+        return f
+
+    def _load_position(self, parsed: Parsed) -> None:
+        n = self.players
+        try:
+            check_options(self)
+        except ValueError as e:
+            raise option_error(parsed, e) from None
+        cfg = self._cfg = config(self.mode, n, self.options)
+        why = f"{n} players, {self.options['card_set']} card set"
+        r = Reader(parsed, cfg.cards, why)
+        seats = [seat_text(s) for s in range(n)]
+        self._round = r.take("round", "1").int(1, cfg.rounds)
+        first = cfg.dealer + (self._round - 1 if cfg.rotate else 0)
+        self._dealer = r.take("deals", seat_text(first % n)).seat(n)
+        self._trick_no = r.take("trick", "1").int(1, TRICKS)
+        phase = self._phase = r.take("phase", "play").choice(("play", "marker", "arrange", "finished"))
+        played, _ = r.card_list(r.take("played", "-"))
+        self._trick = played
+        default_turn = "-" if phase == "finished" else seat_text((self._dealer + 1 + len(played)) % n)
+        turn = self._cur = r.take("turn", default_turn).seat(n, none=True)
+        self._marker = r.take("marker", str(cfg.marker_start)).int(*cfg.track)
+        last = None
+        if parsed.fields.has("last_trick"):
+            lv = r.take("last_trick")
+            lead, rest = r.seat_and(lv, seats)
+            cards, _ = r.card_list(rest)
+            if len(cards) != n:
+                raise rest.error(f"a trick holds {n} cards, one per player")
+            for c in cards:  # the cards of the last trick are elsewhere too: they are not claimed here
+                del r.where[c]
+            last = (lead, tuple(cards))
+        self._last_trick = last
+        if phase == "play":
+            if turn is None:
+                raise r.values["turn"].error("a seat plays next while the game runs")
+            self._leader = (turn - len(played)) % n
+        else:
+            self._leader = last[0] if last is not None else (turn if turn is not None else 0)
+        entitled = () if last is None else self._lowest(last)
+        self._entitled, self._movers, self._moved = entitled, (), ()
+        self._pending = ()
+        for key, only in (("moved", "marker"), ("pending", "arrange")):
+            if parsed.fields.has(key) and phase != only:
+                raise r.take(key).error(f"{key}= belongs to the {only} phase only")
+        if phase == "play" and entitled and not cfg.last_entitled and self._leader != entitled[-1]:
+            self._moved = (self._leader,)  # the only way the earlier mover leads (Y9.2)
+        elif phase in ("marker", "arrange"):
+            if last is None:
+                raise PositionError("a trick was just judged: give it as last_trick=", field="last_trick")
+            if phase == "marker":
+                if turn not in entitled:
+                    raise r.values["turn"].error(f"the marker movers are {', '.join(seat_text(s) for s in entitled)}: "
+                                                 f"the players of the last trick's lowest number (rule Y6.1)")
+                self._movers = entitled[entitled.index(turn):]
+                if parsed.fields.has("moved"):
+                    mv = r.take("moved")
+                    self._moved = tuple(part.seat(n) for part in mv.split(","))
+            else:
+                self._movers = entitled
+                pending = []
+                for part in r.take("pending", "-").split("/"):
+                    if part.text == "-":
+                        continue
+                    who, rest = r.seat_and(part, seats)
+                    cards, _ = r.card_list(rest)
+                    pending.append((who, tuple(cards)))
+                self._pending = tuple(pending)
+        left = TRICKS - self._trick_no + 1
+        hands = r.lists(r.take("hands", "/".join(["?"] * n)), n, unknown_ok=True)
+        slots: list[tuple[Any, int | None]] = []
+        for s, (known, unknown, v) in enumerate(hands):
+            if phase == "play":
+                need = left - (1 if (s - self._leader) % n < len(played) else 0)
+            else:
+                need = 0 if phase == "finished" else left - 1
+            if unknown is None:
+                unknown = need - len(known)
+            if unknown < 0 or len(known) + unknown != need:
+                raise v.error(f"{seats[s]} holds {need} cards now (trick {self._trick_no}, phase {phase}); "
+                              f"{len(known) + unknown} are written")
+            if unknown:
+                slots.append((s, unknown))
+        houses = r.lists(r.take("houses", "/".join(["-"] * n)), n)
+        collapsed = r.lists(r.take("collapsed", "/".join(["-"] * n)), n)
+        discard, _ = r.card_list(r.take("discard", "-"))
+        av = r.take("aside", "?")
+        aside, unknown = r.card_list(av, unknown_ok=True)
+        unknown = part_size(av, len(aside), unknown, len(cfg.cards) - HAND_SIZE * n, self._aside_rule())
+        if unknown != 0:
+            slots.append(("aside", unknown))
+        self._houses = [h for h, _, _ in houses]
+        self._collapsed = [h for h, _, _ in collapsed]
+        self._roofed = tuple(any(cfg.roof[c] for c in h + g) for h, g in zip(self._houses, self._collapsed))
+        self._discard = discard
+        dealt = r.deal(self, slots, av, self._check_piles)
+        self._hands = [[PLAY[c] for c in sorted(known + dealt.get(s, []))] for s, (known, _, _) in enumerate(hands)]
+        self._aside = tuple(aside + dealt.get("aside", []))
+        results = []
+        done = self._round if phase == "finished" else self._round - 1
+        if parsed.fields.has("results"):
+            parts = r.take("results").split("/")
+            for i, part in enumerate(parts, done - len(parts) + 1):  # the last rounds over
+                t, hs, fs = part.split(":", 3)
+                tv, h, f = t.int(*cfg.track), hs.ints(0, 10**6), fs.ints(0, 10**6)
+                if len(h) != n or len(f) != n:
+                    raise part.error(f"a round's result is target:{n} house sizes:{n} collapsed sizes")
+                results.append({"round": i, "target": tv, "house_sizes": h, "collapsed_sizes": f,
+                                "scores": [round_score(a, b, tv) for a, b in zip(h, f)]})
+        self._results = tuple(results)
+        sums = tuple(sum(x["scores"][s] for x in results) for s in range(n))
+        tv = r.take("totals", ",".join(map(str, sums)))
+        self._totals = tuple(tv.split(",", n)[s].int(-10**9, 10**9) for s in range(n))
+        self._last = None
+        if parsed.fields.has("last_action"):
+            self._last = r.action(r.take("last_action"), seats)
+        self._winners = None
+        if phase == "finished":
+            best = max(self._totals)
+            self._winners = tuple(s for s in range(n) if self._totals[s] == best)
+        r.check(self)
+
     # ------------------------------------------------------------- loading
     def _derive(self) -> None:
         self._cfg = config(self.mode, self.players, self.options)
+        self.is_terminal = self._cur is None
 
     def _check_loaded(self) -> None:
-        n = self.players
-        cfg = self._cfg
-        if len(self._hands) != n:
-            raise ValueError(f"expected {n} hands")
-        self._check_common(n)
-        if self._phase not in ("play", "arrange", "marker", "finished"):
-            raise ValueError(f"unknown phase {self._phase!r}")
-        check_seat(self._leader, n, "leader")
-        check_seat(self._dealer, n, "dealer")
+        """Refuse a state no standard game can reach (``LoadError``, a ``ValueError``): options
+        that contradict each other, zones and cards (``_check_common``), the round, dealer,
+        marker, totals and round results, and per phase who acts, the hands, the trick, the
+        marker movers (the lowest cards of the last trick, Y6.1) and the captors still to
+        arrange (Y8.3)."""
+        n, cfg = self.players, self._cfg
+        check_options(self)
+        self._check_common(n, n)
+        phase = self._phase
+        if phase not in ("play", "arrange", "marker", "finished"):
+            raise LoadError("phase", f"{show(phase, 20)} is not a phase of the standard game")
+        check_seat(self._leader, n, "turn")
+        check_seat(self._dealer, n, "deals")
         small_int(self._round, "round", 1, cfg.rounds)
         lo, hi = cfg.track
         small_int(self._marker, "marker", lo, hi)
-        if not isinstance(self._totals, tuple) or len(self._totals) != n or \
-                not all(isinstance(t, int) and not isinstance(t, bool) for t in self._totals):
-            raise ValueError(f"totals: expected {n} ints")
-        for name in ("_movers", "_entitled", "_moved"):
-            for s in getattr(self, name):
-                check_seat(s, n, name[1:])
+        self._check_scores()
+        for key, seats in (("last_trick", self._entitled), ("moved", self._moved), ("last_trick", self._movers)):
+            if not isinstance(seats, tuple) or len(seats) > 2:
+                raise LoadError(key, "at most 2 players move the marker (rule Y6.1)")
+            for s in seats:
+                check_seat(s, n, key)
+        if not isinstance(self._pending, tuple):
+            raise LoadError("pending", "expected the captors still to arrange")
         for s, cards in self._pending:
-            check_seat(s, n, "pending captor")
-        if self._phase == "finished":
-            if self._cur is not None or self._winners is None:
-                raise ValueError("a finished game has no player to act and has winners")
-            return
-        check_seat(self._cur, n, "current")
-        if len(self._trick) >= n:
-            raise ValueError("the trick holds too many cards")
+            check_seat(s, n, "pending")
         left = TRICKS - self._trick_no + 1
-        if self._phase == "play":
-            if self._cur != (self._leader + len(self._trick)) % n:
-                raise ValueError("the player to act is not the next one in the trick")
-            for s in range(n):
-                played = 1 if (s - self._leader) % n < len(self._trick) else 0
-                if len(self._hands[s]) != left - played:
-                    raise ValueError(f"seat {s} holds {len(self._hands[s])} cards; trick {self._trick_no} "
-                                     f"needs {left - played}")
+        trick, last = self._trick, self._last_trick
+        entitled = () if last is None else self._lowest(last)
+        if phase == "finished":
+            if self._cur is not None or trick or self._pending or self._movers or any(self._hands):
+                raise LoadError("phase", "a finished game has no player to act, no cards in hand and no trick")
+            if self._round != cfg.rounds or self._trick_no != TRICKS:
+                raise LoadError("round", f"the game ends after trick 10 of round {cfg.rounds} (rule Y11.1)")
+            best = max(self._totals)
+            if self._winners != tuple(s for s in range(n) if self._totals[s] == best):
+                raise LoadError("totals", "the winners are the players with the highest total (rule Y11.1)")
             return
-        # a trick was just played: the marker movers (and maybe captors) act
-        if self._trick or any(len(h) != left - 1 for h in self._hands):
-            raise ValueError(f"after trick {self._trick_no} the trick is empty and every hand holds {left - 1} cards")
-        ent, movers = self._entitled, self._movers
-        if not movers or len(ent) > 2 or tuple(ent[len(ent) - len(movers):]) != tuple(movers) or \
-                not set(self._moved) <= set(ent):
-            raise ValueError("the marker movers are the last of the players entitled to move")
-        if self._phase == "marker":
+        if self._winners is not None:
+            raise LoadError("phase", "a game still running has no winners")
+        check_seat(self._cur, n, "turn")
+        if phase == "play":
+            if len(trick) >= n or self._cur != (self._leader + len(trick)) % n:
+                raise LoadError("turn", f"{self.seat_label(self._leader)} led, {len(trick)} cards are down: "
+                                        f"{self.seat_label((self._leader + len(trick)) % n)} plays next (rule Y4.2)")
+            if self._pending or self._movers:
+                raise LoadError("phase", "while cards are played nobody moves the marker or arranges")
+            for s in range(n):
+                need = left - (1 if (s - self._leader) % n < len(trick) else 0)
+                if len(self._hands[s]) != need:
+                    raise LoadError("hands", f"{self.seat_label(s)} holds {len(self._hands[s])} cards; at trick "
+                                             f"{self._trick_no} they hold {need} (rule Y2.6)")
+            if last is None:
+                if self._entitled or self._moved:
+                    raise LoadError("last_trick", "marker movers need the trick they come from")
+            else:
+                if self._trick_no == 1:
+                    raise LoadError("last_trick", "the first trick of a round has no trick before it")
+                moved = self._moved
+                if self._entitled != entitled or not set(moved) <= set(entitled):
+                    raise LoadError("last_trick", "the marker movers are the players of the last trick's lowest "
+                                                  "number (rule Y6.1)")
+                if self._leader != (moved[-1] if moved and not cfg.last_entitled else entitled[-1]):
+                    raise LoadError("turn", f"the last trick's lowest number decides who leads, not "
+                                            f"{self.seat_label(self._leader)} (rules Y9.1, Y9.2)")
+            self._check_last_play()
+            return
+        # a trick was just judged: the captors arrange (Y8.3), then the marker movers act (Y7)
+        if trick or any(len(h) != left - 1 for h in self._hands):
+            raise LoadError("hands", f"after trick {self._trick_no} the trick is cleared and every hand holds "
+                                     f"{left - 1} cards")
+        if last is None or last[0] != self._leader:
+            raise LoadError("last_trick", "the trick just judged is the last trick, led by the leader")
+        movers = self._movers
+        k = len(entitled) - len(movers)
+        if self._entitled != entitled or not movers or k < 0 or entitled[k:] != movers:
+            raise LoadError("last_trick", "the marker movers are the players of the last trick's lowest number, "
+                                          "in play order (rules Y6.1, Y7.3)")
+        if not set(self._moved) <= set(entitled[:k]):
+            raise LoadError("moved", "only the movers who already acted can have moved the marker")
+        if phase == "marker":
             if self._cur != movers[0] or self._pending:
-                raise ValueError("the marker phase needs its movers")
-        elif not self._pending or self._cur != self._pending[0][0] or movers != ent:
-            raise ValueError("the arrange phase needs its captor")
+                raise LoadError("turn", f"{self.seat_label(movers[0])} moves the marker now (rule Y7.3)")
+        else:
+            if not cfg.choose:
+                raise LoadError("phase", "captured cards are arranged only with placement_order='choose' (rule Y8.3)")
+            if not self._pending or self._cur != self._pending[0][0] or k or self._moved:
+                raise LoadError("turn", "the first captor still to arrange acts, before the marker moves "
+                                        "(rules Y7.4, Y8.3)")
+            self._check_pending(last)
+        self._check_last_play()
+
+    # ------------------------------------------------------------- reachable by a dealt game
+    def _aside_rule(self) -> str:
+        """How many cards the deal sets aside, and why (the reason of a count error)."""
+        n, total = self.players, len(self._cfg.cards)
+        if self.options["card_set"] == "advanced":
+            return f"the advanced card set deals all {total} of its cards, so no card is set aside (rule Y12.2)"
+        return (f"{n} players are dealt {HAND_SIZE * n} of the {total} cards in use and the other "
+                f"{total - HAND_SIZE * n} are set aside unseen (rules {'Y2.2' if n == 3 else 'Y2.3'}, Y2.6)")
+
+    def _pile_rules(self) -> str:
+        return "Y4.2, Y5.2, Y5.3, Y8.2" if self.players == 3 else "Y4.2, Y6.2, Y6.3, Y8.2"
+
+    def _check_reachable(self) -> None:
+        """What position text must show because every dealt game does (``LoadError``): the tricks
+        over moved their cards into the houses, collapsed piles and discard pile (Y4.2, Y5, Y6,
+        Y8); with three players capturing all three cards, every capture is a whole trick and only
+        a roofed house discards (Y5.2, Y5.3, Y8.6); the deal set aside exactly its cards (Y2.6,
+        Y12.2); the marker is no further from its start than the movers could take it (Y2.5,
+        Y7.2). A hand-built scenario (``setup_standard``) may leave cards out, set aside, so
+        ``_check_loaded`` does not ask this of every state."""
+        n, cfg, phase = self.players, self._cfg, self._phase
+        done = self._check_piles()
+        three = n == 3
+        if three and cfg.capture_all:
+            whole = "with three players the highest card captures all three cards of a trick (rule Y5.2)"
+            for s in range(n):
+                k = len(self._houses[s]) + len(self._collapsed[s]) + sum(len(c) for w, c in self._pending if w == s)
+                if k % 3:
+                    raise LoadError("houses", f"{whole}, so {self.seat_label(s)}'s house and collapsed pile hold a "
+                                              f"multiple of 3 cards; they hold {k}")
+            gone = len(self._discard)
+            if gone % 3 or (gone and not any(self._roofed)):
+                raise LoadError("discard", f"{whole}: a trick is discarded whole, and only when its captor's house "
+                                           f"has a roof (rules Y5.3, Y8.6); {plural(gone, 'card')} "
+                                           f"{'is' if gone == 1 else 'are'} written"
+                                           + ("" if any(self._roofed) else " and no house has a roof"))
+        want = len(cfg.cards) - HAND_SIZE * n
+        if len(self._aside) != want:
+            raise LoadError("aside", f"{self._aside_rule()}; {len(self._aside)} are set aside here")
+        first = (self._dealer + 1) % n
+        if self._trick_no == 1 and phase != "finished" and self._leader != first:
+            raise LoadError("turn", f"the first trick of a round is led by the player left of the dealer (rule "
+                                    f"Y4.1): {self.seat_label(self._dealer)} deals, so {self.seat_label(first)} "
+                                    f"leads, not {self.seat_label(self._leader)} (deals= names the dealer)")
+        if self._round == 1 or cfg.reset_marker:
+            per = 1 if three else 2  # movers a trick: the lowest number, in one colour or both (Y5.1, Y6.1)
+            if phase == "marker":
+                steps = (done - 1) * per + len(self._entitled) - len(self._movers)
+            else:
+                steps = (done - (phase == "arrange")) * per
+            start = cfg.marker_start
+            if abs(self._marker - start) > steps:
+                raise LoadError("marker", f"the marker starts the round on {start} (rule Y2.5) and each marker "
+                                          f"mover moves it at most one step (rules {'Y5.1' if three else 'Y6.1'}, "
+                                          f"Y7.2): by now it is at most {plural(steps, 'step')} away, not on "
+                                          f"{self._marker}")
+
+    def _lowest(self, last: tuple[int, tuple[int, ...]]) -> tuple[int, ...]:
+        """The seats that played the lowest number of a trick, in play order (Y5.1, Y6.1)."""
+        lead, cards = last
+        movers, _ = judge_standard(cards, self.players, self._cfg.size, self._cfg.capture_all)
+        return tuple((lead + p) % self.players for p in movers)
+
+    def _check_pending(self, last: tuple[int, tuple[int, ...]]) -> None:
+        """The captors still to arrange: the last ones, in play order, that captured 2 cards or more
+        into a house without a roof, each with exactly the cards it captured (Y8.3)."""
+        n, cfg = self.players, self._cfg
+        lead, cards = last
+        _, caps = judge_standard(cards, n, cfg.size, cfg.capture_all)
+        caps = [((lead + p) % n, tuple(c)) for p, c in caps]
+        pending = list(self._pending)
+        first = next((i for i, (s, _) in enumerate(caps) if s == pending[0][0]), None)
+        later = [] if first is None else [(s, c) for s, c in caps[first:] if len(c) > 1 and not self._roofed[s]]
+        if pending != later:
+            raise LoadError("pending", "the captors still to arrange are those of the last trick with 2 cards or "
+                                       "more and a house without a roof, in play order, each with the cards it "
+                                       "captured (rules Y6.2, Y8.3)")
+
+    def _check_last_play(self) -> None:
+        """The last action the views show is the one this position follows from."""
+        if self._last is None:
+            return
+        p, a = self._last
+        phase, trick = self._phase, self._trick
+        entitled = self._entitled
+        if phase == "play" and trick:
+            ok = a.__class__ is Play and p == (self._leader + len(trick) - 1) % self.players and a.cid == trick[-1]
+        elif phase == "play":  # the last marker move of the trick before (or of the round before)
+            ok = a.__class__ is Move and (not entitled or p == entitled[-1])
+        elif phase == "marker" and self._movers != entitled:  # the mover before this one
+            ok = a.__class__ is Move and p == entitled[len(entitled) - len(self._movers) - 1]
+        else:
+            lead, cards = self._last_trick
+            ok = (a.__class__ is Play and a.cid == cards[-1] and p == (lead + self.players - 1) % self.players) \
+                or (a.__class__ is Arrange and self._cfg.choose)
+        if not ok:
+            raise LoadError("last_action", f"{self.seat_label(p)}: {a} cannot be the action that led here")
+
+    def _check_scores(self) -> None:
+        """Totals are ints; the results of the rounds played (if recorded) add up to them (Y10)."""
+        n, cfg = self.players, self._cfg
+        totals = self._totals
+        if not isinstance(totals, tuple) or len(totals) != n or \
+                not all(type(t) is int and abs(t) <= 10**9 for t in totals):
+            raise LoadError("totals", f"expected {n} ints")
+        results = self._results
+        done = self._round if self._phase == "finished" else self._round - 1
+        # The results are the last rounds over. A game dealt from its start records them all, and
+        # its totals are their sums; a hand-built start may bring totals without the rounds before.
+        first = done - len(results) + 1
+        if not isinstance(results, tuple) or first < 1:
+            raise LoadError("results", f"{plural(done, 'round')} {'is' if done == 1 else 'are'} over, so there "
+                                       f"{'is' if done == 1 else 'are'} at most {plural(done, 'result')}")
+        lo, hi = cfg.track
+        sums = [0] * n
+        for i, r in enumerate(results, first):
+            if not isinstance(r, dict) or set(r) != {"round", "target", "house_sizes", "collapsed_sizes", "scores"}:
+                raise LoadError("results", "a round's result has its round, target, house sizes, collapsed sizes "
+                                           "and scores")
+            t, hs, fs = r["target"], r["house_sizes"], r["collapsed_sizes"]
+            if r["round"] != i or type(t) is not int or not lo <= t <= hi:
+                raise LoadError("results", f"round {i}'s result has its number and a target on the size track")
+            for v in (hs, fs):
+                if not isinstance(v, list) or len(v) != n or not all(type(x) is int and 0 <= x <= 10**6 for x in v):
+                    raise LoadError("results", f"round {i}: expected {n} sizes")
+            if r["scores"] != [round_score(h, f, t) for h, f in zip(hs, fs)]:
+                raise LoadError("results", f"round {i}: the scores follow from the sizes and the target "
+                                           f"(rules Y10.2, Y10.3)")
+            sums = [a + b for a, b in zip(sums, r["scores"])]
+        if first == 1 and tuple(sums) != totals:
+            raise LoadError("totals", f"the totals are the sums of the round scores{' so far' if done else ''}"
+                                      f" (rule Y10.4)")
 
 
 # =========================================================================== duo
@@ -810,9 +1336,10 @@ class DuoState(_TrickTable):
     """
 
     __slots__ = ("_cfg", "_hands", "_npc_deck", "_aside", "_houses", "_collapsed", "_roofed", "_discard",
-                 "_trick", "_lead", "_cur", "_phase", "_trick_no", "_last_trick", "_last", "_winners", "_reason")
+                 "_trick", "_lead", "_cur", "_phase", "_trick_no", "_last_trick", "_last", "_winners")
     FIELDS = (
         Field("_cfg", save=False),
+        Field("is_terminal", save=False),
         Field("_hands", "lists", _enc_hands, _dec_hands),
         Field("_npc_deck", "list", lambda d: names(d[::-1]), lambda v: decode_cards(v, "npc_deck")[::-1]),
         Field("_aside", encode=names, decode=lambda v: tuple(decode_cards(v, "aside"))),
@@ -829,12 +1356,14 @@ class DuoState(_TrickTable):
         Field("_last", encode=_enc_last, decode=_dec_last),
         Field("_winners", encode=lambda w: None if w is None else list(w),
               decode=lambda v: None if v is None else tuple(v)),
-        Field("_reason"),
     )
 
+    _kinds = (Play,)
+    RESERVED_LABELS = ("NPC", "the NPC")
+
     def seat_label(self, seat: int) -> str:
-        """``"A"`` and ``"B"`` for the players, ``"NPC"`` for the virtual player."""
-        return "AB"[seat] if seat in (0, 1) else "NPC"
+        """The players' names (``"A"`` and ``"B"`` by default), ``"NPC"`` for the virtual player."""
+        return State.seat_label(self, seat) if seat in (0, 1) else "NPC"
 
     def _who(self, who: int) -> str:
         return "the NPC" if who == NPC else self.seat_label(who)
@@ -860,6 +1389,11 @@ class DuoState(_TrickTable):
         return z + [self._npc_deck, self._aside, self._discard, self._trick] + self._houses + self._collapsed
 
     # ------------------------------------------------------------- legal actions
+    def legal_actions(self) -> list[Any]:
+        """The hand's cards by number (a new list); none once the game is over."""
+        cur = self._cur
+        return [] if cur is None else self._hands[cur][:]
+
     def _legal(self) -> list[Any]:
         """The hand's cards by number."""
         return self._hands[self._cur]
@@ -888,6 +1422,38 @@ class DuoState(_TrickTable):
                 return
         self._advance(ev)
 
+    def apply_unchecked(self, a: Any) -> None:
+        """Simulation fast path (see ``State.apply_unchecked``): ``_apply`` without narration, written
+        out so that a play, the NPC's card and the judgment cost as few calls as possible. It
+        leaves exactly the state ``apply`` leaves (the conformance suite compares them). A preview
+        never comes here: it applies with ``_apply``, which stops before the NPC's hidden card."""
+        p = self._cur
+        self._last = (p, a)
+        self._hands[p].remove(a)
+        self._history = (self._history, a)
+        self._moves += 1
+        trick = self._trick
+        trick.append(a.cid)
+        seq = self._cfg.seq[self._lead]
+        k = len(trick)
+        if k < 3:
+            who = seq[k]
+            if who != NPC:
+                self._cur = who
+                return
+            trick.append(self._npc_deck.pop())  # the NPC's turn: its top card (Y13.5)
+            if k == 1:
+                self._cur = seq[2]
+                return
+        if self._judge(None):
+            return
+        seq = self._cfg.seq[self._lead]
+        if seq[0] == NPC:  # the NPC leads the next trick: its card is turned over at once
+            self._trick.append(self._npc_deck.pop())
+            self._cur = seq[1]
+        else:
+            self._cur = seq[0]
+
     def _advance(self, ev: list[Event] | None) -> None:
         """Go round the table: the NPC's turns are automatic; stop at a player's turn or the end."""
         seq = self._cfg.seq
@@ -914,77 +1480,103 @@ class DuoState(_TrickTable):
 
     def _judge(self, ev: list[Event] | None) -> bool:
         """Y13.6: the highest number captures the cards of the largest size; Y13.8: the next leader.
-        True when that was the last trick."""
+        True when that was the last trick. (Comparisons rather than ``max``/``index``: this runs
+        once per trick of every simulated game.)"""
         trick = self._trick
         cfg = self._cfg
         size = cfg.size
         a, b, c = trick
-        hi = max(trick)
-        pos = trick.index(hi)
-        sa, sb, sc = size[a], size[b], size[c]
-        if sa == sb == sc:
-            smax = sa
-            taken = trick
-            gone = None
+        if a > b:
+            pos = 0 if a > c else 2
         else:
-            smax = sa if sa >= sb else sb
-            if sc > smax:
-                smax = sc
-            taken, gone = [], []
-            (taken if sa == smax else gone).append(a)
-            (taken if sb == smax else gone).append(b)
-            (taken if sc == smax else gone).append(c)
-        who = cfg.seq[self._lead][pos]
+            pos = 1 if b > c else 2
+        sa, sb, sc = size[a], size[b], size[c]
+        smax = sa if sa >= sb else sb
+        if sc > smax:
+            smax = sc
+        gone = None
+        if sa == smax:
+            if sb == smax:
+                if sc == smax:
+                    taken = trick
+                else:
+                    taken, gone = [a, b], [c]
+            elif sc == smax:
+                taken, gone = [a, c], [b]
+            else:
+                taken, gone = [a], [b, c]
+        elif sb == smax:
+            if sc == smax:
+                taken, gone = [b, c], [a]
+            else:
+                taken, gone = [b], [a, c]
+        else:
+            taken, gone = [c], [a, b]
+        lead = self._lead
+        who = cfg.seq[lead][pos]
         if ev is not None:
             name = self._who(who)
             ev.append(Event("capture", {"who": self.seat_label(who), "cards": names(taken)}, "Y13.6",
-                            f"{name[0].upper() + name[1:]} played the highest number, {NAME[hi]}; the largest size "
-                            f"is {smax}, so {name} captures {listing(taken)} (rule Y13.6)."))
+                            f"{name[0].upper() + name[1:]} played the highest number, {NAME[trick[pos]]}; the "
+                            f"largest size is {smax}, so {name} captures {listing(taken)} (rule Y13.6)."))
+        roof = cfg.roof
         if self._roofed[who]:
             self._capture(who, taken, ev)
+        elif roof[a] or roof[b] or roof[c]:
+            self._build(who, _auto_order(taken, roof), ev)
+        elif ev is None and len(self._houses[who]) + len(taken) <= cfg.house_limit:
+            self._houses[who] += taken  # the usual case: no roof, no collapse, nothing to say (Y8.2)
         else:
-            self._build(who, taken if cfg.roofset.isdisjoint(taken) else _auto_order(taken, cfg.roof), ev)
+            self._build(who, taken, ev)
         if gone:
             self._discard += gone
             if ev is not None:
                 ev.append(Event("discard", {"cards": names(gone)}, "Y13.6",
                                 f"{listing(gone)} {'goes' if len(gone) == 1 else 'go'} to the discard pile "
                                 f"(rule Y13.6)."))
-        self._last_trick = (self._lead, trick)  # the list is never changed again
+        self._last_trick = (lead, trick)  # the list is never changed again
         self._trick = []
-        self._lead = (self._lead + pos + 1) % 3
+        lead = self._lead = (lead + pos + 1) % 3
         if self._trick_no == TRICKS:
             self._finish(ev)
             return True
         self._trick_no += 1
         if ev is not None:
-            nxt = cfg.order[self._lead]
+            nxt = cfg.order[lead]
             ev.append(Event("lead", {"who": self.seat_label(nxt), "trick": self._trick_no}, "Y13.8",
                             f"{self._who(nxt)[0].upper() + self._who(nxt)[1:]} leads trick {self._trick_no}, "
                             f"sitting left of {self._who(who)} (rule Y13.8)."))
         return False
 
     def _finish(self, ev: list[Event] | None) -> None:
-        t = self.house_size(NPC)
-        h0, h1 = self.house_size(0), self.house_size(1)
-        self._winners, why = duo_winners(h0, h1, t)
-        result = "it is a draw" if len(self._winners) == 2 else f"{'AB'[self._winners[0]]} wins"
-        self._reason = (f"the NPC's house is {t}, the target; A has {h0} and B {h1}: {why}, so {result} "
-                        f"(rules Y13.9, Y13.10)")
+        size = self._cfg.size
+        h0, h1, t = (sum([size[c] for c in h]) for h in self._houses)
+        self._winners = duo_winner_seats(h0, h1, t)
         self._phase = "finished"
         self._cur = None
+        self.is_terminal = True
         if ev is not None:
-            ev.append(Event("game_end", {"target": t, "houses": [h0, h1], "winners": list(self._winners)},
-                            "Y13.10", f"After 10 tricks {self._reason}."))
+            ev.append(Event("game_end", {"target": self.house_size(NPC), "houses": [self.house_size(0),
+                                         self.house_size(1)], "winners": list(self._winners)},
+                            "Y13.10", f"After 10 tricks {self._end_text()}."))
+
+    def _end_text(self) -> str:
+        """Who won and why (Y13.9, Y13.10), from the houses."""
+        t = self.house_size(NPC)
+        h0, h1 = self.house_size(0), self.house_size(1)
+        a, b = self.seat_label(0), self.seat_label(1)
+        winners, why = duo_winners(h0, h1, t, (a, b))
+        result = "it is a draw" if len(winners) == 2 else f"{self.seat_label(winners[0])} wins"
+        return f"the NPC's house is {t}, the target; {a} has {h0} and {b} {h1}: {why}, so {result} (rules Y13.9, Y13.10)"
 
     def _start(self, order: list[int], ev: list[Event] | None) -> None:
         """Deal (Y13.2, Y13.13): 10 cards to each player, alternately, the first player in table order
         first; the other cards form the NPC deck, top first."""
-        first = self._cfg.order[0] if self._cfg.order[0] != NPC else self._cfg.order[1]
+        cfg = self._cfg
         deal = 2 * HAND_SIZE
-        one = list(map(PLAY.__getitem__, sorted(order[0:deal:2])))
-        two = list(map(PLAY.__getitem__, sorted(order[1:deal:2])))
-        self._hands = [one, two] if first == 0 else [two, one]
+        one = [PLAY[c] for c in sorted(order[0:deal:2])]
+        two = [PLAY[c] for c in sorted(order[1:deal:2])]
+        self._hands = [one, two] if cfg.order[0] == 0 or cfg.order[0] == NPC and cfg.order[1] == 0 else [two, one]
         self._npc_deck = order[:deal - 1:-1]
         self._aside = ()
         self._houses = [[], [], []]
@@ -996,17 +1588,22 @@ class DuoState(_TrickTable):
         self._phase = "play"
         self._trick_no = 1
         self._last_trick = None
+        self.is_terminal = False
         if ev is not None:
             order = self._cfg.order
-            text = _DEAL_TEXT.get(order)
-            if text is None:
+            deal_event = _DEALS.get((order, self.names))
+            if deal_event is None:  # the same words for every game at this table: made once
                 table = ", ".join(self._who(w) for w in order)
-                text = _DEAL_TEXT[order] = (
+                deal_event = _DEALS[order, self.names] = Event(
+                    "deal", {"order": [self.seat_label(w) for w in order]}, "Y13.2",
                     f"Each player gets 10 cards; the other 16 form the NPC's face-down deck (rule Y13.2). "
                     f"Clockwise the table is {table}, and {self._who(order[0])} leads the first trick "
                     f"(rules Y13.3, Y13.4).")
-            ev.append(Event("deal", {"order": [self.seat_label(w) for w in order]}, "Y13.2", text))
-        self._advance(ev)
+            ev.append(deal_event)
+        if cfg.order[0] == NPC:
+            self._advance(ev)  # the NPC leads trick 1: its card is turned over while setting up
+        else:
+            self._cur = cfg.order[0]
 
     # ------------------------------------------------------------- views
     def view(self, seat: int | None) -> dict[str, Any]:
@@ -1016,7 +1613,7 @@ class DuoState(_TrickTable):
             "game": "yadokarick",
             "mode": "duo",
             "players": 2,
-            "names": ["A", "B"],
+            "names": [self.seat_label(0), self.seat_label(1)],
             "seat": seat,
             "phase": self._phase,
             "current": self._cur,
@@ -1026,7 +1623,7 @@ class DuoState(_TrickTable):
             "hands": [self.hand(s) if seat is None or s == seat else None for s in range(2)],
             "hand_counts": [len(h) for h in self._hands],
             "trick": [{"who": self.seat_label(w), "card": c} for w, c in self.trick],
-            "participants": ["A", "B", "NPC"],
+            "participants": [self.seat_label(0), self.seat_label(1), "NPC"],
             **self._house_view(seat, 3),
             "target": self.house_size(NPC),
             "house_limit": self._cfg.house_limit,
@@ -1080,55 +1677,209 @@ class DuoState(_TrickTable):
     def outcome(self) -> Outcome | None:
         if self._phase != "finished":
             return None
-        return Outcome(self._winners, (self.house_size(0), self.house_size(1)), self._reason)
+        return Outcome(self._winners, (self.house_size(0), self.house_size(1)), self._end_text())
 
     def ui_candidates(self, seat: int | None) -> list[str]:
         """The seat's own cards, as plays."""
         s = self._cur if seat is None else seat
         return [] if s is None else [f"play {c}" for c in self.hand(s)]
 
-    def _twin(self, seat: int, rng: Any) -> "DuoState":
-        twin = self.clone()
+    def _sample(self, seat: int, rng: Any) -> "DuoState":
+        """Deal the cards ``seat`` has not seen again at random: the other player's hand, the NPC
+        deck in a new order (its next card is unknown until turned over, Y13.5), the cards set
+        aside, and with ``collapsed_visibility="count_only"`` the collapsed cards it never saw."""
         other = 1 - seat
-        hidden = [a.cid for a in self._hands[other]] + list(self._npc_deck) + list(self._aside)
-        rng.shuffle(hidden)
-        m = len(self._hands[other])
-        twin._hands[other] = [PLAY[c] for c in sorted(hidden[:m])]
-        d = len(self._npc_deck)
-        twin._npc_deck = hidden[m:m + d]
-        twin._aside = tuple(hidden[m + d:])
-        return twin
+        blind = self._blind(seat)
+        pool = [a.cid for a in self._hands[other]] + self._npc_deck + list(self._aside)
+        for s, k in blind:
+            pool += self._collapsed[s][:k]
+        world = self.clone()
+        rest = _deal(world, rng, pool, [other], blind)
+        world._aside = tuple(rest[:len(self._aside)])
+        world._npc_deck = rest[len(self._aside):]
+        return world
 
     def __repr__(self) -> str:
         return f"<DuoState seed={self.seed} trick={self._trick_no} phase={self._phase}>"
 
+    # ------------------------------------------------------------- position text
+    _LABELS = ("A", "B", "NPC")
+
+    def _position_fields(self) -> list[tuple[str, str]]:
+        labels = self._LABELS
+        f = [("trick", str(self._trick_no)), ("phase", self._phase),
+             ("turn", "-" if self._cur is None else labels[self._cur]),
+             ("hands", "/".join(write_cards(a.cid for a in h) for h in self._hands)),
+             ("played", write_cards(self._trick)), ("houses", write_lists(self._houses)),
+             ("collapsed", write_lists(self._collapsed)), ("discard", write_cards(self._discard)),
+             ("npc_deck", write_cards(self._npc_deck[::-1]))]
+        if self._aside:
+            f.append(("aside", write_cards(self._aside)))
+        if self._last_trick is not None:
+            lead, cards = self._last_trick
+            f.append(("last_trick", f"{labels[self._cfg.order[lead]]}:{write_cards(cards)}"))
+        if self._last is not None:
+            f.append(("last_action", f"{labels[self._last[0]]}:{write_action(self._last[1])}"))
+        return f
+
+    def _load_position(self, parsed: Parsed) -> None:
+        cfg = self._cfg = config(self.mode, 2, self.options)
+        order = cfg.order
+        labels = self._LABELS
+        r = Reader(parsed, cfg.cards, f"a duo game plays the {self.options['duo_color']} cards")
+        self._trick_no = r.take("trick", "1").int(1, TRICKS)
+        phase = self._phase = r.take("phase", "play").choice(("play", "finished"))
+        played, _ = r.card_list(r.take("played", "-"))
+        if len(played) > 2:
+            raise r.values["played"].error("at most 2 cards are down while a player is to act")
+        self._trick = played
+        last = None
+        if parsed.fields.has("last_trick"):
+            who, rest = r.seat_and(r.take("last_trick"), labels)
+            cards, _ = r.card_list(rest)
+            if len(cards) != 3:
+                raise rest.error("a trick holds 3 cards")
+            for c in cards:  # they are in houses or the discard pile too
+                del r.where[c]
+            last = (order.index(who), tuple(cards))
+        self._last_trick = last
+        lead = 0 if last is None else (last[0] + last[1].index(max(last[1])) + 1) % 3
+        default = "-" if phase == "finished" else labels[order[(lead + len(played)) % 3]]
+        tv = r.take("turn", default)
+        if phase == "finished":
+            if tv.text != "-":
+                raise tv.error("nobody acts in a finished game: turn=-")
+            self._cur = None
+            self._lead = lead
+        else:
+            if tv.text not in ("A", "B"):
+                raise tv.error("A or B plays next: the NPC's cards are turned over at once (rule Y13.12); "
+                               "write its card in played=")
+            self._cur = labels.index(tv.text)
+            self._lead = (order.index(self._cur) - len(played)) % 3
+        left = TRICKS - self._trick_no + 1
+        slots: list[tuple[Any, int | None]] = []
+        hands = r.lists(r.take("hands", "?/?"), 2, unknown_ok=True)
+        for s, (known, unknown, v) in enumerate(hands):
+            need = 0 if phase == "finished" else left - (1 if (order.index(s) - self._lead) % 3 < len(played) else 0)
+            if unknown is None:
+                unknown = need - len(known)
+            if unknown < 0 or len(known) + unknown != need:
+                raise v.error(f"{labels[s]} holds {need} cards now (trick {self._trick_no}); "
+                              f"{len(known) + unknown} are written")
+            if unknown:
+                slots.append((s, unknown))
+        houses = r.lists(r.take("houses", "-/-/-"), 3)
+        collapsed = r.lists(r.take("collapsed", "-/-/-"), 3)
+        discard, _ = r.card_list(r.take("discard", "-"))
+        av = r.take("aside", "-")
+        if av.text != "-":
+            raise av.error(f"{self._no_aside()}: write aside=- or leave the field out")
+        dv = r.take("npc_deck", "?")
+        deck, unknown = r.card_list(dv, unknown_ok=True)
+        unknown = part_size(dv, len(deck), unknown, *self._npc_deck_size())
+        if unknown != 0:
+            slots.append(("npc_deck", unknown))
+        self._houses = [h for h, _, _ in houses]
+        self._collapsed = [h for h, _, _ in collapsed]
+        self._roofed = tuple(cfg.roofs_apply and any(cfg.roof[c] for c in h + g)
+                             for h, g in zip(self._houses, self._collapsed))
+        self._discard = discard
+        dealt = r.deal(self, slots, dv, self._check_piles)
+        self._hands = [[PLAY[c] for c in sorted(known + dealt.get(s, []))] for s, (known, _, _) in enumerate(hands)]
+        self._npc_deck = (deck + dealt.get("npc_deck", []))[::-1]
+        self._aside = ()
+        self._last = None
+        if parsed.fields.has("last_action"):
+            who, action = r.action(r.take("last_action"), labels[:2])
+            self._last = (who, action)
+        self._winners = None
+        if phase == "finished":
+            self._winners = duo_winners(self.house_size(0), self.house_size(1), self.house_size(NPC))[0]
+        r.check(self)
+
+    # ------------------------------------------------------------- reachable by a dealt game
+    def _pile_rules(self) -> str:
+        return "Y13.5, Y13.6, Y13.7"
+
+    def _no_aside(self) -> str:
+        return (f"a duo game sets no card aside: the {len(self._cfg.cards) - 2 * HAND_SIZE} cards the players are "
+                f"not dealt form the NPC deck (rule Y13.2)")
+
+    def _npc_deck_size(self) -> tuple[int, str]:
+        """The cards the NPC deck holds now, and why (the NPC turns over one card a trick)."""
+        start = len(self._cfg.cards) - 2 * HAND_SIZE
+        turned = self._tricks_over() + ((self._cfg.order.index(NPC) - self._lead) % 3 < len(self._trick))
+        return start - turned, (f"the NPC deck starts with the {start} cards the players are not dealt (rule Y13.2) "
+                                f"and the NPC has turned over {turned} of them (rule Y13.5), so it holds "
+                                f"{start - turned}")
+
+    def _check_reachable(self) -> None:
+        """What position text must show because every dealt game does (``LoadError``): the tricks
+        over moved their cards into the houses, collapsed piles and discard pile (Y13.5–Y13.7),
+        nothing is set aside and the NPC deck lost one card a trick (Y13.2, Y13.5). A hand-built
+        scenario (``setup_duo``) may leave cards out, so ``_check_loaded`` does not ask this."""
+        self._check_piles()
+        if self._aside:
+            raise LoadError("aside", self._no_aside())
+        want, why = self._npc_deck_size()
+        if len(self._npc_deck) != want:
+            raise LoadError("npc_deck", f"{why}; it holds {len(self._npc_deck)} here")
+        if self._trick_no == 1 and self._phase == "play" and self._lead != 0:
+            first = self._who(self._cfg.order[0])
+            raise LoadError("turn", f"{_cap(first)}, in the first turn position, leads trick 1 (rules Y13.3, Y13.4): "
+                                    f"with {plural(len(self._trick), 'card')} down, {self.seat_label(self._cur)} does not "
+                                    f"play next")
+
     # ------------------------------------------------------------- loading
     def _derive(self) -> None:
         self._cfg = config(self.mode, self.players, self.options)
+        self.is_terminal = self._cur is None
 
     def _check_loaded(self) -> None:
-        if len(self._hands) != 2:
-            raise ValueError("expected 2 hands")
-        self._check_common(3)
-        if self._phase not in ("play", "finished"):
-            raise ValueError(f"unknown phase {self._phase!r}")
-        small_int(self._lead, "lead", 0, 2)
-        if self._phase == "finished":
-            if self._cur is not None or self._winners is None:
-                raise ValueError("a finished game has no player to act and has winners")
+        """Refuse a state no duo game can reach (``LoadError``, a ``ValueError``): zones and cards
+        (``_check_common``), the leader (left of the last trick's captor, Y13.8), who acts (a
+        player: the NPC's turns are automatic, Y13.12), the hands, the NPC deck, the result."""
+        cfg = self._cfg
+        self._check_common(2, 3)
+        phase = self._phase
+        if phase not in ("play", "finished"):
+            raise LoadError("phase", f"{show(phase, 20)} is not a phase of the duo game")
+        small_int(self._lead, "turn", 0, 2)
+        order = cfg.order
+        last = self._last_trick
+        if last is not None:
+            lead, cards = last
+            if (lead + cards.index(max(cards)) + 1) % 3 != self._lead:
+                raise LoadError("turn", "the seat left of the last trick's highest card leads (rule Y13.8)")
+            if self._trick_no == 1 and phase != "finished":
+                raise LoadError("last_trick", "the first trick has no trick before it")
+        seen = [] if last is None else [(order[(last[0] + i) % 3], c) for i, c in enumerate(last[1])]
+        seen += [(order[(self._lead + i) % 3], c) for i, c in enumerate(self._trick)]
+        mine = [(w, c) for w, c in seen if w != NPC]
+        if self._last is not None and mine and (self._last[0], self._last[1].cid) != mine[-1]:
+            raise LoadError("last_action", f"{self.seat_label(self._last[0])}: {self._last[1]} is not the last card "
+                                           f"a player played")
+        if phase == "finished":
+            if self._cur is not None or self._trick or any(self._hands) or self._trick_no != TRICKS:
+                raise LoadError("phase", "a finished game has played its 10 tricks: no cards in hand, no trick")
+            h0, h1, t = self.house_size(0), self.house_size(1), self.house_size(NPC)
+            if self._winners != duo_winners(h0, h1, t)[0]:
+                raise LoadError("phase", "the result follows from the houses (rules Y13.9, Y13.10)")
             return
-        check_seat(self._cur, 2, "current")
-        order = self._cfg.order
+        if self._winners is not None:
+            raise LoadError("phase", "a game still running has no winners")
+        check_seat(self._cur, 2, "turn")
         if len(self._trick) >= 3 or order[(self._lead + len(self._trick)) % 3] != self._cur:
-            raise ValueError("the player to act is not the next one in the trick")
+            raise LoadError("turn", "the player to act is the next one in the trick; the NPC's cards are turned "
+                                    "over at once (rules Y13.5, Y13.12)")
         left = TRICKS - self._trick_no + 1
         for s in range(2):
-            pos = order.index(s)
-            played = 1 if (pos - self._lead) % 3 < len(self._trick) else 0
+            played = 1 if (order.index(s) - self._lead) % 3 < len(self._trick) else 0
             if len(self._hands[s]) != left - played:
-                raise ValueError(f"seat {s} holds {len(self._hands[s])} cards; trick {self._trick_no} needs "
-                                 f"{left - played}")
-        npc_pos = order.index(NPC)
-        npc_played = 1 if (npc_pos - self._lead) % 3 < len(self._trick) else 0
+                raise LoadError("hands", f"{self.seat_label(s)} holds {len(self._hands[s])} cards; at trick "
+                                         f"{self._trick_no} they hold {left - played} (rule Y13.2)")
+        npc_played = 1 if (order.index(NPC) - self._lead) % 3 < len(self._trick) else 0
         if len(self._npc_deck) < left - npc_played:
-            raise ValueError("the NPC deck is too small for the tricks left")
+            raise LoadError("npc_deck", f"the NPC still plays {left - npc_played} cards; its deck holds "
+                                        f"{len(self._npc_deck)} (rule Y13.5)")

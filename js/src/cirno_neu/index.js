@@ -384,7 +384,7 @@ function felt(f) {
   }
   const centre = h("div", { class: "cw-centre" }, [
     h("div", { class: "cw-centre-row" }, [
-      h("div", { class: "cw-draw", title: drawCount ? `${count(drawCount, "card")} in the draw pile` : "the draw pile is empty" }, [
+      h("div", { class: "cw-draw", "data-deck-anchor": true, title: drawCount ? `${count(drawCount, "card")} in the draw pile` : "the draw pile is empty" }, [
         h("div", { class: "cw-pile" }, drawCount > 0 ? renderBacks(Math.min(3, drawCount), { size: "sm", max: 3 }) : h("div", { class: "cw-slot" }, "")),
         h("div", { class: "cw-pile-label" }, [h("span", null, "Draw"), h("b", { class: "cw-draw-count" }, String(drawCount))]),
       ]),
@@ -475,7 +475,7 @@ function player(f) {
       action: p.text, selected: aim ? p.card === aim.card : undefined, title: `${p.text}: ${face.tip}`,
       content: [
         h("span", { class: "cw-move-pip", "data-tone": face.tone }, faceSmall(p.card, face)),
-        p.target != null ? h("span", { class: "cw-move-target" }, `→ ${f.you(p.target) ? "you" : f.name(p.target)}`) : null,
+        p.target != null ? h("span", { class: "cw-move-target" }, `→ ${f.label(p.target)}`) : null,
       ],
       onClick: () => f.act(p.text),
     });

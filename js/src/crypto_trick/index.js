@@ -6,7 +6,7 @@ import "../lib/table.css";
 import "./crypto_trick.css";
 import { h } from "../lib/dom.js";
 import { renderCard, renderBacks, renderCardBack } from "../lib/cards.js";
-import { withRuleIds, listWords, count } from "../lib/text.js";
+import { withRuleIds, listWords, count, signed } from "../lib/text.js";
 import { decorateRuleChips } from "../lib/rules.js";
 import { gameWidget, seatHead, seatClass, lastMoveBadge, othersInOrder, moveChip, headline } from "../lib/frame.js";
 
@@ -224,6 +224,8 @@ export function describeAction(action) {
 
 /** @typedef {import("../lib/frame.js").Frame} Frame */
 
+// A seat is named by its name, the viewer's with "(you)" (f.label), as the narration names it;
+// "you" only where a sentence speaks to the viewer.
 /** @param {Frame} f @param {number | null | undefined} i */
 const who = (f, i) => (f.you(i) ? "you" : f.name(i));
 /** @param {Frame} f @param {number | null | undefined} i */
@@ -281,18 +283,16 @@ function wonSummary(f, i) {
 }
 
 /**
- * Won block cards, overlapping more the more there are, so a seat stays one line.
+ * Won block cards, overlapping a little when there are many (each card's letter and number still
+ * show); a long pile wraps inside its seat.
  * @param {CryptoView} v
  * @param {string[]} cards
  */
 function wonCards(v, cards) {
   const k = cards.length;
-  return h("span", { class: "cw-ct-won-cards", style: { "--ov": `${k <= 3 ? 2 : k <= 5 ? 7 : 12}px` } },
+  return h("span", { class: "cw-ct-won-cards", style: { "--ov": `${k <= 3 ? 0 : 3}px` } },
     cards.map((c) => renderCryptoCard(c, v, { size: "xs" })));
 }
-
-/** @param {number} v */
-const signed = (v) => (v < 0 ? `−${-v}` : String(v));
 
 // ------------------------------------------------------------------ header
 
@@ -397,7 +397,7 @@ function declarationPills(f) {
       class: ["cw-ct-decl", `cw-ct-decl-${state}`, v.declarer === s && "cw-ct-decl-declarer"], "data-seat": s, "data-declared": state,
       title: state === "want" ? `${f.name(s)} wants it (rule C5.2)` : state === "pass" ? `${f.name(s)} passes (rule C5.2)`
         : state === "now" ? `${f.name(s)} declares now` : `${f.name(s)} declares later`,
-    }, [h("b", null, who(f, s)), state === "want" ? (f.you(s) ? " want" : " wants") : state === "pass" ? (f.you(s) ? " pass" : " passes") : state === "now" ? " …?" : null]));
+    }, [h("b", null, f.label(s)), state === "want" ? " wants" : state === "pass" ? " passes" : state === "now" ? " …?" : null]));
   }
   return h("div", { class: "cw-ct-decls", "aria-label": "Declarations" }, pills);
 }
@@ -419,7 +419,62 @@ function giveLine(f) {
   return h("div", { class: "cw-ct-give", "data-give": g.card ? "known" : "hidden" }, [face, h("span", null, withRuleIds(`${text} (rule C5.5)`))]);
 }
 
-/** The offer or the trick in progress (or the last trick, between tricks). @param {Frame} f */
+/** What a card does in the trick, in words (rule C7.1), by the class the view gives it. */
+const CLASS_WORDS = /** @type {Record<string, [string, string]>} */ ({
+  trump: ["trump", "a trump (rule C7.1)"],
+  lead: ["", "of the lead colour (rule C7.1)"],
+  off: ["off colour", "off colour: cannot win (rule C7.4)"],
+});
+
+/**
+ * One place in a trick: the card (or an empty slot), who plays there, and marks: the led card,
+ * the card winning so far (or that took the trick), a trump or off-colour card.
+ * @param {Frame} f
+ * @param {number} seat
+ * @param {number} k its place in the trick (0 = led)
+ * @param {{card: string, class?: string} | undefined} played
+ * @param {{winner: boolean, took: boolean, next: boolean}} o
+ */
+function trickSlot(f, seat, k, played, o) {
+  const v = /** @type {CryptoView} */ (f.view);
+  const [word, why] = CLASS_WORDS[played?.class ?? ""] ?? ["", ""];
+  const marks = [k === 0 ? "led" : "", word].filter(Boolean).join(" · ");
+  return h("div", {
+    class: ["cw-ct-slot", played && o.winner && "cw-ct-winning", o.next && "cw-ct-next"],
+    "data-seat": seat, "data-position": k + 1,
+  }, [
+    played
+      ? renderCryptoCard(played.card, v, { size: "md", class: k === 0 && "cw-ct-leadcard" })
+      : h("div", { class: "cw-ct-empty", "aria-hidden": "true" }, o.next ? "…" : ""),
+    h("span", { class: "cw-ct-slot-name" }, f.label(seat)),
+    played && marks ? h("span", { class: "cw-ct-class", "data-class": k === 0 ? "led" : played.class,
+      title: [k === 0 ? "led this trick: its colour is the lead colour (rule C6.1)" : "", why].filter(Boolean).join("; ") }, marks) : null,
+    played && o.winner
+      ? h("span", { class: "cw-ct-ribbon", title: o.took ? "took the trick (rule C7.2)" : "strongest card so far (rule C7.2)" }, o.took ? "took it" : "winning")
+      : null,
+  ]);
+}
+
+/**
+ * The last trick in one line, to look back at while the next one is offered and played: who
+ * played what, and who took it. Its cards are copies (they do not travel).
+ * @param {Frame} f
+ */
+function lastTrickStrip(f) {
+  const v = /** @type {CryptoView} */ (f.view);
+  const lt = v.last_trick;
+  if (!lt) return null;
+  return h("div", { class: "cw-ct-last", "aria-label": "Last trick", "data-trick": lt.trick }, [
+    h("span", { class: "cw-ct-last-title" }, `Trick ${lt.trick}: ${f.label(lt.winner)} took`),
+    h("span", { class: "cw-ct-last-cards" }, lt.cards.map((c, k) => h("span", { class: ["cw-ct-last-play", c.seat === lt.winner && "cw-ct-last-took"] }, [
+      h("span", { class: "cw-ct-last-who" }, f.name(c.seat)),
+      renderCryptoCard(c.card, v, { size: "xs", class: c.seat === lt.winner && "cw-ct-took",
+        title: `${c.card}: ${f.label(c.seat)}${k === 0 ? " led" : ""}${c.seat === lt.winner ? ", took the trick" : ""}`, attrs: { "data-motion": "static" } }),
+    ]))),
+  ]);
+}
+
+/** The offer or the trick in progress (or the trick just taken, between tricks). @param {Frame} f */
 function trickPanel(f) {
   const v = /** @type {CryptoView} */ (f.view);
   const n = f.n;
@@ -427,6 +482,7 @@ function trickPanel(f) {
   let body;
   let title = "Trick";
   let side = null;
+  const lt = v.last_trick;
   if (v.phase === "declare" || v.phase === "give") {
     title = "Offer";
     const offered = /** @type {string} */ (v.offered);
@@ -437,51 +493,46 @@ function trickPanel(f) {
       h("div", { class: "cw-ct-offer" }, [
         h("div", { class: "cw-ct-slot-card" }, [
           renderCryptoCard(offered, v, { size: "md", class: "cw-ct-offered" }),
-          h("span", { class: "cw-ct-slot-name" }, `from ${who(f, v.first)}`),
+          h("span", { class: "cw-ct-slot-name" }, `from ${f.label(v.first)}`),
         ]),
         h("div", { class: "cw-ct-offer-side" }, [declarationPills(f), h("div", { class: "cw-ct-note" }, withRuleIds(note))]),
       ]),
+      lastTrickStrip(f),
     ];
   } else if (v.phase === "follow") {
     const lead = /** @type {string} */ (v.lead_color);
+    // the lead colour, named once for the whole trick
     side = h("span", { class: "cw-ct-lead", "data-lead": lead, title: `the lead colour: ${colourWord(lead)} (rule C6.1)` },
-      ["lead ", swatch(lead, v, colourWord(lead))]);
+      ["lead colour ", swatch(lead, v, colourWord(lead))]);
     const slots = [];
     for (let k = 0; k < n; k++) {
       const seat = (/** @type {number} */ (v.leader) + k) % n;
       const played = (v.table || [])[k];
-      const next = !played && v.current === seat;
-      slots.push(h("div", {
-        class: ["cw-ct-slot", played && v.winning === seat && "cw-ct-winning", next && "cw-ct-next"],
-        "data-seat": seat, "data-position": k + 1,
-      }, [
-        played
-          ? renderCryptoCard(played.card, v, { size: "md", class: k === 0 && "cw-ct-leadcard" })
-          : h("div", { class: "cw-ct-empty", "aria-hidden": "true" }, next ? "…" : ""),
-        h("span", { class: "cw-ct-slot-name" }, who(f, seat)),
-        played ? h("span", { class: "cw-ct-class", "data-class": played.class,
-          title: played.class === "trump" ? "a trump (rule C7.1)" : played.class === "lead" ? "the lead colour (rule C7.1)" : "off colour: cannot win (rule C7.4)" },
-        k === 0 && played.class !== "lead" ? `lead · ${played.class}` : played.class) : null,
-        played && v.winning === seat ? h("span", { class: "cw-ct-ribbon", title: "strongest card so far (rule C7.2)" }, "winning") : null,
-      ]));
+      slots.push(trickSlot(f, seat, k, played, { winner: v.winning === seat, took: false, next: !played && v.current === seat }));
     }
-    body = [h("div", { class: "cw-ct-trick", style: { "--n": n } }, slots), giveLine(f)];
+    body = [h("div", { class: "cw-ct-trick", style: { "--n": n } }, slots), giveLine(f), lastTrickStrip(f)];
+  } else if (lt && !f.finished && lt.trick === v.trick - 1) {
+    // the trick just taken stays on the table, each card where it was played, until the next offer
+    title = `Trick ${lt.trick}: ${f.label(lt.winner)} took it`;
+    const slots = lt.cards.map((c, k) => trickSlot(f, c.seat, k, { card: c.card }, { winner: c.seat === lt.winner, took: true, next: false }));
+    body = [
+      h("div", { class: "cw-ct-trick cw-ct-taken", style: { "--n": n }, "data-trick": lt.trick }, slots),
+      h("div", { class: "cw-ct-waiting" }, [
+        h("span", null, `Next: ${Who(f, v.current)} ${f.you(v.current) ? "open" : "opens"} trick ${v.trick} with an offer`),
+      ]),
+    ];
   } else {
-    // between tricks (or rounds): the next offer, and what happened last
-    const lt = v.last_trick;
+    // the start of a round (or the end of the game): the next offer, and the last round's hidden card
     const last = (v.results || [])[v.results.length - 1];
     body = [
       f.finished ? null : h("div", { class: "cw-ct-waiting" }, [
         h("div", { class: "cw-ct-empty", "aria-hidden": "true" }, "?"),
         h("span", null, `${Who(f, v.current)} ${f.you(v.current) ? "open" : "opens"} trick ${v.trick} with an offer`),
       ]),
-      lt ? h("div", { class: "cw-ct-last", "aria-label": "Last trick" }, [
-        h("span", { class: "cw-ct-last-title" }, `Trick ${lt.trick}: ${who(f, lt.winner)} took`),
-        h("span", { class: "cw-ct-last-cards" }, lt.cards.map((c) =>
-          renderCryptoCard(c.card, v, { size: "xs", class: c.seat === lt.winner && "cw-ct-took", title: `${c.card}: ${f.name(c.seat)}` }))),
-      ]) : last ? h("div", { class: "cw-ct-last", "aria-label": "Last round" }, [
+      f.finished ? lastTrickStrip(f) : null,
+      last ? h("div", { class: "cw-ct-last", "aria-label": "Last round" }, [
         h("span", { class: "cw-ct-last-title" }, `Round ${last.round}'s hidden card was`),
-        renderCryptoCard(/** @type {string} */ (last.hidden), v, { size: "xs", trumps: [], title: `${last.hidden}: round ${last.round}'s hidden card (rule C11.4)` }),
+        renderCryptoCard(/** @type {string} */ (last.hidden), v, { size: "xs", trumps: [], title: `${last.hidden}: round ${last.round}'s hidden card (rule C11.4)`, attrs: { "data-motion": "static" } }),
       ]) : null,
     ];
     title = f.finished ? "Table" : "Next offer";
@@ -505,7 +556,7 @@ function scoresPanel(f) {
   const rows = [];
   for (let s = 0; s < f.n; s++) {
     rows.push(h("tr", { "data-seat": s, class: [f.you(s) && "cw-ct-me", f.current === s && !f.finished && "cw-ct-acting"] }, [
-      h("td", { class: "cw-ct-name" }, who(f, s)),
+      h("td", { class: "cw-ct-name", title: f.label(s) }, f.label(s)),
       ...rounds.map((r) => {
         const rec = results[r - 1];
         if (rec) return h("td", null, signed(rec.scores[s]));
@@ -651,8 +702,8 @@ function hintFor(f, live) {
   const your = f.teacher ? `${f.name(v.current)}'s` : "your";
   if (v.phase === "offer") return "Click a card to reveal it and offer it to the others (rule C5.1).";
   if (v.phase === "declare") {
-    const takes = v.rules?.declaration_mode === "single_pass_first" ? "the first to want it takes it" : "the last to want it takes it";
-    return `Want ${v.offered}? ${takes}, leads it and gives ${who(f, v.first)} a card face down (rules C5.4–C5.6). Or pass (rule C5.2).`;
+    const takes = v.rules?.declaration_mode === "single_pass_first" ? "The first to want it takes it" : "The last to want it takes it";
+    return `Want ${v.offered}? ${takes}, leads it and gives ${f.label(v.first)} a card face down (rules C5.4–C5.6). Or pass (rule C5.2).`;
   }
   if (v.phase === "give") return `${Who(f, v.current)} ${f.you(v.current) ? "take" : "takes"} ${v.offered}: click a card to give ${who(f, v.first)} face down (rule C5.5); then ${you} ${f.teacher ? "leads" : "lead"} ${v.offered} (rule C5.6).`;
   if (v.phase === "follow") {
@@ -711,6 +762,9 @@ function holdPanel(f, hold) {
   return {
     title: `Round ${r.round} of ${v.rounds} is over`,
     body: [
+      // the table behind this panel already holds the next round: say so, so nothing disagrees
+      v.round > r.round ? h("p", { class: "cw-hold-next", "data-round": v.round },
+        `Round ${v.round} of ${v.rounds} is dealt: the new trump indicator and your new hand are ready.`) : null,
       h("div", { class: "cw-ct-hold-cards" }, [
         h("span", null, "Hidden card"),
         renderCryptoCard(/** @type {string} */ (r.hidden), v, { size: "xs", trumps: [], class: "cw-ct-hidden-card", title: `${r.hidden}: the hidden card, turned up now (rule C11.4)` }),
@@ -733,7 +787,7 @@ function roundTable(f, r, why) {
   const rows = [];
   for (let s = 0; s < f.n; s++) {
     rows.push(h("tr", { "data-seat": s, class: f.you(s) && "cw-ct-me" }, [
-      h("td", null, [f.name(s), f.you(s) ? " (you)" : ""]),
+      h("td", null, f.label(s)),
       h("td", { class: "cw-ct-blocks-cell" }, recordBlocks(v, r, s)),
       h("td", null, String(r.blocks[s])),
       h("td", null, String(r.colors[s])),
@@ -756,18 +810,50 @@ function outcome(f) {
   const v = /** @type {CryptoView} */ (f.view);
   const o = v.outcome || { winners: [], scores: [], reason: "" };
   const results = v.results || [];
+  const final = results[results.length - 1];
   return {
     headline: headline(f, o.winners || []),
     columns: [...results.map((r) => `Round ${r.round}`), "Total"],
     order: [...Array(f.n).keys()].sort((a, b) => (o.scores?.[b] ?? 0) - (o.scores?.[a] ?? 0) || a - b),
     cells: (s) => [...results.map((r) => signed(r.scores[s])), h("b", null, signed(o.scores?.[s] ?? v.totals?.[s] ?? 0))],
-    extra: results.length ? h("div", { class: "cw-ct-hold-cards cw-ct-hiddens" }, [
-      h("span", null, "Hidden cards"),
-      ...results.map((r) => h("span", { class: "cw-ct-hidden-of", "data-round": r.round }, [
-        `R${r.round}`, renderCryptoCard(/** @type {string} */ (r.hidden), v, { size: "xs", trumps: [], title: `${r.hidden}: round ${r.round}'s hidden card (rule C11.4)` }),
-      ])),
-    ]) : null,
+    extra: results.length ? [
+      h("div", { class: "cw-ct-hold-cards cw-ct-hiddens" }, [
+        h("span", null, "Hidden cards"),
+        ...results.map((r) => h("span", { class: "cw-ct-hidden-of", "data-round": r.round }, [
+          `R${r.round}`, renderCryptoCard(/** @type {string} */ (r.hidden), v, { size: "xs", trumps: [], title: `${r.hidden}: round ${r.round}'s hidden card (rule C11.4)` }),
+        ])),
+      ]),
+      // the last round is scored here too, as every round before it was at its end
+      h("section", { class: "cw-final-round", "aria-label": `Round ${final.round} scored` }, [
+        h("h4", { class: "cw-final-round-title" }, `Round ${final.round} of ${v.rounds}, scored`),
+        roundTable(f, final),
+        scoringLegend(v),
+      ]),
+    ] : null,
     reason: o.reason ? `${o.reason[0].toUpperCase()}${o.reason.slice(1)}.` : "",
+  };
+}
+
+/**
+ * Where cards come from and go: a card given to the viewer comes from the giver's seat; the cards
+ * of a trick taken go to the winner's seat (the block cards to the winner's pile).
+ * @param {Frame} f
+ * @returns {import("../lib/motion.js").MotionHints}
+ */
+function motion(f) {
+  const v = /** @type {CryptoView} */ (f.view);
+  const root = f.ctx.root;
+  const seatEl = (/** @type {number} */ s) => root.querySelector(`.cw-felt [data-seat="${s}"]`)
+    ?? (f.actor === s ? root.querySelector(".cw-player") : null);
+  return {
+    enterFrom: (el) => {
+      const g = (v.gives || []).at(-1);
+      return g && g.card && g.card === el.dataset.card && el.closest(".cw-player .cw-hand") ? seatEl(g.from) : null;
+    },
+    exitTo: (card) => {
+      const lt = v.last_trick;
+      return lt && lt.cards.some((c) => c.card === card) ? seatEl(lt.winner) : null;
+    },
   };
 }
 
@@ -784,6 +870,7 @@ export const layout = {
   outcome,
   hold: holdPanel,
   describe: describeAction,
+  motion,
   uiKey: (f) => [f.view.round, f.view.trick, f.view.phase],
 };
 

@@ -195,7 +195,8 @@ function felt(f) {
       onClick: () => { s.local.pass = { take: v, give: null, giveIndex: null }; f.redraw(); },
     }, body);
   });
-  const storageEl = h("section", { class: ["cw-storage", stage === "take" && "cw-storage-choose"], "aria-label": "Storage" }, [
+  // new Storage cards are refills: they come from the deck
+  const storageEl = h("section", { class: ["cw-storage", stage === "take" && "cw-storage-choose"], "aria-label": "Storage", "data-motion-from": "deck" }, [
     h("div", { class: "cw-storage-head" }, [
       h("h3", { class: "cw-panel-title" }, "Storage"),
       h("div", { class: "cw-limits" }, [
@@ -232,7 +233,7 @@ function felt(f) {
   const most = Math.max(1, ...discardCounts);
   const deckCount = view.deck_count ?? 0;
   const piles = h("div", { class: "cw-piles" }, [
-    h("div", { class: "cw-deck", title: deckCount ? `${count(deckCount, "card")} in the deck, face down` : "the deck is empty" }, [
+    h("div", { class: "cw-deck", "data-deck-anchor": true, title: deckCount ? `${count(deckCount, "card")} in the deck, face down` : "the deck is empty" }, [
       h("div", { class: "cw-pile" }, deckCount > 0 ? renderBacks(Math.min(3, deckCount), { size: "sm", max: 3 }) : h("div", { class: "cw-slot" }, "")),
       h("div", { class: "cw-pile-label" }, [h("span", null, "Deck"), h("b", { class: "cw-deck-count" }, String(deckCount))]),
     ]),
@@ -353,8 +354,9 @@ function player(f) {
     ];
   }
 
+  // a chip selects its play (the Play button sends it): it carries data-control, not data-action
   const moves = plays.map((p) => moveChip(f, {
-    action: p.text, selected: selAction === p.text,
+    action: p.text, selected: selAction === p.text, select: true,
     title: `select ${p.cards.join(" ")} (${p.cards.length === 1 ? "1 card" : `${p.cards.length} cards, total ${sum(p.cards)}`}), then Play`,
     content: p.cards.map((c) => h("span", { class: "cw-move-pip", "data-tone": c }, String(c))),
     onClick: () => {
@@ -419,6 +421,9 @@ function holdPanel(f, hold) {
   return {
     title: `Game ${r.game} of ${f.view.games} is over`,
     body: [
+      // the table behind this panel already holds the next game: say so, so nothing disagrees
+      Number(f.view.game_no) > Number(r.game) ? h("p", { class: "cw-hold-next", "data-game-no": f.view.game_no },
+        `Game ${f.view.game_no} of ${f.view.games} is dealt: your new hand is ready.`) : null,
       h("p", { class: "cw-hold-lead" }, withRuleIds(`${f.you(first) ? "You" : f.name(first)} went out first (rule D8.1). The others take a penalty card from the Storage (rule D10.3).`)),
       h("table", { class: "cw-scores cw-game-end" }, [
         h("thead", null, h("tr", null, ["Place", "Player", "Cards left", "Penalty card", "Lost points"].map((t) => h("th", null, t)))),
@@ -427,7 +432,7 @@ function holdPanel(f, hold) {
           const gained = before ? r.lost_points[s] - before[s] : took ?? 0;
           return h("tr", { "data-seat": s, class: place === 0 && "cw-winner-row" }, [
             h("td", { class: "cw-place" }, ordinal(place + 1)),
-            h("td", null, [f.name(s), f.you(s) ? " (you)" : ""]),
+            h("td", null, f.label(s)),
             h("td", null, r.cards_left?.[s] ? String(r.cards_left[s]) : "none"),
             h("td", null, place === 0 ? "none (went out)" : took == null ? "none left" : renderCard(took, { size: "xs", tone: took })),
             h("td", null, gained ? `${r.lost_points[s]} (+${gained})` : String(r.lost_points[s])),
@@ -450,9 +455,24 @@ export const layout = {
   outcome,
   hold: holdPanel,
   describe: describeAction,
+  // Storage cards that leave were taken by the player who passed; a play cleared from the table
+  // goes to the discard pile
+  motion: (f) => ({
+    exitTo: (_card, old) => (old.closest(".cw-storage") && f.view.last_action
+      ? f.ctx.root.querySelector(`.cw-felt [data-seat="${f.view.last_action.seat}"]`) ?? f.ctx.root.querySelector(".cw-player")
+      : f.ctx.root.querySelector(".cw-discard")),
+  }),
   overText: (f) => (f.view.games > 1 ? "Match over" : "Game over"),
   uiKey: (f) => [f.view.round, f.view.storage, f.actor != null ? f.view.hands?.[f.actor] : null],
   onKey(ev, f) {
+    // Enter on a legal move that is already selected plays it (a first Enter selects it, like a click).
+    if (ev.key === "Enter") {
+      const el = /** @type {HTMLElement | null} */ (f.ctx.root.ownerDocument.activeElement);
+      const move = el?.closest?.('[data-control="select-move"][aria-pressed="true"]')?.getAttribute("data-move");
+      if (!move || !f.canAct || !f.legal.includes(move)) return false;
+      f.act(move);
+      return true;
+    }
     // Escape leaves the pass flow, or else clears the selection.
     if (ev.key !== "Escape") return false;
     if (f.local.pass) f.local.pass = null;

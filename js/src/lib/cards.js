@@ -39,6 +39,8 @@ export function renderCard(value, opts = {}) {
       "data-tone": opts.tone ?? null,
       title: opts.title ?? null,
       "aria-pressed": clickable ? String(!!opts.selected) : null,
+      // a clickable card is named by its face (layouts name it in words where they can)
+      "aria-label": clickable ? label : null,
       onClick: clickable ? opts.onClick : null,
     },
     size === "xs"

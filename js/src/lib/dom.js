@@ -11,10 +11,10 @@
  *   `class` (string, array or {name: bool}), `style` (string or object),
  *   `on<Event>` functions (added with addEventListener), `data-*`/`aria-*`
  *   and other attributes (true → present, false/null/undefined → absent),
- *   and DOM properties `value`, `checked`, `tabIndex`.
+ *   and DOM properties `value`, `checked`, `selected`, `tabIndex`.
  */
 
-const PROPS = new Set(["value", "checked", "tabIndex"]);
+const PROPS = new Set(["value", "checked", "selected", "tabIndex"]);
 
 /**
  * Normalise a class specification to a space-separated string.

@@ -1,16 +1,20 @@
 // The frame every game table shares. A game module gives a *layout* (what is drawn on
 // the felt and in the player area, and how to read its notation); the frame draws the
-// rest from the synced traits: header (title, chips, whose turn, who is thinking),
-// the banner for a position in the past, the hold panel (Continue), the outcome, the
-// error box, the legal-moves strip, the narration, the scrubber with the lines of play,
-// and the rule chips. It sends only messages: act, goto, undo, switch, continue, clear_error.
+// rest from the synced traits: header (title, chips, whose turn, who is thinking, the
+// bots' pace), the banner for a position in the past, the hold panel (Continue), the
+// outcome, the refusal, the legal-moves strip, the preview of the move pointed at, the
+// narration, the scrubber with the lines of play (and play/pause), the lesson panel of a
+// lesson table, the rule chips and their cards, the hot-seat curtain, and the keys. It sends
+// only messages: act, goto, undo, switch, continue, clear_error, speed, skip, preview, play,
+// pause, hint, restart, next_lesson, iam.
 import { h, append } from "./dom.js";
-import { mountTable } from "./table.js";
+import { mountTable, navigable } from "./table.js";
 import { renderError } from "./error.js";
 import { renderHistory, branchLabel } from "./history.js";
 import { renderLog } from "./log.js";
 import { withRuleIds, listWords } from "./text.js";
-import { decorateRuleChips, renderRuleCard } from "./rules.js";
+import { decorateRuleChips, renderRuleCard, placeRuleCard } from "./rules.js";
+import { renderLesson } from "./lesson.js";
 
 /**
  * @typedef {import("./table.js").TableContext} TableContext
@@ -34,6 +38,8 @@ import { decorateRuleChips, renderRuleCard } from "./rules.js";
  * @property {(action: string, f: Frame) => string} [describe] a last action in words (seat badge)
  * @property {(f: Frame) => any} [uiKey]      local UI state is reset when this (or the position) changes
  * @property {(ev: KeyboardEvent, f: Frame) => boolean} [onKey] true when the key was handled
+ * @property {(f: Frame) => import("./motion.js").MotionHints} [motion] where new cards come from, where
+ *   cards that left went (default: a new card comes from the seat that moved, or the deck)
  */
 
 /**
@@ -57,9 +63,11 @@ import { decorateRuleChips, renderRuleCard } from "./rules.js";
  * @property {(seat: number) => Child} [leadCell]
  * @property {string} [reason]
  * @property {Child} [extra]
+ * @property {boolean} [trophy]           the star before the headline (default: someone won)
  */
 
 /** @typedef {{kind: string, text: string}} Hold  the pause event's kind and narration; details come from the view */
+/** @typedef {{seat: number, name: string}} Curtain  the seat a hot-seat table waits for ("I am <name>") */
 
 /**
  * Everything a layout reads, computed once per redraw.
@@ -71,8 +79,12 @@ import { decorateRuleChips, renderRuleCard } from "./rules.js";
  * @property {Array<Record<string, any> & {text: string}>} moves   legal actions parsed by the layout
  * @property {number} n
  * @property {(i: number | null | undefined) => string} name
+ * @property {(i: number | null | undefined) => string} label    the name, with "(you)" for the viewer: "A (you)"
  * @property {(i: number | null | undefined) => boolean} you      the viewer's own seat (never in teacher view)
- * @property {boolean} teacher
+ * @property {boolean} teacher        no seat in the view: every seat is drawn alike (the teacher, or nobody)
+ * @property {boolean} spectator      a hot-seat table between two people: the view of nobody, no hand, no moves
+ * @property {boolean} hotseat        people share this screen (the `hotseat` trait)
+ * @property {Curtain | null} curtain  the person the hot-seat table waits for
  * @property {boolean} finished
  * @property {number | null} current
  * @property {number | null} actor    whose hand the controls act for (teacher view: the seat to act)
@@ -83,11 +95,12 @@ import { decorateRuleChips, renderRuleCard } from "./rules.js";
  * @property {number} cursor
  * @property {number} historyLen
  * @property {boolean} past           looking at an earlier position
+ * @property {number} playing         positions per second while the line plays forward (0: it does not)
  * @property {Hold | null} hold
  * @property {Record<string, string>} refusals
  * @property {Record<string, any>} local  UI state of this position (selection, steps); reset on a new one
- * @property {(action: string) => void} act
- * @property {(msg: import("./table.js").Message) => void} send
+ * @property {(action: string) => boolean} act   false: not sent (a move is still on its way)
+ * @property {(msg: import("./table.js").Message) => boolean} send
  * @property {() => void} redraw
  */
 
@@ -103,6 +116,8 @@ export function gameWidget(layout) {
         model, el, game: layout.game,
         draw: (ctx) => drawFrame(ctx, layout),
         onKey: (ev, ctx) => frameKey(ev, ctx, layout),
+        motion: (ctx) => frameMotion(ctx, layout),
+        afterDraw: (ctx) => placeRuleCard(ctx.root),
       });
     },
   };
@@ -123,6 +138,13 @@ export function makeFrame(ctx, layout) {
   const names = arr(view.names);
   const name = (/** @type {number | null | undefined} */ i) => (i == null ? "" : names[i] ?? `Seat ${i + 1}`);
   const teacher = view.seat == null;
+  const hotseat = !!ctx.get("hotseat");
+  // A hot-seat table with nobody seated shows the view of nobody: seats are drawn as in the
+  // teacher view, all hands face down, and there is no hand to play from.
+  const spectator = teacher && hotseat;
+  const rawCurtain = ctx.get("curtain");
+  const curtain = rawCurtain && typeof rawCurtain === "object" && Number.isInteger(rawCurtain.seat)
+    ? /** @type {Curtain} */ ({ seat: rawCurtain.seat, name: String(rawCurtain.name ?? name(rawCurtain.seat)) }) : null;
   const current = view.current ?? null;
   const finished = !!view.outcome || current == null;
   const bots = new Set(arr(ctx.get("bot_seats")).map(Number));
@@ -130,6 +152,7 @@ export function makeFrame(ctx, layout) {
   const cursor = Number(ctx.get("cursor") ?? 0);
   const historyLen = Number(ctx.get("history_len") ?? 0);
   const past = cursor < historyLen;
+  const playing = Math.max(0, Number(ctx.get("playing")) || 0);
   const rawHold = ctx.get("hold");
   const hold = rawHold && typeof rawHold === "object" && rawHold.kind ? /** @type {Hold} */ (rawHold) : null;
   const botTurn = !finished && current != null && (thinking || bots.has(current));
@@ -139,14 +162,15 @@ export function makeFrame(ctx, layout) {
     const p = layout.parse(a);
     if (p) moves.push({ ...p, text: a });
   }
+  const you = (/** @type {number | null | undefined} */ i) => !teacher && i != null && i === view.seat;
   /** @type {Frame} */
   const f = {
     ctx, layout, view, legal, moves, n: Number(view.players) || names.length,
-    name, you: (i) => !teacher && i != null && i === view.seat,
-    teacher, finished, current,
-    actor: teacher ? (finished ? null : current) : view.seat,
+    name, you, label: (i) => (you(i) && name(i).toLowerCase() !== "you" ? `${name(i)} (you)` : name(i)),
+    teacher, spectator, hotseat, curtain, finished, current,
+    actor: spectator ? null : teacher ? (finished ? null : current) : view.seat,
     bots, thinking, botTurn, canAct: !finished && !botTurn && legal.length > 0,
-    cursor, historyLen, past, hold, refusals,
+    cursor, historyLen, past, playing, hold, refusals,
     local: {},
     act: (action) => ctx.act(action),
     send: (msg) => ctx.send(msg),
@@ -172,61 +196,137 @@ export function drawFrame(ctx, layout) {
   const f = makeFrame(ctx, layout);
   const { root } = ctx;
   const overlay = !f.past && f.hold && !f.finished ? renderHold(f, f.hold)
-    : f.finished && layout.outcome && !f.local.hideOutcome ? renderOutcome(f, layout.outcome(f)) : null;
-  const player = layout.player ? layout.player(f) : null;
+    : f.curtain ? renderCurtain(f, f.curtain)
+      : f.finished && layout.outcome && !f.local.hideOutcome ? renderOutcome(f, layout.outcome(f)) : null;
+  const player = layout.player && !f.spectator ? layout.player(f) : null;
   const main = h("div", { class: "cw-main" }, [
-    h("div", { class: ["cw-felt", overlay && "cw-felt-covered"] }, [layout.felt(f), overlay]),
-    h("div", { class: "cw-error-slot" }, renderError(ctx.get("last_error") || "", () => f.send({ type: "clear_error" }))),
+    // the felt and a panel laid over it share one grid cell: the felt is as tall as the larger
+    h("div", { class: ["cw-felt", overlay && "cw-felt-covered"] }, [h("div", { class: "cw-felt-content" }, layout.felt(f)), overlay]),
     player ? renderPlayer(f, player) : null,
+    // under the player's own area: a refusal covers nothing on the table
+    h("div", { class: "cw-error-slot" }, renderError(ctx.error(), () => ctx.dismissError())),
   ]);
   const side = h("aside", { class: "cw-side" }, [
-    renderLog(ctx.get("narration")),
+    renderLog(ctx.get("narration"), {
+      open: !!ctx.ui.logOpen,
+      onToggle: () => { ctx.ui.logOpen = !ctx.ui.logOpen; ctx.redraw(); },
+    }),
     renderHistory({
       cursor: f.cursor, length: f.historyLen, branch: ctx.get("branch") || "main", branches: arr(ctx.get("branches")),
       onGoto: (index) => f.send({ type: "goto", index }),
       onUndo: () => f.send({ type: "undo" }),
       onSwitch: (branch) => f.send({ type: "switch", branch }),
+      playing: f.playing,
+      onPlay: () => f.send({ type: "play" }),
+      onPause: () => f.send({ type: "pause" }),
+      seatName: f.name,
     }),
   ]);
   root.classList.toggle("cw-bot-turn", f.botTurn);
   root.classList.toggle("cw-in-past", f.past);
-  append(root, [renderHeader(f), f.past ? renderPastBanner(f) : null, h("div", { class: "cw-body" }, [main, side])]);
+  const lesson = ctx.get("lesson");
+  append(root, [renderHeader(f), lesson && typeof lesson === "object" ? renderLesson(f, lesson) : null,
+    f.past ? renderPastBanner(f) : null, h("div", { class: "cw-body" }, [main, side])]);
   const rules = ctx.get("rules") || {};
+  // A rule card belongs to the position it was opened at: a move closes it.
+  const at = JSON.stringify([f.cursor, f.historyLen, ctx.get("branch")]);
+  if (ctx.ui.rule && ctx.ui.rule.at !== at) ctx.ui.rule = null;
   if (ctx.ui.rule) {
-    const card = renderRuleCard(ctx.ui.rule, rules, () => { ctx.ui.rule = null; ctx.redraw(); });
-    if (card) append(root, card);
-    else ctx.ui.rule = null;
+    const card = renderRuleCard(ctx.ui.rule.id, rules, () => { ctx.ui.rule = null; ctx.redraw(); });
+    if (card) {
+      card.dataset.anchor = String(ctx.ui.rule.chip);
+      append(root, card);
+    } else ctx.ui.rule = null;
   }
   decorateRuleChips(root, rules);
-  for (const chip of root.querySelectorAll(".cw-rule[data-rule]:not(.cw-rule-unknown)")) {
+  [...root.querySelectorAll(".cw-rule[data-rule]:not(.cw-rule-unknown)")].forEach((chip, k) => {
+    chip.setAttribute("data-chip", String(k));
+    chip.setAttribute("aria-expanded", String(ctx.ui.rule?.chip === k));
     chip.addEventListener("click", (ev) => {
       ev.stopPropagation();
       const id = chip.getAttribute("data-rule");
-      ctx.ui.rule = ctx.ui.rule === id ? null : id;
+      ctx.ui.rule = ctx.ui.rule?.chip === k ? null : { id, chip: k, at };
       ctx.redraw();
     });
-  }
+  });
 }
 
 /**
- * Keys: Escape closes the rule card, then whatever the layout handles.
+ * Keys: the arrows move among the cards and moves that can be played, Enter (a control's own)
+ * plays, Escape closes the rule card, then leaves the layout's step, then hides a refusal.
  * @param {KeyboardEvent} ev
  * @param {TableContext} ctx
  * @param {Layout} layout
  */
 function frameKey(ev, ctx, layout) {
+  if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
+  const view = ctx.get("view");
+  const ready = !!view && typeof view === "object" && !!view.players;
   if (ev.key === "Escape" && ctx.ui.rule) {
+    const chip = /** @type {HTMLElement | null} */ (ctx.root.querySelector(`.cw-rule[data-chip="${ctx.ui.rule.chip}"]`));
     ctx.ui.rule = null;
+    ev.preventDefault();
+    ctx.redraw();
+    /** @type {HTMLElement | null} */ (ctx.root.querySelector(`.cw-rule[data-chip="${chip?.dataset.chip}"]`))?.focus({ preventScroll: true });
+    return;
+  }
+  if (ready && layout.onKey && layout.onKey(ev, makeFrame(ctx, layout))) {
     ev.preventDefault();
     ctx.redraw();
     return;
   }
-  const view = ctx.get("view");
-  if (!layout.onKey || !view || typeof view !== "object" || !view.players) return;
-  if (layout.onKey(ev, makeFrame(ctx, layout))) {
+  if (ev.key === "Escape" && ctx.error()) {
     ev.preventDefault();
-    ctx.redraw();
+    ctx.dismissError();
+    return;
   }
+  if (!ready || !/^Arrow(Left|Right|Up|Down)$/.test(ev.key) || (ev.target instanceof HTMLInputElement) || (ev.target instanceof HTMLSelectElement)) return;
+  const list = navigable(ctx.root);
+  if (!list.length) return;
+  ev.preventDefault();
+  const now = list.indexOf(/** @type {HTMLElement} */ (ctx.root.ownerDocument.activeElement));
+  const forward = ev.key === "ArrowRight" || ev.key === "ArrowDown";
+  let next;
+  if (now < 0) {
+    // from the table itself: the first card that can be played (or the last control, going back)
+    next = forward ? list.find((el) => el.classList.contains("cw-playable")) ?? list[0] : list[list.length - 1];
+  } else if (ev.key === "ArrowLeft" || ev.key === "ArrowRight") {
+    next = list[(now + (forward ? 1 : list.length - 1)) % list.length];
+  } else {
+    // up and down: to the first control of the row above or below (hand, buttons, legal moves …)
+    const row = (/** @type {Element} */ el) => el.closest(".cw-hand, .cw-controls, .cw-legal, .cw-overlay, .cw-felt, .cw-player, .cw-error-slot");
+    const here = row(list[now]);
+    const rows = [...new Set(list.map(row))];
+    const k = rows.indexOf(here);
+    const target = rows[(k + (forward ? 1 : rows.length - 1)) % rows.length];
+    next = list.find((el) => row(el) === target) ?? list[now];
+  }
+  next.focus({ preventScroll: false });
+}
+
+/**
+ * Where cards come from: the layout's hints, else a new card on the table comes from the seat
+ * that moved, a card dealt to the viewer from the deck (or the middle of the felt).
+ * @param {TableContext} ctx
+ * @param {Layout} layout
+ * @returns {import("./motion.js").MotionHints}
+ */
+function frameMotion(ctx, layout) {
+  const f = makeFrame(ctx, layout);
+  const own = layout.motion ? layout.motion(f) : {};
+  const root = ctx.root;
+  const seat = f.view.last_action?.seat;
+  return {
+    enterFrom: (el) => {
+      const mine = own.enterFrom ? own.enterFrom(el) : null;
+      if (mine) return mine;
+      if (el.closest(".cw-player .cw-hand")) return root.querySelector("[data-deck-anchor]") ?? root.querySelector(".cw-felt-content");
+      if (el.closest("[data-motion-from=deck]")) return root.querySelector("[data-deck-anchor]");
+      if (seat == null || el.closest(`[data-seat="${seat}"]`)) return null;
+      return root.querySelector(`.cw-felt [data-seat="${seat}"]`) ?? (f.actor === seat ? root.querySelector(".cw-player .cw-hand") : null);
+    },
+    exitTo: own.exitTo,
+  };
 }
 
 // ------------------------------------------------------------------ header
@@ -251,16 +351,48 @@ function renderHeader(f) {
     h("div", { class: "cw-title" }, [f.layout.logo ? h("span", { class: "cw-logo", "aria-hidden": "true" }, typeof f.layout.logo === "function" ? f.layout.logo() : f.layout.logo) : null, f.layout.title]),
     h("div", { class: "cw-chips" }, [
       f.layout.chips ? f.layout.chips(f) : null,
-      f.teacher ? h("span", { class: "cw-chip cw-chip-teacher", title: "every hand is shown; you act for the player to move" }, "Teacher view") : null,
+      f.teacher && !f.spectator ? h("span", { class: "cw-chip cw-chip-teacher", title: "every hand is shown; you act for the player to move" }, "Teacher view") : null,
+      f.hotseat ? h("span", { class: "cw-chip cw-chip-hotseat", title: "people share this screen: a curtain hides every hand between two people's turns" }, "Hot seat") : null,
       f.finished && f.local.hideOutcome
         ? h("button", { type: "button", class: "cw-chip cw-chip-button", "data-control": "show-outcome",
           onClick: () => { f.local.hideOutcome = false; f.redraw(); } }, "Show the result") : null,
     ]),
+    botControls(f),
     h("div", { class: ["cw-turn", `cw-turn-${state}`], "data-turn": state, role: "status" }, [
       turnText(f),
       detail ? h("span", { class: "cw-turn-detail" }, detail) : null,
       f.thinking ? dots() : null,
     ]),
+  ]);
+}
+
+/** The paces the speed control offers (seconds between bot moves). */
+export const SPEEDS = /** @type {Array<[number, string]>} */ ([[1.5, "Slow"], [0.7, "Normal"], [0.3, "Fast"], [0, "Instant"]]);
+
+/**
+ * How fast the computer players move, and "Skip to my turn" while they play.
+ * @param {Frame} f
+ */
+function botControls(f) {
+  if (!f.bots.size || f.finished) return null;
+  const delay = Number(f.ctx.get("bot_delay") ?? 0.7);
+  const known = SPEEDS.some(([d]) => Math.abs(d - delay) < 1e-6);
+  const options = known ? SPEEDS : [...SPEEDS, /** @type {[number, string]} */ ([delay, `${delay} s`])];
+  const select = /** @type {HTMLSelectElement} */ (h("select", {
+    class: "cw-speed", "data-control": "bot-speed", "aria-label": "How fast the computer players move",
+    title: `the computer players wait ${delay} s before each move`,
+    onChange: (/** @type {Event} */ ev) => f.send({ type: "speed", delay: Number(/** @type {HTMLSelectElement} */ (ev.target).value) }),
+  }, options.map(([d, word]) => h("option", { value: String(d) }, word))));
+  select.value = String(options.find(([d]) => Math.abs(d - delay) < 1e-6)?.[0] ?? delay);
+  return h("div", { class: "cw-bots" }, [
+    h("label", { class: "cw-bots-label" }, [h("span", { class: "cw-bots-word" }, "Bots"), select]),
+    f.botTurn && !f.past && !f.hold
+      ? h("button", {
+        type: "button", class: "cw-btn cw-btn-small cw-skip", "data-control": "skip",
+        title: "the computer players move at once, up to your turn (a round's end still waits for you)",
+        "aria-label": "Skip to my turn: the computer players move at once", onClick: () => f.send({ type: "skip" }),
+      }, "Skip to my turn ▸▸")
+      : null,
   ]);
 }
 
@@ -292,15 +424,21 @@ function renderPastBanner(f) {
     : "";
   const who = f.name(f.current);
   let next = "";
-  if (f.finished) next = "";
-  else if (f.canAct) next = "Playing a move here starts a new line of play; the moves after it are kept.";
+  if (f.playing) next = "";
+  else if (f.finished) next = "";
+  else if (f.canAct) next = f.teacher ? "Playing a move here starts a new line of play; the moves after it are kept."
+    : "Playing a move here starts a new line of play, where the cards you have not seen are dealt again; the moves after it are kept.";
   else if (f.botTurn) next = `${who} is played by the computer, which waits while you look back.`;
   else if (f.current != null) next = `It is ${who}'s move here.`;
-  return h("div", { class: "cw-past", role: "status" }, [
+  const head = f.playing ? `Playing the line: move ${f.cursor} of ${f.historyLen}${line}.`
+    : `Paused in the past: move ${f.cursor} of ${f.historyLen}${line}.`;
+  return h("div", { class: ["cw-past", f.playing && "cw-past-playing"], role: "status" }, [
     h("span", { class: "cw-past-icon", "aria-hidden": "true" }, rewindIcon()),
-    h("span", { class: "cw-past-text" }, [
-      h("b", null, `Paused in the past: move ${f.cursor} of ${f.historyLen}${line}.`), next ? ` ${next}` : "",
-    ]),
+    h("span", { class: "cw-past-text" }, [h("b", null, head), next ? ` ${next}` : ""]),
+    f.playing ? h("button", {
+      type: "button", class: "cw-btn cw-btn-small", "data-control": "replay-pause",
+      onClick: () => f.send({ type: "pause" }),
+    }, "Pause") : null,
     h("button", {
       type: "button", class: "cw-btn cw-btn-small", "data-control": "latest",
       onClick: () => f.send({ type: "goto", index: f.historyLen }),
@@ -329,6 +467,24 @@ function renderHold(f, hold) {
 }
 
 /**
+ * The hot-seat curtain: every hand is hidden until the person to play says who they are.
+ * @param {Frame} f
+ * @param {Curtain} c
+ */
+function renderCurtain(f, c) {
+  return h("section", { class: "cw-overlay cw-curtain", "data-seat": c.seat, role: "dialog", "aria-label": `${c.name}'s turn` }, [
+    h("div", { class: "cw-overlay-head" }, [h("span", { class: "cw-curtain-mark", "aria-hidden": "true" }, "⇄"), `${c.name}'s turn`]),
+    h("p", null, `Every hand is hidden. Pass the screen to ${c.name}; the cards show when ${c.name} says so.`),
+    h("div", { class: "cw-overlay-actions" }, [
+      h("button", {
+        type: "button", class: "cw-btn cw-btn-primary", "data-control": "iam", "data-seat": c.seat,
+        onClick: () => f.send({ type: "iam", seat: c.seat }),
+      }, `I am ${c.name}`),
+    ]),
+  ]);
+}
+
+/**
  * The default headline of a result.
  * @param {Frame} f
  * @param {number[]} winners
@@ -337,9 +493,9 @@ function renderHold(f, hold) {
 export function headline(f, winners, what = "") {
   const tail = what ? ` ${what}` : "";
   if (!winners.length) return "No winner";
-  if (winners.some((w) => f.you(w))) return winners.length > 1 ? `You share the win${tail}!` : `You win${tail}!`;
-  if (winners.length > 1) return `${listWords(winners.map(f.name), "and")} share the win${tail}`;
-  return `${f.name(winners[0])} wins${tail}`;
+  const mark = winners.some((w) => f.you(w)) ? "!" : "";
+  if (winners.length > 1) return `${listWords(winners.map(f.label), "and")} share the win${tail}${mark}`;
+  return `${f.label(winners[0])} wins${tail}${mark}`;
 }
 
 /**
@@ -350,9 +506,10 @@ export function headline(f, winners, what = "") {
 function renderOutcome(f, o) {
   const winners = arr(f.view.outcome?.winners);
   const order = o.order ?? [...Array(f.n).keys()];
+  const trophy = o.trophy ?? winners.length > 0;
   return h("section", { class: "cw-overlay cw-outcome", role: "status" }, [
     h("div", { class: "cw-overlay-head" }, [
-      h("span", { class: "cw-trophy", "aria-hidden": "true" }, "★"), o.headline ?? headline(f, winners),
+      trophy ? h("span", { class: "cw-trophy", "aria-hidden": "true" }, "★") : null, o.headline ?? headline(f, winners),
       h("button", {
         type: "button", class: "cw-overlay-close", "data-control": "hide-outcome", title: "Hide the result to look at the table",
         "aria-label": "Hide the result", onClick: () => { f.local.hideOutcome = true; f.redraw(); },
@@ -363,9 +520,9 @@ function renderOutcome(f, o) {
         o.leadCell ? h("th", null, o.leadTitle ?? "") : null,
         h("th", null, "Player"), ...o.columns.map((c) => h("th", null, c))])),
       h("tbody", null, order.map((s) =>
-        h("tr", { class: winners.includes(s) && "cw-winner-row", "data-seat": s }, [
+        h("tr", { class: trophy && winners.includes(s) && "cw-winner-row", "data-seat": s }, [
           o.leadCell ? h("td", { class: "cw-place" }, o.leadCell(s)) : null,
-          h("td", { class: "cw-player-cell" }, [f.name(s), f.you(s) && f.name(s).toLowerCase() !== "you" ? " (you)" : ""]),
+          h("td", { class: "cw-player-cell" }, f.label(s)),
           ...o.cells(s).map((c) => h("td", null, c)),
         ]))),
     ]),
@@ -386,8 +543,8 @@ export function seatHead(f, i, extra = null) {
   const thinkingHere = f.thinking && f.current === i;
   return h("div", { class: "cw-seat-head" }, [
     h("span", { class: "cw-avatar", "data-seat-tone": i % 5, "aria-hidden": "true" }, (f.name(i)[0] || "?").toUpperCase()),
-    h("span", { class: "cw-seat-name" }, f.name(i)),
-    f.you(i) ? h("span", { class: "cw-tag cw-tag-you" }, "you") : null,
+    h("span", { class: "cw-seat-name", title: f.name(i) }, f.name(i)),
+    f.you(i) ? h("span", { class: "cw-you-mark", title: "your seat" }, "(you)") : null,
     f.bots.has(i) ? h("span", { class: "cw-tag cw-tag-bot", title: "played by the computer" }, "bot") : null,
     extra,
     thinkingHere ? h("span", { class: "cw-thinking", title: `${f.name(i)} is thinking`, "aria-label": `${f.name(i)} is thinking` }, dots()) : null,
@@ -450,15 +607,19 @@ export function waitText(f) {
 }
 
 /**
- * A legal-move chip: disabled when the viewer may not act.
+ * A legal-move chip: disabled when the viewer may not act. A chip that sends its move carries
+ * `data-action`; one that only selects it (`select: true`: the player confirms with another
+ * control) carries `data-control="select-move"` and the move in `data-move`.
  * @param {Frame} f
- * @param {{action: string, content: Child, title?: string, selected?: boolean, onClick: () => void, control?: string}} o
+ * @param {{action: string, content: Child, title?: string, label?: string, selected?: boolean, select?: boolean,
+ *   onClick: () => void, control?: string}} o
  */
 export function moveChip(f, o) {
   return h("button", {
-    type: "button", class: ["cw-move", o.selected && "cw-move-selected"], "data-action": o.action,
-    "data-control": o.control ?? null, "aria-pressed": o.selected == null ? null : String(!!o.selected),
-    title: o.title ?? o.action, disabled: !f.canAct, onClick: o.onClick,
+    type: "button", class: ["cw-move", o.selected && "cw-move-selected"],
+    "data-action": o.select ? null : o.action, "data-move": o.select ? o.action : null,
+    "data-control": o.select ? "select-move" : o.control ?? null, "aria-pressed": o.selected == null ? null : String(!!o.selected),
+    title: o.title ?? o.action, "aria-label": o.label ?? o.title ?? o.action, disabled: !f.canAct, onClick: o.onClick,
   }, o.content);
 }
 
@@ -486,5 +647,8 @@ function renderPlayer(f, p) {
       h("span", { class: "cw-legal-title" }, "Legal moves"),
       chips.length || p.movesExtra ? [...chips, p.movesExtra ?? null] : h("span", { class: "cw-legal-none cw-muted" }, waitText(f)),
     ]),
+    // what the move pointed at would do (filled by preview.js from Python's answer): under the
+    // moves, so it covers nothing on the table and moves no control that could be pointed at
+    f.finished ? null : h("div", { class: "cw-preview-slot", "aria-live": "polite" }),
   ]);
 }

@@ -1,4 +1,6 @@
-// The narration panel: one line per event, newest at the bottom, rule IDs as chips.
+// The narration panel: one line per event, newest at the bottom, rule IDs as chips. Beside a
+// wide table it fills the side; under a narrower one it shows its newest lines and opens on
+// request, so the table and the hand stay on one screen.
 import { h } from "./dom.js";
 import { withRuleIds } from "./text.js";
 
@@ -6,7 +8,8 @@ import { withRuleIds } from "./text.js";
  * Render the narration. The list carries `data-autoscroll` (and a key that changes
  * with the narration), so the table keeps it scrolled to the newest line (see mountTable).
  * @param {string[]} lines  narration, oldest first (the `narration` trait)
- * @param {{max?: number, title?: string, empty?: string}} [opts] `max` lines shown (newest kept)
+ * @param {{max?: number, title?: string, empty?: string, open?: boolean, onToggle?: () => void}} [opts]
+ *   `max` lines shown (newest kept); `onToggle` adds the button that opens (`open`) or closes the full list
  * @returns {HTMLElement} `.cw-log-panel`
  */
 export function renderLog(lines, opts = {}) {
@@ -14,10 +17,20 @@ export function renderLog(lines, opts = {}) {
   const max = opts.max ?? 300;
   const shown = all.slice(-max);
   const first = all.length - shown.length;
-  return h("section", { class: "cw-log-panel", "aria-label": opts.title ?? "Narration" }, [
-    h("h3", { class: "cw-panel-title" }, opts.title ?? "Narration"),
+  const open = !!opts.open;
+  return h("section", { class: ["cw-log-panel", opts.onToggle && !open && "cw-log-collapsed"], "aria-label": opts.title ?? "Narration" }, [
+    h("div", { class: "cw-log-head" }, [
+      h("h3", { class: "cw-panel-title" }, opts.title ?? "Narration"),
+      opts.onToggle && all.length > 1
+        ? h("button", {
+          type: "button", class: "cw-btn cw-btn-small cw-btn-quiet cw-log-toggle", "data-control": "log-toggle",
+          "aria-expanded": String(open), title: open ? "show only the newest lines" : "show the whole narration",
+          onClick: opts.onToggle,
+        }, open ? "Show less" : `Show all ${all.length}`)
+        : null,
+    ]),
     h("ol", {
-      class: "cw-log", "data-autoscroll": true, "data-autoscroll-key": `${all.length}:${all[all.length - 1] ?? ""}`,
+      class: "cw-log", "data-autoscroll": true, "data-autoscroll-key": `${all.length}:${all[all.length - 1] ?? ""}:${open}`,
       "aria-live": "polite", start: first + 1, tabIndex: 0,
     },
       shown.length

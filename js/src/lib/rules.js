@@ -20,16 +20,38 @@ export function findRule(rules, id) {
   }
 }
 
+/** A tooltip holds whole sentences up to about this many characters (at least the first one). */
+const TIP_LENGTH = 220;
+
 /**
- * The short tooltip of a rule: "D4.7 · Beating the standing play — first sentence…".
+ * The text of a rule in whole sentences, as many as fit in about `max` characters (always the first).
+ * @param {string} text
+ * @param {number} [max]
+ * @returns {{text: string, more: boolean}}
+ */
+export function sentences(text, max = TIP_LENGTH) {
+  const plain = String(text).replace(/[*`]/g, "").replace(/\s+/g, " ").trim();
+  // a sentence ends with . ! ? (or a colon before a list) followed by a capital, a digit or a quote
+  const parts = plain.split(/(?<=[.!?:])\s+(?=[A-Z0-9"“(])/);
+  let out = "";
+  let k = 0;
+  for (; k < parts.length; k++) {
+    const next = out ? `${out} ${parts[k]}` : parts[k];
+    if (out && next.length > max) break;
+    out = next;
+  }
+  return { text: out, more: k < parts.length };
+}
+
+/**
+ * The tooltip of a rule: "D4.7 · Beating the standing play — its first whole sentences".
  * @param {{id: string, title: string, text: string}} rule
  * @param {string} [asked] the ID the chip shows (when only a parent rule was found)
  */
 export function ruleTip(rule, asked = rule.id) {
-  const plain = rule.text.replace(/[*`]/g, "").replace(/\s+/g, " ").trim();
-  const first = plain.length > 220 ? `${plain.slice(0, 219)}…` : plain;
+  const { text, more } = sentences(rule.text);
   const id = asked === rule.id ? rule.id : `${asked} (see ${rule.id})`;
-  return `${id} · ${rule.title}${first ? ` — ${first}` : ""}`;
+  return `${id} · ${rule.title}${text ? ` — ${text}` : ""}${more ? " (click for the whole rule)" : ""}`;
 }
 
 /**
@@ -75,6 +97,62 @@ export function renderRuleCard(id, rules, onClose) {
     id !== rule.id ? h("p", { class: "cw-muted" }, `${id} is part of rule ${rule.id}.`) : null,
     h("div", { class: "cw-rule-card-text" }, markdown(rule.text)),
   ]);
+}
+
+/**
+ * The part of the page a reader sees of `el`: the window, cut by every scrolling ancestor
+ * (a notebook panel scrolls inside the window).
+ * @param {Element} el
+ * @returns {{left: number, top: number, right: number, bottom: number}}
+ */
+export function visibleArea(el) {
+  const win = el.ownerDocument.defaultView;
+  const out = { left: 0, top: 0, right: win?.innerWidth ?? 0, bottom: win?.innerHeight ?? 0 };
+  for (let p = el.parentElement; p; p = p.parentElement) {
+    const st = win?.getComputedStyle(p);
+    if (!st || !/auto|scroll|hidden|clip/.test(`${st.overflowX} ${st.overflowY}`)) continue;
+    const r = p.getBoundingClientRect();
+    out.left = Math.max(out.left, r.left);
+    out.top = Math.max(out.top, r.top);
+    out.right = Math.min(out.right, r.right);
+    out.bottom = Math.min(out.bottom, r.bottom);
+  }
+  return out;
+}
+
+/**
+ * Put the open rule card next to the chip that opened it, inside the part of the page the reader
+ * sees: under the chip when it fits there, else over it (its height capped to the room there).
+ * @param {HTMLElement} root the `.cw-table`
+ */
+export function placeRuleCard(root) {
+  const card = /** @type {HTMLElement | null} */ (root.querySelector(":scope > .cw-rule-card"));
+  if (!card) return;
+  const chip = root.querySelector(`.cw-rule[data-chip="${card.dataset.anchor}"]`);
+  const t = root.getBoundingClientRect();
+  if (!chip || !t.width) return;  // not laid out (yet): the stylesheet's place
+  const c = chip.getBoundingClientRect();
+  const seen = visibleArea(root);
+  const gap = 6;
+  card.style.maxHeight = "";
+  const w = card.offsetWidth;
+  const hgt = card.offsetHeight;
+  const left = Math.max(Math.max(t.left, seen.left) + gap, Math.min(c.left, Math.min(t.right, seen.right) - w - gap));
+  const below = seen.bottom - c.bottom - gap;
+  const above = c.top - seen.top - gap;
+  let top;
+  if (hgt <= below || below >= above) {
+    top = c.bottom + 4;
+    if (hgt > below) card.style.maxHeight = `${Math.max(below - 4, 80)}px`;
+  } else {
+    const room = Math.min(hgt, above);
+    top = c.top - 4 - room;
+    if (hgt > above) card.style.maxHeight = `${room}px`;
+  }
+  card.style.left = `${Math.round(left - t.left)}px`;
+  card.style.top = `${Math.round(top - t.top)}px`;
+  card.style.right = "auto";
+  card.classList.add("cw-rule-card-placed");
 }
 
 /**

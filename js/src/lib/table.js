@@ -1,9 +1,24 @@
-// The base of every game table: root element, trait subscriptions, redraw,
-// keyboard isolation from the notebook, focus keeping, and cleanup.
+// The base of every game table: root element, trait subscriptions, redraw, messages to
+// Python (one at a time for moves), keyboard isolation from the notebook, focus keeping,
+// card motion, and cleanup.
 import { clear } from "./dom.js";
+import { createMotion, reducedMotion, canAnimate } from "./motion.js";
+import { watchPreviews } from "./preview.js";
 
 /** The synced traits whose change redraws a table. */
-export const TRAITS = ["view", "legal", "narration", "cursor", "history_len", "last_error", "thinking", "bot_seats", "branch", "branches", "hold", "refusals", "rules", "seat"];
+export const TRAITS = ["view", "legal", "narration", "cursor", "history_len", "last_error", "thinking", "bot_seats",
+  "branch", "branches", "hold", "refusals", "rules", "seat", "bot_delay", "animations", "playing", "lesson", "hotseat", "curtain"];
+// (`preview` is not one: an answer only refills the preview's slot, see preview.js)
+
+/**
+ * Messages that change the game: while one is on its way, another one is not sent (a double
+ * click must not play for the next player too).
+ */
+const ONE_AT_A_TIME = new Set(["act", "continue", "undo", "skip", "restart", "next_lesson", "iam"]);
+/** Messages that are no action of the person: they leave a refusal on show. */
+const QUIET = new Set(["clear_error", "preview"]);
+/** A move not answered after this long no longer blocks the next (ms): the kernel may be gone. */
+const ANSWER_TIMEOUT = 4000;
 
 /**
  * The subset of the anywidget model a table uses (easy to fake in tests).
@@ -17,7 +32,10 @@ export const TRAITS = ["view", "legal", "narration", "cursor", "history_len", "l
 /**
  * Messages a table may send (the only way JS talks to Python).
  * @typedef {{type: "act", action: string} | {type: "goto", index: number} | {type: "undo"}
- *   | {type: "switch", branch: string} | {type: "continue"} | {type: "clear_error"}} Message
+ *   | {type: "switch", branch: string} | {type: "continue"} | {type: "clear_error"}
+ *   | {type: "speed", delay: number} | {type: "skip"} | {type: "preview", action: string}
+ *   | {type: "play", speed?: number} | {type: "pause"} | {type: "hint"} | {type: "restart"}
+ *   | {type: "next_lesson"} | {type: "iam", seat: number}} Message
  */
 
 /**
@@ -27,10 +45,21 @@ export const TRAITS = ["view", "legal", "narration", "cursor", "history_len", "l
  * @property {HTMLElement} root     the `.cw-table` element (already emptied)
  * @property {string} game
  * @property {(key: string) => any} get   model.get
- * @property {(msg: Message) => void} send
- * @property {(action: string) => void} act   send {type:"act", action}
+ * @property {(msg: Message) => boolean} send  false when the message was not sent (a move is still on its way)
+ * @property {(action: string) => boolean} act   send {type:"act", action}
  * @property {() => void} redraw     redraw now (after a local UI change)
+ * @property {() => boolean} pending  a move was sent and Python has not answered yet
+ * @property {() => string} error    the refusal shown now ("" when none, or dismissed)
+ * @property {() => void} dismissError  hide the refusal (and tell Python it was read)
  * @property {Record<string, any>} ui  local UI state that survives redraws (selection, pass flow…)
+ */
+
+/**
+ * @typedef {Object} TableHooks
+ * @property {(ctx: TableContext) => void} draw  fills ctx.root from the traits (called once `view` holds a position)
+ * @property {(ev: KeyboardEvent, ctx: TableContext) => void} [onKey]  table keys (keydown)
+ * @property {(ctx: TableContext) => import("./motion.js").MotionHints} [motion]  where cards come from and go
+ * @property {(ctx: TableContext) => void} [afterDraw]  once the table is drawn (placing popovers)
  */
 
 /**
@@ -39,17 +68,22 @@ export const TRAITS = ["view", "legal", "narration", "cursor", "history_len", "l
  * @param {Model} args.model
  * @param {HTMLElement} args.el
  * @param {string} args.game  registry name, written to `data-game`
- * @param {(ctx: TableContext) => void} args.draw  fills ctx.root from the traits (called once `view` holds a position)
- * @param {(ev: KeyboardEvent, ctx: TableContext) => void} [args.onKey]  table shortcuts (keydown)
+ * @param {TableHooks["draw"]} args.draw
+ * @param {TableHooks["onKey"]} [args.onKey]
+ * @param {TableHooks["motion"]} [args.motion]
+ * @param {TableHooks["afterDraw"]} [args.afterDraw]
  * @returns {() => void} cleanup: removes listeners and DOM
  */
-export function mountTable({ model, el, game, draw, onKey }) {
+export function mountTable({ model, el, game, draw, onKey, motion: motionHints, afterDraw }) {
   const root = document.createElement("div");
   root.className = "cw-table";
   root.dataset.game = game;
   // Focusable so keyboard users can reach it; keys pressed inside stay inside
   // (JupyterLab would otherwise take "a", "b", "d d", Shift+Enter … as notebook commands).
   root.tabIndex = 0;
+  // Lumino (JupyterLab, Notebook 7) reads shortcuts on the document, before the table sees a key
+  // where it listens in the capture phase: this attribute tells it to leave the table's keys alone.
+  root.setAttribute("data-lm-suppress-shortcuts", "true");
   const stop = (/** @type {Event} */ ev) => {
     ev.stopPropagation();
     if (onKey && ev.type === "keydown") onKey(/** @type {KeyboardEvent} */ (ev), ctx);
@@ -58,19 +92,100 @@ export function mountTable({ model, el, game, draw, onKey }) {
   for (const t of KEY_EVENTS) root.addEventListener(t, stop);
   el.appendChild(root);
 
+  // ---- messages: a move at a time --------------------------------------------------------------
+  /** @type {{at: string, err: string, timer: any} | null} */
+  let waiting = null;
+  const stamp = () => JSON.stringify([model.get("cursor"), model.get("history_len"), model.get("branch"),
+    model.get("hold"), model.get("thinking"), model.get("seat"), model.get("curtain")]);
+  /** Has Python answered the move on its way? A new position, or a new refusal. */
+  const isAnswer = () => {
+    if (!waiting) return false;
+    const e = String(model.get("last_error") || "");
+    if (stamp() !== waiting.at || (e && e !== waiting.err)) return true;
+    waiting.err = e;  // the old refusal cleared: the same text again is a new answer
+    return false;
+  };
+  const answered = () => {
+    if (!waiting) return;
+    clearTimeout(waiting.timer);
+    waiting = null;
+    root.classList.remove("cw-pending");
+  };
+  /** @param {Message} msg */
+  const send = (msg) => {
+    const locks = ONE_AT_A_TIME.has(msg.type);
+    if (locks && waiting) return false;
+    if (!QUIET.has(msg.type) && errorShown()) dismissError();
+    if (locks) {
+      waiting = { at: stamp(), err: String(model.get("last_error") || ""), timer: setTimeout(answered, ANSWER_TIMEOUT) };
+      root.classList.add("cw-pending");
+    }
+    // The kernel going idle after this message means Python has handled it, changed or not.
+    const callbacks = locks ? { iopub: { status: (/** @type {any} */ m) => {
+      if (m?.content?.execution_state === "idle") answered();
+    } } } : undefined;
+    model.send(msg, callbacks);
+    return true;
+  };
+
+  // ---- the refusal: shown until the next action ----------------------------------------------
+  const errorShown = () => {
+    const e = String(model.get("last_error") || "");
+    return e !== "" && ctx.ui.dismissed !== e;
+  };
+  const dismissError = () => {
+    const e = String(model.get("last_error") || "");
+    if (!e || ctx.ui.dismissed === e) return;
+    ctx.ui.dismissed = e;
+    model.send({ type: "clear_error" });  // so the same refusal, made again, shows again
+    queueMicrotask(redraw);
+  };
+  // Any click elsewhere in the table is the next action: the refusal has been read.
+  const onPointer = (/** @type {Event} */ ev) => {
+    const t = /** @type {Element | null} */ (ev.target);
+    if (errorShown() && !(t && t.closest && t.closest(".cw-error"))) dismissError();
+  };
+  root.addEventListener("click", onPointer, true);
+
   /** @type {TableContext} */
   const ctx = {
     model, root, game,
     get: (k) => model.get(k),
-    send: (msg) => model.send(msg),
-    act: (action) => model.send({ type: "act", action }),
+    send,
+    act: (action) => send({ type: "act", action }),
     redraw: () => redraw(),
+    pending: () => waiting !== null,
+    error: () => (errorShown() ? String(model.get("last_error")) : ""),
+    dismissError,
     ui: {},
   };
 
+  // ---- previews of the move pointed at ----------------------------------------------------------
+  const previews = watchPreviews({ root, model, send });
+
+  // ---- card motion ---------------------------------------------------------------------------
+  const motion = canAnimate() ? createMotion(root) : null;
+  let lastPos = /** @type {[number, string] | null} */ (null);
+  /**
+   * Whether the cards of this redraw travel: yes when the game moves on by a move or three, and for
+   * a redraw at the same position (cards in flight fly on); no for a jump through the history.
+   * @param {boolean} fromModel
+   */
+  const moves = (fromModel) => {
+    const pos = /** @type {[number, string]} */ ([Number(model.get("cursor") ?? 0), String(model.get("branch") ?? "")]);
+    const was = lastPos;
+    if (fromModel) lastPos = pos;
+    if (!motion || !was || model.get("animations") === false || reducedMotion()) return false;
+    return pos[1] === was[1] && pos[0] >= was[0] && pos[0] - was[0] <= 3;
+  };
+
   let alive = true;
-  function redraw() {
+  /** @param {boolean} [fromModel] the traits changed (not a local UI change) */
+  function redraw(fromModel = false) {
     if (!alive) return;
+    const animate = moves(fromModel);
+    const before = animate && motion ? motion.snapshot() : null;
+    if (!animate && motion) motion.clear();
     const focus = focusKey(root);
     const scroll = scrollState(root);
     clear(root);
@@ -94,8 +209,19 @@ export function mountTable({ model, el, game, draw, onKey }) {
       box.textContent = `Could not draw the table: ${err instanceof Error ? err.message : err}`;
       root.appendChild(box);
     }
+    if (motion) root.appendChild(motion.layer);
     restoreFocus(root, focus);
+    if (fromModel) previews.redrawn();
+    else previews.show();
     keepScroll(scroll);
+    if (afterDraw) afterDraw(ctx);
+    if (before && motion) {
+      try {
+        motion.play(before, motionHints ? motionHints(ctx) : {});
+      } catch (err) {  // motion is decoration: never let it break a table
+        console.warn("cardwidgets: motion failed", err);
+      }
+    }
   }
 
   // The narration opens at its newest line. Scrolling needs a laid-out element, and
@@ -103,7 +229,7 @@ export function mountTable({ model, el, game, draw, onKey }) {
   // yet, where setting scrollTop does nothing: so scroll now, and again on the first
   // frames once the table is in the page. A reader who scrolled up keeps their place
   // until a new line arrives.
-  let waiting = 0;
+  let frame = 0;
   /** @param {Map<string, {top: number, atEnd: boolean}>} saved */
   function keepScroll(saved) {
     const apply = () => {
@@ -113,20 +239,21 @@ export function mountTable({ model, el, game, draw, onKey }) {
       }
     };
     apply();
-    if (waiting || typeof requestAnimationFrame !== "function") return;
+    if (frame || typeof requestAnimationFrame !== "function") return;
     let frames = 0;
     let idle = 0;
     const again = () => {
-      waiting = 0;
+      frame = 0;
       if (!alive) return;
       if (root.isConnected) {
         apply();
-        if (++frames < 2) waiting = requestAnimationFrame(again);
+        if (afterDraw && frames === 0) afterDraw(ctx);  // a popover placed before the table was in the page
+        if (++frames < 2) frame = requestAnimationFrame(again);
       } else if (++idle < 600) {  // about 10 s: a view never shown stops asking
-        waiting = requestAnimationFrame(again);
+        frame = requestAnimationFrame(again);
       }
     };
-    waiting = requestAnimationFrame(again);
+    frame = requestAnimationFrame(again);
   }
 
   // One Python step changes several traits in one message; Backbone fires a
@@ -136,9 +263,12 @@ export function mountTable({ model, el, game, draw, onKey }) {
   const flush = () => {
     if (!dirty) return;
     dirty = false;
-    redraw();
+    if (isAnswer()) answered();
+    redraw(true);
   };
   const markDirty = () => {
+    // Python cleared the refusal: should it come again, it shows again
+    if (!model.get("last_error")) ctx.ui.dismissed = null;
     if (dirty) return;
     dirty = true;
     queueMicrotask(flush);
@@ -146,20 +276,37 @@ export function mountTable({ model, el, game, draw, onKey }) {
   const events = TRAITS.map((t) => `change:${t}`);
   for (const ev of events) model.on(ev, markDirty);
   model.on("change", flush);
-  redraw();
+  redraw(true);
 
   return () => {
     alive = false;
-    if (waiting && typeof cancelAnimationFrame === "function") cancelAnimationFrame(waiting);
+    previews.stop();
+    if (frame && typeof cancelAnimationFrame === "function") cancelAnimationFrame(frame);
+    if (waiting) clearTimeout(waiting.timer);
+    motion?.clear();
     for (const ev of events) model.off(ev, markDirty);
     model.off("change", flush);
     for (const t of KEY_EVENTS) root.removeEventListener(t, stop);
+    root.removeEventListener("click", onPointer, true);
     root.remove();
   };
 }
 
 /** Attributes that identify a control across redraws. */
-const KEYS = ["data-control", "data-action", "data-seat", "data-index", "data-branch", "data-rule"];
+const KEYS = ["data-control", "data-action", "data-move", "data-seat", "data-index", "data-branch", "data-rule", "data-crab", "data-deck", "data-value"];
+
+/** What the arrow keys move between: the controls that play or choose a move (not the rule chips). */
+export const NAVIGABLE = ".cw-main :is(button, [role=button], select):not(:disabled):not(.cw-rule):not([aria-hidden=true])";
+
+/**
+ * The controls the arrow keys move between, in reading order.
+ * @param {HTMLElement} root
+ * @returns {HTMLElement[]}
+ */
+export function navigable(root) {
+  return /** @type {HTMLElement[]} */ ([...root.querySelectorAll(NAVIGABLE)]
+    .filter((el) => !el.closest(".cw-motion-layer") && !(/** @type {HTMLElement} */ (el).hidden)));
+}
 
 /**
  * Where each scrolled list stands before a redraw, by its content key.
@@ -177,9 +324,9 @@ function scrollState(root) {
 }
 
 /**
- * A selector for the focused element, if focus is inside the table.
+ * How to find the focused element again after a redraw, if focus is inside the table.
  * @param {HTMLElement} root
- * @returns {string | null}
+ * @returns {{sel: string | null, index: number} | null}
  */
 function focusKey(root) {
   const active = root.ownerDocument.activeElement;
@@ -187,15 +334,21 @@ function focusKey(root) {
   const parts = KEYS.filter((k) => active.hasAttribute(k))
     .map((k) => `[${k}="${CSS_escape(active.getAttribute(k) ?? "")}"]`);
   if (active.hasAttribute("data-card") && active.closest(".cw-hand")) parts.unshift(".cw-hand ");
-  return parts.length ? parts.join("") : null;
+  return { sel: parts.length ? parts.join("") : null, index: navigable(root).indexOf(/** @type {HTMLElement} */ (active)) };
 }
 
-/** @param {HTMLElement} root @param {string | null} key */
+/** @param {HTMLElement} root @param {{sel: string | null, index: number} | null} key */
 function restoreFocus(root, key) {
   if (!key) return;
-  const el = /** @type {HTMLElement | null} */ (root.querySelector(key));
+  const el = /** @type {HTMLElement | null} */ (key.sel ? root.querySelector(key.sel) : null);
   // preventScroll: a redraw must never make the notebook jump.
-  if (el && !(/** @type {any} */ (el).disabled)) el.focus({ preventScroll: true });
+  if (el && !(/** @type {any} */ (el).disabled)) {
+    el.focus({ preventScroll: true });
+    return;
+  }
+  // The control is gone (the card was played): the keyboard stays on the controls, at the same place.
+  const list = navigable(root);
+  if (key.index >= 0 && list.length) list[Math.min(key.index, list.length - 1)].focus({ preventScroll: true });
   else root.focus({ preventScroll: true });
 }
 

@@ -66,3 +66,19 @@ export function ordinal(n) {
 export function numberWord(n) {
   return ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"][n] ?? String(n);
 }
+
+/** The typographic minus: every negative number the table writes uses it (as the narration does). */
+export const MINUS = "\u2212";
+
+/**
+ * A number as the table writes it: the typographic minus for negatives ("−3"), never "-3".
+ * @param {number | string | null | undefined} v
+ * @param {{plus?: boolean}} [opts] `plus`: "+3" for positives
+ * @returns {string}
+ */
+export function signed(v, opts = {}) {
+  const n = Number(v);
+  if (v == null || v === "" || Number.isNaN(n)) return String(v ?? "");
+  if (n < 0) return `${MINUS}${-n}`;
+  return opts.plus && n > 0 ? `+${n}` : String(n);
+}

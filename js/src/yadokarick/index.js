@@ -58,6 +58,11 @@ export const layout = {
   outcome: (f) => (solo(f) ? soloOutcome(f) : trickOutcome(f)),
   hold: trickHold,
   describe: (action) => describeAction(action),
+  // solo: a card drawn to the row comes from the deck of its colour
+  motion: (f) => ({
+    enterFrom: (el) => (solo(f) && el.closest(".cw-row")
+      ? f.ctx.root.querySelector(`.cw-deck-${String(el.dataset.card).startsWith("P") ? "pink" : "green"}`) : null),
+  }),
   overText: () => "Game over",
   uiKey: (f) => [f.view.mode, f.view.phase, f.view.trick_no, f.view.turns, f.view.row, f.view.arrange],
   onKey(ev, f) {

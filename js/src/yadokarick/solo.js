@@ -3,7 +3,7 @@
 // carries `data-action="place <card> <crab>"`). Drawn from the view only: what is legal comes from
 // `legal`, why something is not from `refusals`, and the hint from `view.hint` (Python's).
 import { h } from "../lib/dom.js";
-import { withRuleIds, count } from "../lib/text.js";
+import { withRuleIds, count, signed } from "../lib/text.js";
 import { moveChip } from "../lib/frame.js";
 import { deckOf, renderYkCard, renderHouse, renderPile, placeNotation, sizeSum, cardParts } from "./cards.js";
 
@@ -55,7 +55,7 @@ export function soloChips(f) {
     h("span", { class: "cw-chip", title: "the solo puzzle (rule Y14)" }, "Solo"),
     h("span", { class: "cw-chip" }, `Turn ${Number(v.turns ?? 0) + (f.finished ? 0 : 1)}`),
     h("span", { class: "cw-chip cw-chip-target", title: "score pile minus penalty pile, in house sizes (rule Y14.14)" },
-      ["Score ", h("b", { class: "cw-solo-score" }, String(v.score ?? 0))]),
+      ["Score ", h("b", { class: "cw-solo-score" }, signed(v.score ?? 0))]),
   ];
 }
 
@@ -170,7 +170,7 @@ function scorePiles(m) {
     ]),
     h("div", { class: "cw-penalty-pile", title: penalty.length ? `penalty pile (face down): ${penalty.join(", ")}` : "penalty pile: empty" }, [
       renderPile(penalty.length, { max: 3, size: "xs" }),
-      h("span", { class: "cw-pile-label" }, [h("span", null, "Penalty"), h("b", { class: "cw-penalty" }, v.penalty ? `−${v.penalty}` : "0")]),
+      h("span", { class: "cw-pile-label" }, [h("span", null, "Penalty"), h("b", { class: "cw-penalty" }, signed(-(v.penalty ?? 0)))]),
     ]),
   ];
 }
@@ -313,10 +313,12 @@ export function soloOutcome(f) {
   const o = v.outcome || {};
   const score = Number(o.scores?.[0] ?? v.score ?? 0);
   return {
-    headline: `Final score ${score}`,
+    headline: `Final score ${signed(score)}`,
+    // a star only for a score worth one: the puzzle has no winner to crown otherwise
+    trophy: score > 0,
     columns: ["Score pile", "Penalty pile", "Score"],
     order: [0],
-    cells: () => [`+${v.points ?? 0} (${count((v.score_pile || []).length, "card")})`, `−${v.penalty ?? 0} (${count((v.penalty_pile || []).length, "card")})`, h("b", { class: "cw-final-score" }, String(score))],
+    cells: () => [`+${v.points ?? 0} (${count((v.score_pile || []).length, "card")})`, `${signed(-(v.penalty ?? 0))} (${count((v.penalty_pile || []).length, "card")})`, h("b", { class: "cw-final-score" }, signed(score))],
     reason: o.reason ? `${o.reason[0].toUpperCase()}${o.reason.slice(1)}.` : "",
   };
 }

@@ -3,7 +3,7 @@
 // `play <card>` string is in `legal`, and Python explains every refusal.
 import { h } from "../lib/dom.js";
 import { renderCardBack } from "../lib/cards.js";
-import { withRuleIds, count, listWords, ordinal } from "../lib/text.js";
+import { withRuleIds, count, listWords, ordinal, signed } from "../lib/text.js";
 import { seatHead, seatClass, lastMoveBadge, othersInOrder, moveChip, headline, dots } from "../lib/frame.js";
 import { deckOf, renderYkCard, renderHouse, renderPile, cardParts, arrangeNotation, playNotation } from "./cards.js";
 
@@ -57,6 +57,8 @@ export function trickModel(f) {
     name: (who) => (duo && who === NPC ? "NPC" : f.name(who)),
     /** @param {number} who */
     you: (who) => !(duo && who === NPC) && f.you(who),
+    /** @param {number} who the name, with "(you)" for the viewer */
+    label: (who) => (duo && who === NPC ? "NPC" : f.label(who)),
   };
 }
 
@@ -145,7 +147,8 @@ function crabPanel(f, m, who) {
     : `house size ${size}; ${targetWord} is ${m.target}: ${state === "on" ? "exactly on it" : state === "under" ? `${m.target - size} under` : `${size - m.target} over${m.duo ? " (bursts, rule Y13.10)" : ""}`}`;
   const badges = [];
   if (!f.finished && v.phase === "marker" && m.movers.has(who)) {
-    badges.push(h("span", { class: "cw-badge cw-badge-mover", title: "played the lowest number: moves the marker (rules Y6.1, Y7.2)" }, "moves the marker"));
+    badges.push(h("span", { class: "cw-badge cw-badge-mover", title: "played the lowest number: moves the marker (rules Y6.1, Y7.2)" },
+      [h("span", { class: "cw-badge-long" }, "moves the "), "marker"]));
   }
   if (!f.finished && v.phase === "arrange" && v.arrange?.seat === who) {
     badges.push(h("span", { class: "cw-badge cw-badge-mover", title: "orders the captured cards (rule Y8.3)" }, "arranging"));
@@ -178,7 +181,7 @@ function crabPanel(f, m, who) {
       : h("span", { class: "cw-count cw-hand-count", title: `${count(handCount, "card", { none: "no cards" })} in hand` },
         [h("span", { class: "cw-count-word" }, "hand "), h("span", { class: "cw-mini-back", "aria-hidden": "true" }), String(handCount)]),
     !m.duo && Array.isArray(v.totals)
-      ? h("span", { class: "cw-total", title: `total score so far (rule Y10.4)` }, ["Σ ", h("b", null, String(v.totals[who] ?? 0))])
+      ? h("span", { class: "cw-total", title: `total score so far (rule Y10.4)` }, ["Σ ", h("b", null, signed(v.totals[who] ?? 0))])
       : null,
   ];
   const faceUp = Array.isArray(cards) && !f.you(who) && !npc
@@ -228,10 +231,10 @@ function trickPanel(f, m) {
       played
         ? renderYkCard(played.card, m.deck, { size: small ? "sm" : "md", class: [k === 0 && "cw-lead-card", went === "discard" && "cw-discarded"] })
         : h("div", { class: "cw-slot", "aria-hidden": "true" }, isNow ? dots() : ""),
-      h("span", { class: "cw-slot-name" }, [m.you(who) ? "you" : m.name(who), k === 0 ? h("span", { class: "cw-lead-mark", title: "led this trick" }, " ▸") : null]),
+      h("span", { class: "cw-slot-name" }, [m.label(who), k === 0 ? h("span", { class: "cw-lead-mark", title: "led this trick" }, " ▸") : null]),
       went != null
         ? h("span", { class: ["cw-went", went === "discard" && "cw-went-discard"], title: went === "discard" ? "nobody captured it: discarded (rule Y6.3)" : `captured by ${m.name(went)}` },
-          went === "discard" ? "discard" : `→ ${m.you(went) ? "you" : m.name(went)}`)
+          went === "discard" ? "discard" : `→ ${m.label(went)}`)
         : mover ? h("span", { class: "cw-went cw-went-mover" }, "lowest") : null,
     ]);
   });
@@ -241,7 +244,7 @@ function trickPanel(f, m) {
       h("h3", { class: "cw-panel-title" }, title),
       h("span", { class: "cw-trick-note" }, judged
         ? (v.phase === "marker" ? "the lowest number moves the marker" : "captured cards are being arranged")
-        : cards.length ? `${cards.length} of ${seq.length} down` : f.finished ? "" : `${m.you(m.leader) ? "you lead" : `${m.name(m.leader)} leads`}`),
+        : cards.length ? `${cards.length} of ${seq.length} down` : f.finished ? "" : `${m.label(m.leader)} leads`),
     ]),
     h("div", { class: "cw-trick-cards" }, slots),
   ]);
@@ -258,9 +261,9 @@ function lastTrickLine(m) {
     ...m.last.cards.map((t) => {
       const went = whereWent(m, t.card);
       return h("span", { class: "cw-last-card", title: `${m.name(t.who)} played ${t.card}; ${went === "discard" ? "discarded" : went == null ? "captured" : `captured by ${m.name(went)}`}` }, [
-        h("span", { class: "cw-last-who" }, m.you(t.who) ? "you" : m.name(t.who)),
-        renderYkCard(t.card, m.deck, { size: "xs", class: went === "discard" && "cw-discarded" }),
-        went === "discard" || went == null ? null : h("span", { class: "cw-went" }, `→${m.you(went) ? "you" : m.name(went)}`),
+        h("span", { class: "cw-last-who" }, m.label(t.who)),
+        renderYkCard(t.card, m.deck, { size: "xs", class: went === "discard" && "cw-discarded", attrs: { "data-motion": "static" } }),
+        went === "discard" || went == null ? null : h("span", { class: "cw-went" }, `→${m.label(went)}`),
       ]);
     }),
   ]);
@@ -306,7 +309,7 @@ function trackPanel(f, m) {
   }
   const movers = [...m.movers];
   const caption = v.phase === "marker" && !f.finished
-    ? `${listWords(movers.map((s) => (f.you(s) ? "you" : f.name(s))), "then")} ${movers.length === 1 && !f.you(movers[0]) ? "moves" : "move"} the marker one step, or leave it (rule Y7.2)`
+    ? `${listWords(movers.map((s) => f.label(s)), "then")} ${movers.length === 1 ? "moves" : "move"} the marker one step, or leave it (rule Y7.2)`
     : null;
   return h("section", { class: ["cw-track", moving && "cw-track-moving"], "aria-label": "Size track" }, [
     h("div", { class: "cw-track-head" }, [
@@ -340,7 +343,7 @@ function duoPanel(f, m) {
 /** @param {Frame} f */
 export function trickFelt(f) {
   const m = trickModel(f);
-  const crabs = h("div", { class: "cw-seats cw-crabs", style: { "--cw-seat-count": m.order.length } },
+  const crabs = h("div", { class: "cw-seats cw-crabs", "data-count": m.order.length, style: { "--cw-seat-count": m.order.length } },
     m.order.map((who) => crabPanel(f, m, who)));
   return [
     crabs,
@@ -473,6 +476,36 @@ export function trickPlayer(f) {
 // ------------------------------------------------------------------ round end and result
 
 /**
+ * One scored round (standard): each house against the target, the collapsed cards, the round score
+ * and the total, best round first.
+ * @param {Frame} f
+ * @param {Record<string, any>} r the round's record (`view.results[i]`)
+ * @param {number[]} totals the totals after it
+ */
+function roundTable(f, r, totals) {
+  const t = Number(r.target);
+  const order = [...Array(f.n).keys()].sort((a, b) => (r.scores[b] ?? 0) - (r.scores[a] ?? 0));
+  return h("table", { class: "cw-scores cw-round-end", "data-round": r.round }, [
+    h("thead", null, h("tr", null, ["Player", "House", "vs target", "Collapsed", "Round", "Total"].map((x) => h("th", null, x)))),
+    h("tbody", null, order.map((s) => {
+      const hs = Number(r.house_sizes[s] ?? 0);
+      const st = standing(hs, t);
+      return h("tr", { "data-seat": s, class: r.scores[s] === Math.max(...r.scores) && "cw-winner-row" }, [
+        h("td", { class: "cw-player-cell" }, f.label(s)),
+        h("td", null, String(hs)),
+        h("td", { class: `cw-vs cw-vs-${st}` }, st === "on" ? "on target" : st === "under" ? `${t - hs} under` : `${hs - t} over`),
+        h("td", null, r.collapsed_sizes[s] ? signed(-r.collapsed_sizes[s]) : "—"),
+        h("td", { class: "cw-round-score" }, signed(r.scores[s])),
+        h("td", null, signed(totals[s] ?? "")),
+      ]);
+    })),
+  ]);
+}
+
+/** @param {number} t the target */
+const scoringNote = (t) => `The marker ended on ${t}: that is the target (rule Y10.1). Under it a house scores its size, exactly on it +5, over it minus the excess; collapsed cards always count against (rules Y10.2, Y10.3).`;
+
+/**
  * The end of a round (standard): the target, each house, collapsed size, round score and total.
  * @param {Frame} f
  * @param {import("../lib/frame.js").Hold} hold
@@ -482,28 +515,14 @@ export function trickHold(f, hold) {
   const results = Array.isArray(v.results) ? v.results : [];
   const r = results[results.length - 1];  // the round that just ended (the view's records)
   if (!r) return { title: "Paused", body: h("p", null, withRuleIds(hold.text)) };
-  const t = Number(r.target);
-  const totals = v.totals || [];
-  const order = [...Array(f.n).keys()].sort((a, b) => (r.scores[b] ?? 0) - (r.scores[a] ?? 0));
   return {
     title: `Round ${r.round} of ${v.rounds} is over`,
     body: [
-      h("p", { class: "cw-hold-lead" }, withRuleIds(`The marker ended on ${t}: that is the target (rule Y10.1). Under it a house scores its size, exactly on it +5, over it minus the excess; collapsed cards always count against (rules Y10.2, Y10.3).`)),
-      h("table", { class: "cw-scores cw-round-end" }, [
-        h("thead", null, h("tr", null, ["Player", "House", "vs target", "Collapsed", "Round", "Total"].map((x) => h("th", null, x)))),
-        h("tbody", null, order.map((s) => {
-          const hs = Number(r.house_sizes[s] ?? 0);
-          const st = standing(hs, t);
-          return h("tr", { "data-seat": s, class: r.scores[s] === Math.max(...r.scores) && "cw-winner-row" }, [
-            h("td", { class: "cw-player-cell" }, [f.name(s), f.you(s) ? " (you)" : ""]),
-            h("td", null, String(hs)),
-            h("td", { class: `cw-vs cw-vs-${st}` }, st === "on" ? "on target" : st === "under" ? `${t - hs} under` : `${hs - t} over`),
-            h("td", null, r.collapsed_sizes[s] ? `−${r.collapsed_sizes[s]}` : "—"),
-            h("td", { class: "cw-round-score" }, String(r.scores[s])),
-            h("td", null, String(totals[s] ?? "")),
-          ]);
-        })),
-      ]),
+      // the table behind this panel already holds the next round: say so, so nothing disagrees
+      Number(v.round) > Number(r.round) ? h("p", { class: "cw-hold-next", "data-round": v.round },
+        `Round ${v.round} of ${v.rounds} is dealt: your new hand is ready.`) : null,
+      h("p", { class: "cw-hold-lead" }, withRuleIds(scoringNote(Number(r.target)))),
+      roundTable(f, r, v.totals || []),
     ],
   };
 }
@@ -530,11 +549,18 @@ export function trickOutcome(f) {
     };
   }
   const results = Array.isArray(v.results) ? v.results : [];
+  const final = results[results.length - 1];
   return {
     headline: headline(f, winners),
     columns: [...results.map((r) => `R${r.round}`), "Total"],
     order: [...Array(f.n).keys()].sort((a, b) => (o.scores?.[b] ?? 0) - (o.scores?.[a] ?? 0)),
-    cells: (s) => [...results.map((r) => String(r.scores?.[s] ?? "")), h("b", null, String(o.scores?.[s] ?? 0))],
+    cells: (s) => [...results.map((r) => signed(r.scores?.[s] ?? "")), h("b", null, signed(o.scores?.[s] ?? 0))],
+    // the last round is scored here too, as every round before it was at its end
+    extra: final ? h("section", { class: "cw-final-round", "aria-label": `Round ${final.round} scored` }, [
+      h("h4", { class: "cw-final-round-title" }, `Round ${final.round} of ${v.rounds}, scored`),
+      h("p", { class: "cw-hold-lead" }, withRuleIds(scoringNote(Number(final.target)))),
+      roundTable(f, final, o.scores || v.totals || []),
+    ]) : null,
     reason,
   };
 }

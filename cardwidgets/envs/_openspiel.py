@@ -1,0 +1,319 @@
+"""Every game as an OpenSpiel Python game (``pip install "cardwidgets[openspiel]"``).
+
+``register()`` (``cardwidgets.envs.register_openspiel``) registers
+``python_cardwidgets_<game>`` for each game. Parameters: ``players`` (0 = the mode's
+usual count where the game has several modes), ``mode``, ``rng_seed`` (-1: fresh
+games each run) and every option whose default is a plain bool, int or str; an option
+whose default is ``None`` and that takes ints is an int parameter with -1 for ``None``.
+
+Chance: the engines shuffle inside ``apply`` with their own seeded RNG, and a deck
+order would be a chance outcome among up to 80! orders (each later deal, refill and NPC
+deck as well), so the games are ``SAMPLED_STOCHASTIC``: each new initial state draws
+its seed from the game's RNG (``rng_seed``) when it is first used, so a program that
+makes the same calls gets the same games (OpenSpiel sizes an observation tensor by
+observing a new game of its own, which draws a seed too). Observation tensors and strings are the seat's ``view(seat)`` (the encoding
+of the PettingZoo environment and the text table); the information state string adds
+a digest of every observation the seat has had, so it has perfect recall without
+growing with the game. Returns: the share of the win (the sum is 1), or the score
+with one player.
+
+>>> import pyspiel
+>>> from cardwidgets.envs import register_openspiel
+>>> "python_cardwidgets_depot" in register_openspiel()
+True
+>>> game = pyspiel.load_game("python_cardwidgets_yadokarick", {"mode": "duo", "rng_seed": 3})
+>>> game.num_players(), game.num_distinct_actions(), game.max_game_length()
+(2, 36, 20)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+import random
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from ..core.spec import GameSpec, Option
+from ..games import available_games, game_module, game_spec
+from .adapter import EnvSpec, Table, adapter
+
+PREFIX = "python_cardwidgets_"
+NONE_INT = -1  # an int parameter's stand-in for an option's None
+
+
+# --------------------------------------------------------------------------- parameters
+def _int_ok(opt: Option, value: int) -> bool:
+    try:
+        opt.validate(value)
+    except ValueError:
+        return False
+    return True
+
+
+def _params(spec: GameSpec, default_players: int) -> dict[str, Any]:
+    """The parameter specification: name -> default (its type is the parameter's)."""
+    out: dict[str, Any] = {"players": default_players, "mode": spec.default_mode, "rng_seed": -1}
+    for opt in spec.options:
+        d = opt.default
+        if isinstance(d, (bool, int, str)):
+            out[opt.name] = d
+        elif d is None and (_int_ok(opt, 0) or _int_ok(opt, 1)) and not _int_ok(opt, NONE_INT):
+            out[opt.name] = NONE_INT
+    return out
+
+
+def _default_players(game: str) -> int:
+    """``new_game``'s default player count, or 0 where it depends on the mode."""
+    d = inspect.signature(game_module(game).new_game).parameters["players"].default
+    return d if isinstance(d, int) and not isinstance(d, bool) else 0
+
+
+def _kwargs(game: str, params: dict[str, Any]) -> dict[str, Any]:
+    """``new_game``'s keyword arguments from OpenSpiel parameters (every one filled in)."""
+    spec = game_spec(game)
+    mode = spec.mode(params["mode"]).name
+    kw: dict[str, Any] = {}
+    if len(spec.modes) > 1:
+        kw["mode"] = mode
+    if params["players"] != 0:
+        kw["players"] = params["players"]
+    applies = {o.name for o in spec.options_for(mode)}
+    for opt in spec.options:
+        if opt.name not in params:
+            continue
+        value = params[opt.name]
+        if opt.default is None and value == NONE_INT:
+            value = None
+        if opt.name in applies:
+            kw[opt.name] = value
+        elif value != opt.default:
+            raise ValueError(f"{opt.name} does not apply to mode {mode!r}")
+    return kw
+
+
+# --------------------------------------------------------------------------- game types
+def _game_type(game: str) -> pyspiel.GameType:
+    spec = game_spec(game)
+    counts = spec.player_counts
+    # One seat alone (Yadokarick solo) is rewarded with its score: not constant-sum.
+    utility = (pyspiel.GameType.Utility.GENERAL_SUM if min(counts) == 1
+               else pyspiel.GameType.Utility.CONSTANT_SUM)
+    return pyspiel.GameType(
+        short_name=PREFIX + game,
+        long_name=f"cardwidgets {spec.title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=utility,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=max(counts),
+        min_num_players=min(counts),
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=_params(spec, _default_players(game)),
+        default_loadable=True,
+        provides_factored_observation_string=False,
+    )
+
+
+class CardGame(pyspiel.Game):
+    """One configuration of a cardwidgets game for OpenSpiel (a subclass per game sets
+    ``GAME``)."""
+
+    GAME: str = ""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        game = self.GAME
+        game_type = _TYPES[game]
+        full = dict(game_type.parameter_specification)
+        full.update(params or {})
+        self.env_spec = EnvSpec(game, **_kwargs(game, full))
+        es = self.env_spec
+        lo, hi = es.reward_bounds
+        info = pyspiel.GameInfo(
+            num_distinct_actions=es.num_actions,
+            max_chance_outcomes=0,
+            num_players=es.players,
+            min_utility=lo,
+            max_utility=hi,
+            utility_sum=1.0 if game_type.utility == pyspiel.GameType.Utility.CONSTANT_SUM else None,
+            max_game_length=es.max_steps,
+        )
+        super().__init__(game_type, info, params or {})
+        seed = full["rng_seed"]
+        self._seeds = random.Random(None if seed < 0 else seed)
+
+    def new_initial_state(self) -> "CardState":
+        return CardState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "Observer":
+        if params:
+            raise ValueError(f"observer parameters are not supported: {params!r}")
+        if iig_obs_type is None:
+            return Observer(self.env_spec, recall=False)
+        if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not iig_obs_type.public_info:
+            raise ValueError("only a seat's own observation (public and private information) is provided")
+        return Observer(self.env_spec, recall=iig_obs_type.perfect_recall)
+
+    def next_seed(self) -> int:
+        return self._seeds.getrandbits(63)
+
+
+def _digest(previous: bytes, view: dict[str, Any], prefix: tuple[str, ...]) -> bytes:
+    text = json.dumps(view, sort_keys=True, separators=(",", ":")) + "|" + ",".join(prefix)
+    return hashlib.blake2b(previous + text.encode(), digest_size=16).digest()
+
+
+class _Play:
+    """The playthrough behind an OpenSpiel state, set up on first use.
+
+    OpenSpiel clones a Python state by making a new initial state and deep-copying the
+    old one's attributes, and sizes an observation tensor by observing a new initial
+    state; setting the game up lazily keeps clones from dealing a game that is thrown
+    away at once. The recall digests are brought up to date before each action and
+    when an information state is asked for, so a position nobody acts from or asks
+    about costs no digest.
+    """
+
+    __slots__ = ("game", "table", "recall", "upto")
+
+    def __init__(self, game: CardGame | None) -> None:
+        self.game = game
+        self.table: Table | None = None
+        #: Per seat: a digest of every observation the seat has had (perfect recall).
+        self.recall: list[bytes] = []
+        #: The position (move count, pending items) the digests were last brought to.
+        self.upto: Any = None
+
+    def get(self) -> Table:
+        if self.table is None:
+            assert self.game is not None
+            self.table = self.game.env_spec.new_table(seed=self.game.next_seed())
+            self.game = None
+        return self.table
+
+    def remember(self) -> list[bytes]:
+        """The recall digests, brought up to this position."""
+        t = self.get()
+        here = (t.state.move_count, t.prefix)
+        if here != self.upto:
+            old = self.recall or [b""] * t.spec.players
+            actor = t.current_player
+            self.recall = [_digest(old[s], t.state.view(s), t.prefix if s == actor else ())
+                           for s in range(t.spec.players)]
+            self.upto = here
+        return self.recall
+
+    def __deepcopy__(self, memo: dict) -> "_Play":
+        new = _Play(None)
+        new.table = self.get().clone()
+        new.recall, new.upto = self.recall, self.upto
+        return new
+
+    def __getstate__(self) -> tuple:
+        return (self.get(), self.recall, self.upto)
+
+    def __setstate__(self, data: tuple) -> None:
+        self.game = None
+        self.table, self.recall, self.upto = data
+
+
+class CardState(pyspiel.State):
+    """One playthrough of a cardwidgets game for OpenSpiel."""
+
+    def __init__(self, game: CardGame) -> None:
+        super().__init__(game)
+        self._play = _Play(game)
+
+    @property
+    def table(self) -> Table:
+        """The playthrough (``table.state`` is the engine state)."""
+        return self._play.get()
+
+    def current_player(self) -> int:
+        t = self.table
+        return pyspiel.PlayerId.TERMINAL if t.is_terminal else t.current_player
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self.table.legal()
+
+    def _apply_action(self, action: int) -> None:
+        self._play.remember()  # this position's observations, before it changes
+        self.table.step(action)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return self.table.spec.names[action]
+
+    def is_terminal(self) -> bool:
+        return self.table.is_terminal
+
+    def returns(self) -> list[float]:
+        return self.table.rewards()
+
+    def info_string(self, player: int) -> str:
+        return f"{self.table.describe(player)}\nrecall {self._play.remember()[player].hex()}"
+
+    def __str__(self) -> str:
+        return self.table.state.describe(None)
+
+
+class Observer:
+    """The PyObserver of a configuration: a seat's view as the PettingZoo encoding and
+    text table, or (``recall=True``) the information state string."""
+
+    def __init__(self, spec: EnvSpec, recall: bool) -> None:
+        self.recall = recall
+        if recall:
+            self.tensor = None
+            self.dict: dict[str, np.ndarray] = {}
+        else:
+            self.tensor = np.zeros(spec.layout.size, np.float32)
+            self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: CardState, player: int) -> None:
+        if self.tensor is not None:
+            self.tensor[:] = np.frombuffer(state.table.observe(player), dtype=np.float32)
+
+    def string_from(self, state: CardState, player: int) -> str:
+        return state.info_string(player) if self.recall else state.table.describe(player)
+
+
+# --------------------------------------------------------------------------- registration
+_TYPES: dict[str, pyspiel.GameType] = {}
+_CLASSES: dict[str, type] = {}
+
+
+def _game_class(game: str) -> type:
+    # OpenSpiel's registry keeps the constructor until after the interpreter has shut
+    # down and then lets go of it without the GIL. A class, like OpenSpiel's own Python
+    # games register, is never freed by that (its method resolution order refers to it);
+    # a function would be, and that aborts the process at exit.
+    cls = type(f"CardGame_{game}", (CardGame,), {"GAME": game, "__module__": __name__})
+    _CLASSES[game] = cls
+    return cls
+
+
+def register() -> list[str]:
+    """Register ``python_cardwidgets_<game>`` for every game the adapters cover (once)."""
+    known = set(pyspiel.registered_names())
+    names = []
+    for game in available_games():
+        try:
+            adapter(game)
+        except ValueError:
+            continue
+        name = PREFIX + game
+        if name not in known:
+            _TYPES[game] = _game_type(game)
+            pyspiel.register_game(_TYPES[game], _game_class(game))
+        names.append(name)
+    return names
+
+
+__all__ = ["CardGame", "CardState", "Observer", "register"]

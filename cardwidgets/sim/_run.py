@@ -1,0 +1,166 @@
+"""``simulate``: many seeded games between bots, on one core or many."""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+import warnings
+from typing import Any, Iterator, Sequence
+
+from ..games import game_module
+from ._play import bot_label, bot_specs, play_chunk
+from ._result import SimResult, games_frame
+
+#: Chunks per worker: enough that the last chunks finish together, few enough that
+#: starting a chunk (pickling its arguments and its rows) costs next to nothing.
+CHUNKS_PER_WORKER = 8
+#: The most games in one chunk, so that a progress bar moves in a long run.
+MAX_CHUNK = 250
+
+
+def simulate(game: str, n: int, *, bots: Any, seed: int, workers: int = 1, backend: str | None = None,
+             progress: bool = False, **new_game_kwargs: Any) -> SimResult:
+    """Play ``n`` seeded games between bots, headless, and collect one row per game.
+
+    Parameters
+    ----------
+    game:
+        A game name (``cardwidgets.available_games()``).
+    n:
+        How many games.
+    bots:
+        One bot for every seat, a list with one per seat, or a mapping seat -> bot
+        (seats it leaves out play ``"random"``). A bot is a name
+        (``cardwidgets.bots.bot_names(game)``) or an object with ``act(view, legal)``;
+        an object is copied for every game, so no game depends on the games before it.
+    seed:
+        The run's seed. Game ``i`` is seeded with ``game_seed(seed, i)`` and its bots
+        from that game seed, so the rows are the same whatever ``workers`` and
+        ``backend``, and runs with nearby seeds share no games.
+    workers:
+        Processes to play on (``-1``: every core). Games are sent in chunks, so that
+        starting processes and sending rows back stays small next to playing.
+    backend:
+        A joblib backend name for ``workers != 1`` (default ``"loky"``, processes on
+        this machine). ``"dask"`` plays on a Dask cluster: create a
+        ``dask.distributed.Client`` first (``pip install dask distributed``).
+    progress:
+        Show a progress bar (tqdm: a widget in a notebook, text in a terminal).
+    **new_game_kwargs:
+        ``players``, ``mode`` and options, as ``new_game`` takes them.
+
+    Returns
+    -------
+    SimResult
+        ``.games`` and ``.seats`` (pandas DataFrames), ``.summary()``, ``.plot()``,
+        ``.save(path)``.
+
+    Examples
+    --------
+    >>> res = simulate("depot", 20, bots=["greedy", "random", "random"], seed=1, players=3)
+    >>> len(res.games), res.bots, res.games["seed"].is_unique
+    (20, ('greedy', 'random', 'random'), True)
+    """
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ValueError(f"n must be a positive number of games, got {n!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"seed must be an int, got {seed!r}")
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers == 0:
+        raise ValueError(f"workers must be a positive int (or -1 for every core), got {workers!r}")
+    # A probe game checks the players, mode and options before any worker starts.
+    probe = game_module(game).new_game(seed=seed, **new_game_kwargs)
+    specs = bot_specs(bots, probe.players)
+    from ..bots import make_bot
+
+    for s, spec in enumerate(specs):
+        if hasattr(spec, "act"):
+            _check_copyable(s, spec)
+        else:
+            make_bot(game, spec, seed=0)  # an unknown name fails here, naming the bots there are
+    labels = tuple(bot_label(b) for b in specs)
+    options = json.dumps(probe.SPEC.non_defaults(probe.options), sort_keys=True)
+    parallel = workers != 1 or backend is not None
+    if parallel and backend != "threading":
+        _check_picklable(specs)
+
+    start = time.perf_counter()
+    chunks = _chunks(n, _effective_workers(workers, backend) if parallel else 1)
+    bar = _bar(n, game) if progress else None
+    rows: list[tuple] = []
+    try:
+        if parallel:
+            done: Iterator[list[tuple]] = _parallel(game, new_game_kwargs, specs, seed, chunks, workers, backend)
+        else:
+            done = (play_chunk(game, new_game_kwargs, specs, seed, c) for c in chunks)
+        for part in done:
+            rows += part
+            if bar is not None:
+                bar.update(len(part))
+    finally:
+        if bar is not None:
+            bar.close()
+    rows.sort(key=lambda r: r[0])
+    full = [(game, r[0], r[1], probe.players, probe.mode, options, labels, *r[2:]) for r in rows]
+    return SimResult(games_frame(full), seconds=time.perf_counter() - start, bots=specs)
+
+
+def _chunks(n: int, workers: int) -> list[range]:
+    size = max(1, min(MAX_CHUNK, math.ceil(n / (workers * CHUNKS_PER_WORKER))))
+    return [range(i, min(n, i + size)) for i in range(0, n, size)]
+
+
+def _effective_workers(workers: int, backend: str | None) -> int:
+    import joblib
+
+    with joblib.parallel_config(backend=backend or "loky"):
+        return max(1, joblib.effective_n_jobs(workers))
+
+
+def _parallel(game: str, kwargs: dict[str, Any], specs: Sequence[Any], seed: int, chunks: list[range],
+              workers: int, backend: str | None) -> Iterator[list[tuple]]:
+    import joblib
+
+    # The backend is given through parallel_config, the way joblib finds external
+    # backends such as Dask's. Chunks come back as they finish (the rows are sorted
+    # afterwards), so a progress bar moves with the work; one chunk is one task.
+    with joblib.parallel_config(backend=backend or "loky", n_jobs=workers):
+        par = joblib.Parallel(batch_size=1, return_as="generator_unordered")
+        yield from par(joblib.delayed(play_chunk)(game, kwargs, specs, seed, list(c)) for c in chunks)
+
+
+def _check_copyable(seat: int, spec: Any) -> None:
+    import copy
+
+    try:
+        copy.deepcopy(spec)
+    except Exception as e:  # copying can fail with any error type
+        raise TypeError(f"bots: the bot object of seat {seat} ({type(spec).__name__}) cannot be copied "
+                        f"({type(e).__name__}: {e}); every game plays a fresh copy so that no game depends "
+                        "on the games before it. A bot that keeps nothing between games can return "
+                        "itself from __deepcopy__") from None
+
+
+def _check_picklable(specs: Sequence[Any]) -> None:
+    try:  # what loky and Dask send objects with (joblib needs it)
+        import cloudpickle as pickler
+    except ImportError:  # pragma: no cover - older joblib vendored it
+        import pickle as pickler
+
+    for s, spec in enumerate(specs):
+        if isinstance(spec, str):
+            continue
+        try:
+            pickler.dumps(spec)
+        except Exception as e:  # pickling can fail with any error type
+            raise TypeError(f"bots: the bot object of seat {s} ({type(spec).__name__}) cannot be sent to "
+                            f"worker processes ({type(e).__name__}: {e}); use workers=1, "
+                            "backend='threading', or a bot name") from None
+
+
+def _bar(n: int, game: str) -> Any:
+    with warnings.catch_warnings():
+        # tqdm.auto warns when ipywidgets is missing in a notebook and falls back to text.
+        warnings.simplefilter("ignore")
+        from tqdm.auto import tqdm
+    return tqdm(total=n, desc=game, unit="game")

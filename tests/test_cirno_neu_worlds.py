@@ -1,0 +1,227 @@
+"""cirno+neu determinization (``state.sample_world``): over many samples at chosen
+positions, every place an unseen card could be occurs and no other does (rule N8.3).
+
+Small games are checked against brute force: every deal and every reshuffle order of
+a tiny deck is played along the same public moves, and the hidden parts of those that
+look the same to the seat are exactly the worlds the sampler produces.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+
+import pytest
+
+from cardwidgets.core import Recorded
+from cardwidgets.games.cirno_neu import from_position, new_game, setup_position
+
+A, B, C, D = range(4)
+UNSAFE_AT_95 = {"5", "6", "7", "8", "9", "10", "50"}  # plus cards over 4 (N3.9)
+
+
+def hidden(st, seat):
+    """What ``seat`` cannot see: the other hands, and the draw pile as a multiset."""
+    return tuple(tuple(sorted(st.hand(s))) for s in range(st.players) if s != seat) + (tuple(sorted(st.draw_pile)),)
+
+
+def support(st, seat, n=1500, seed=1):
+    rng = random.Random(seed)
+    out = Counter()
+    for _ in range(n):
+        w = st.sample_world(seat, rng)
+        assert w.view(seat) == st.view(seat)
+        assert w.all_cards() == st.all_cards()
+        out[hidden(w, seat)] += 1
+    return out
+
+
+# --------------------------------------------------------------------------- brute force
+TINY = dict(players=2, hand_size=2, deck_counts={"1": 1, "2": 1, "3": 1, "4": 1, "PASS": 1, "TURN": 1, "-10": 1})
+
+
+def tiny_game(deck, actions, chance=None):
+    st = new_game(seed=3, deck=list(deck), chance=None if chance is None else Recorded(chance), **TINY)
+    views = []
+    for a in actions:
+        if st.is_terminal or not st.is_legal(a):
+            return None, None
+        st.apply(a)
+        views.append(st)
+    return st, views
+
+
+def consistent_worlds(deck, actions, seat, reshuffles):
+    """Every deal of the tiny deck and every order of each reshuffle, played along
+    ``actions``: the hidden parts of the games ``seat`` cannot tell from the real one."""
+    real = new_game(seed=3, deck=list(deck), **TINY)
+    seen = [real.view(seat)]
+    for a in actions:
+        real.apply(a)
+        seen.append(real.view(seat))
+    mine = {i for i in range(4) if i % 2 == seat}  # the seat's dealt positions (dealer A first)
+    rest = [c for i, c in enumerate(deck) if i not in mine]
+    out = {}
+    for perm in set(itertools.permutations(rest)):
+        it = iter(perm)
+        trial = [deck[i] if i in mine else next(it) for i in range(len(deck))]
+        for orders in itertools.product(*[list(itertools.permutations(range(k))) for k in reshuffles]):
+            st = new_game(seed=3, deck=trial, chance=Recorded([list(o) for o in orders]), **TINY)
+            views = [st.view(seat)]
+            for a in actions:
+                if st.is_terminal or not st.is_legal(a):
+                    break
+                st.apply(a)
+                views.append(st.view(seat))
+            if views == seen:
+                out.setdefault(hidden(st, seat), st)
+    return real, out
+
+
+def reshuffle_sizes(st):
+    return [sum(ev[1].values()) for ev in st._record().events if ev[0] == "epoch"]
+
+
+@pytest.mark.parametrize("seed, steps, seat", [(1, 4, A), (2, 5, B), (3, 7, B), (5, 5, A)])
+def test_worlds_are_exactly_the_consistent_ones_across_reshuffles(seed, steps, seat):
+    rng = random.Random(seed)
+    deck = list(Counter(TINY["deck_counts"]).elements())
+    rng.shuffle(deck)
+    st = new_game(seed=3, deck=deck, **TINY)
+    actions = []
+    for _ in range(steps):
+        a = rng.choice(st.legal_actions())
+        actions.append(str(a))
+        st.apply(a)
+    sizes = reshuffle_sizes(st)
+    assert sizes, "the scenario must reshuffle the stack into a new draw pile"
+    real, truth = consistent_worlds(deck, actions, seat, sizes)
+    assert real.to_dict() == st.to_dict()
+    got = support(st, seat, n=600)
+    assert set(got) == set(truth), (sorted(set(truth) - set(got)), sorted(set(got) - set(truth)))
+    # Every real game the seat cannot tell apart gives the same worlds from the same seed:
+    # the sampler reads nothing hidden.
+    first = None
+    for twin in list(truth.values())[:6]:
+        worlds = [hidden(twin.sample_world(seat, random.Random(k)), seat) for k in range(20)]
+        first = first or worlds
+        assert worlds == first
+
+
+def test_the_brute_force_sees_the_reshuffle_inference():
+    """A scenario where the draw pile after a reshuffle can only hold reshuffled cards,
+    which a sampler that shuffles every unseen card together gets wrong."""
+    rng = random.Random(1)
+    deck = list(Counter(TINY["deck_counts"]).elements())
+    rng.shuffle(deck)
+    st = new_game(seed=3, deck=deck, **TINY)
+    actions = []
+    for _ in range(4):
+        a = rng.choice(st.legal_actions())
+        actions.append(str(a))
+        st.apply(a)
+    _, truth = consistent_worlds(deck, actions, A, reshuffle_sizes(st))
+    pool = st.hand(B) + st.draw_pile
+    naive = {(tuple(sorted(p[:len(st.hand(B))])), tuple(sorted(p[len(st.hand(B)):])))
+             for p in itertools.permutations(pool)}
+    assert set(truth) < naive and len(truth) > 1
+
+
+# --------------------------------------------------------------------------- chosen positions
+def test_unseen_cards_go_everywhere_they_could_be():
+    st = new_game(players=3, seed=4)
+    rng = random.Random(4)
+    for _ in range(4):
+        st.apply(rng.choice(st.legal_actions()))
+    seat = st.current_player
+    others = [s for s in range(3) if s != seat]
+    unseen = Counter(c for s in others for c in st.hand(s)) + Counter(st.draw_pile)
+    places = {c: set() for c in unseen}
+    w_rng = random.Random(9)
+    for _ in range(2500):
+        w = st.sample_world(seat, w_rng)
+        assert w.hand(seat) == st.hand(seat) and w.main_stack == st.main_stack
+        for s in others:
+            for c in w.hand(s):
+                places[c].add(s)
+        for c in w.draw_pile:
+            places[c].add("draw")
+    for c in unseen:
+        assert places[c] == {*others, "draw"}, (c, places[c])
+
+
+def test_the_actor_always_holds_a_safe_card():
+    """At 95 the actor B would have busted at once holding no safe card (N4.4): every
+    world gives B one, and B's other cards may be any unseen cards."""
+    st = setup_position(4, [["1", "2", "3"], ["PASS", "10", "50"], ["4", "5", "6"], ["7", "8", "9"]], sum=95,
+                        actor=B)
+    assert st.current_player == B
+    held = Counter()
+    two_unsafe = False
+    rng = random.Random(2)
+    for _ in range(1500):
+        w = st.sample_world(A, rng)
+        hand = w.hand(B)
+        assert any(c not in UNSAFE_AT_95 for c in hand), hand
+        assert w.legal_actions(), "the world's actor has a legal card"
+        held.update(set(hand))
+        if all(c in UNSAFE_AT_95 for c in hand[1:]):
+            two_unsafe = True
+    unseen = set(st.hand(B) + st.hand(C) + st.hand(D) + st.draw_pile)
+    assert set(held) == unseen and two_unsafe
+    # the actor's own worlds keep their hand, so their legal list
+    w = st.sample_world(B, rng)
+    assert [str(a) for a in w.legal_actions()] == [str(a) for a in st.legal_actions()]
+
+
+def test_a_revealed_hand_stays_where_it_was_seen():
+    st = setup_position(3, [["5", "PASS", "-1"], ["10", "50", "8"], ["1", "2", "3"]], sum=90, life_system=True)
+    st.apply("play 5")  # B is forced at 95, shows [8, 10, 50] and loses a chip (N4.4, N8.2)
+    assert st.view(A)["revealed"]["hand"] == ["8", "10", "50"]
+    # the revealed hand is gathered into the next deal: worlds of the new round ignore it
+    places = set()
+    for k in range(300):
+        w = st.sample_world(A, random.Random(k))
+        places.add(tuple(w.hand(B)))
+    assert len(places) > 1
+    end = setup_position(2, [["5", "PASS", "-1"], ["10", "50", "8"]], sum=90)
+    end.apply("play 5")  # the last bust ends the match with B's hand on show
+    assert end.is_terminal
+    for k in range(50):
+        w = end.sample_world(A, random.Random(k))
+        assert w.hand(B) == ["8", "10", "50"] and w.view(A) == end.view(A)
+
+
+def test_worlds_of_a_position_loaded_from_text_start_there():
+    text = new_game(players=4, seed=5).to_position()
+    st = from_position(text, seed=2)
+    got = support(st, A, n=400)
+    assert len(got) > 300  # everything unseen is dealt again
+
+
+def test_sampling_changes_nothing_and_repeats_for_a_seed():
+    st = new_game(players=5, seed=6, life_system=True)
+    rng = random.Random(6)
+    for _ in range(30):
+        if st.is_terminal:
+            break
+        st.apply_unchecked(rng.choice(st.legal_actions()))
+    before = st.to_dict()
+    a = st.sample_world(2, 11).to_dict()
+    assert st.to_dict() == before
+    assert st.sample_world(2, 11).to_dict() == a
+    assert a["seed"] != before["seed"] and a["history"] == before["history"]
+
+
+def test_a_world_is_a_game_that_plays_on():
+    st = new_game(players=8, seed=1)
+    rng = random.Random(1)
+    for _ in range(25):
+        st.apply_unchecked(rng.choice(st.legal_actions()))
+    w = st.sample_world(3, rng)
+    again = w.sample_world(5, rng)  # a world has no record to replay: it is its own start
+    assert again.view(5) == w.view(5)
+    while not w.is_terminal:
+        w.apply(rng.choice(w.legal_actions()))
+    assert w.outcome() is not None
