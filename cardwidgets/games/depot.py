@@ -344,8 +344,9 @@ def shape(cards: tuple[int, ...]) -> str | None:
 #   holds k copies (and k is within the set limit), 1 if the value is merely present
 #   (for runs of k within the run limit), 0 otherwise: at most 3**8 patterns per k. Only
 #   the k the hand can reach are looked up: up to its most copies or its longest run;
-# * the passes depend only on which values the Storage and the hand hold: one list per
-#   pair of presence patterns;
+# * the passes: for each value the Storage holds, the passes taking it depend only on
+#   which values the hand holds: 9 x 512 short lists, shared by every Storage (one list
+#   per pair of presence patterns made tens of thousands of long lists, out of cache);
 # * everything a Storage content decides is gathered once (_StorageInfo), from pieces
 #   shared by every Storage with the same set limit and values present.
 class _Memo(dict):
@@ -434,31 +435,24 @@ def _high(limits: tuple[int, int]) -> tuple[tuple[bytes, _Memo], ...]:
 _HIGH = _Memo(_high)
 
 
-def _pass_chunk(take: int | None) -> _Memo:
-    """The passes taking ``take``, by the values held (bit ``v`` for value ``v``): no give
+def _pass_chunk(take: int | None) -> list[list[Pass]]:
+    """The passes taking ``take``, indexed by the values held (bit ``v`` for value ``v``): no give
     first, then each value held other than the one taken (D6.3). Giving the last card
     (D6.4) is left to the caller: it can only happen when nothing is taken."""
-    return _Memo(lambda held: [_PASS[take, None], *(_PASS[take, g] for g in VALUES if g != take and held >> g & 1)])
+    return [[_PASS[take, None], *(_PASS[take, g] for g in VALUES if g != take and held >> g & 1)]
+            for held in range(512)]
 
 
 _PASS_CHUNKS = {t: _pass_chunk(t) for t in (None, *VALUES)}
 
 
-def _pass_lists(storage_present: bytes) -> _Memo:
-    """Every pass, by the values held (bit ``v`` for value ``v``), when the Storage holds these values."""
+def _pass_lists(storage_present: bytes) -> tuple[list[list[Pass]], ...]:
+    """Per value that may be taken, its passes indexed by the values held (bit ``v`` for ``v``)."""
     takes = [v for v in VALUES if storage_present[v]] or [None]  # D6.2: take a value held there, if any
-    chunks = [_PASS_CHUNKS[t] for t in takes]
-
-    def build(held: int) -> list[Pass]:
-        out: list[Pass] = []
-        for chunk in chunks:
-            out += chunk[held]
-        return out
-
-    return _Memo(build)
+    return tuple(_PASS_CHUNKS[t] for t in takes)
 
 
-# Storage presence pattern -> (run limit, passes by hand pattern): at most 256 x 256 lists.
+# Storage presence pattern -> (run limit, the pass lists of the values it holds).
 _PRESENCE = _Memo(lambda present: (run_limit(present), _pass_lists(present)))
 
 
@@ -467,12 +461,13 @@ class _StorageInfo:
 
     ``size``, the limits ``sl`` and ``rl``; ``cap`` and ``low``: the translate table and
     the plays of 1 and 2 cards by capped hand; ``high``: ``(table, plays by pattern)`` per
-    count from 3 up; ``passes`` by the values held (bits).
+    count from 3 up; ``passes``: per value that may be taken, its passes by the values
+    held (bits).
     """
 
     __slots__ = ("size", "sl", "rl", "cap", "low", "high", "passes")
 
-    def __init__(self, size: int, sl: int, rl: int, passes: _Memo) -> None:
+    def __init__(self, size: int, sl: int, rl: int, passes: tuple[list[list[Pass]], ...]) -> None:
         self.size, self.sl, self.rl, self.passes = size, sl, rl, passes
         self.cap = _CAPS[2 if sl >= 2 else 1]
         self.low = _LOW_PLAYS[sl >= 2, rl >= 2]
@@ -772,7 +767,8 @@ class DepotState(State):
         if standing is None:
             return out  # the leader must play (D5.3)
         if info.size or sum(counts) > 1:
-            out += info.passes[held]
+            for chunk in info.passes:
+                out += chunk[held]
         else:
             out.append(_PASS[None, None])  # nothing to take, and the only card may not be given (D6.4)
         return out
