@@ -385,7 +385,15 @@ def _plays_of(pattern: bytes, sizes: range, sl: int, rl: int) -> tuple[list[int]
     found += [tuple(range(s, s + k)) for k in sizes if 2 <= k <= rl for s in range(1, 10 - k)
               if all(pattern[v] for v in range(s, s + k))]
     found.sort(key=lambda cards: (len(cards), sum(cards), cards))
-    return [len(c) * _COUNT + sum(c) for c in found], [_play(c) for c in found]
+    # Many patterns allow the same plays: they share one entry, which keeps the lists few
+    # and in cache.
+    entry = _SHARED.get(tuple(found))
+    if entry is None:
+        entry = _SHARED[tuple(found)] = ([len(c) * _COUNT + sum(c) for c in found], [_play(c) for c in found])
+    return entry
+
+
+_SHARED: dict[tuple[tuple[int, ...], ...], tuple[list[int], list["Play"]]] = {}
 
 
 def _longest_run(present: Sequence[int]) -> int:
