@@ -375,25 +375,34 @@ _SORTED = _Memo(lambda counts: tuple(v for v, k in zip(VALUES, counts) for _ in 
 _COUNT = 4096
 
 
-def _plays_of(pattern: bytes, sizes: range, sl: int, rl: int) -> tuple[list[int], list["Play"]]:
-    """The plays of these sizes a hand allows, in legal order, with their ``_key``.
+def _plays_finder(sizes: range, sl: int, rl: int) -> Any:
+    """``find(pattern) -> (keys, plays)``: the plays of these sizes a hand allows, in legal
+    order, with their ``_key``.
 
     ``pattern[v]`` is a lower bound of the copies of ``v`` held, exact up to the sets
     asked for; non-zero means ``v`` is present. Singles always (D4.3), sets up to the set
-    limit (D4.4), runs of present values up to the run limit (D4.5)."""
-    found = [(v,) * k for k in sizes for v in VALUES if pattern[v] >= k and (k == 1 or k <= sl)]
-    found += [tuple(range(s, s + k)) for k in sizes if 2 <= k <= rl for s in range(1, 10 - k)
-              if all(pattern[v] for v in range(s, s + k))]
-    found.sort(key=lambda cards: (len(cards), sum(cards), cards))
-    # Many patterns allow the same plays: they share one entry, which keeps the lists few
-    # and in cache.
-    entry = _SHARED.get(tuple(found))
-    if entry is None:
-        entry = _SHARED[tuple(found)] = ([len(c) * _COUNT + sum(c) for c in found], [_play(c) for c in found])
-    return entry
+    limit (D4.4), runs of present values up to the run limit (D4.5). The candidates are
+    listed once, so that a new pattern (simulations meet thousands) costs one pass over
+    them; patterns that allow the same plays share one entry, which keeps the lists few
+    and in cache."""
+    shapes = [(v,) * k for k in sizes for v in VALUES if k == 1 or k <= sl]
+    shapes += [tuple(range(s, s + k)) for k in sizes if 2 <= k <= rl for s in range(1, 10 - k)]
+    shapes.sort(key=lambda cards: (len(cards), sum(cards), cards))
+    # (lowest value, count, is a run): a set of v needs pattern[v] >= count, a run needs
+    # each of its values present.
+    needs = [(cards[0], len(cards), cards[0] != cards[-1]) for cards in shapes]
+    entries: dict[tuple[int, ...], tuple[list[int], list[Play]]] = {}
 
+    def find(pattern: bytes) -> tuple[list[int], list[Play]]:
+        found = tuple(i for i, (v, k, run) in enumerate(needs)
+                      if (0 not in pattern[v:v + k] if run else pattern[v] >= k))
+        entry = entries.get(found)
+        if entry is None:
+            entry = entries[found] = ([len(shapes[i]) * _COUNT + sum(shapes[i]) for i in found],
+                                      [_play(shapes[i]) for i in found])
+        return entry
 
-_SHARED: dict[tuple[tuple[int, ...], ...], tuple[list[int], list["Play"]]] = {}
+    return find
 
 
 def _longest_run(present: Sequence[int]) -> int:
@@ -409,10 +418,10 @@ def _low_plays(pairs: bool, runs: bool) -> _Memo:
     """Plays of 1 and 2 cards by the hand's counts capped at 2: ``(keys, plays, held, chain)``,
     the plays in legal order, their ``_key``, the values held (bit ``v`` for value ``v``) and
     the longest run of values held."""
-    sl, rl = 2 * pairs, 2 * runs
+    find = _plays_finder(range(1, 3), 2 * pairs, 2 * runs)
 
     def build(capped: bytes) -> tuple[list[int], list[Play], int, int]:
-        keys, plays = _plays_of(capped, range(1, 3), sl, rl)
+        keys, plays = find(capped)
         return keys, plays, sum(1 << v for v in VALUES if capped[v]), _longest_run(capped)
 
     return _Memo(build)
@@ -427,8 +436,9 @@ def _level(k: int, sets: bool, runs: bool) -> tuple[bytes, _Memo]:
     the pattern is 2 for a value held ``k`` times when sets of ``k`` are allowed, 1 for a
     value present when runs of ``k`` are, else 0."""
     table = _table(lambda c: 2 if sets and c >= k else int(runs and c > 0))
-    copies = bytes([0, 1, k] + [0] * 253)  # the pattern as copies for _plays_of
-    return table, _Memo(lambda pattern: _plays_of(pattern.translate(copies), range(k, k + 1), k * sets, k * runs))
+    copies = bytes([0, 1, k] + [0] * 253)  # the pattern as copies for the finder
+    find = _plays_finder(range(k, k + 1), k * sets, k * runs)
+    return table, _Memo(lambda pattern: find(pattern.translate(copies)))
 
 
 _LEVELS = _Memo(lambda key: _level(*key))
