@@ -32,17 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import numpy as np  # noqa: E402
 
 from cardwidgets.envs import pettingzoo_env, register_openspiel  # noqa: E402
-from cardwidgets.games import available_games, game_module, game_spec  # noqa: E402
-
-
-def configs(game: str) -> list[dict]:
-    spec = game_spec(game)
-    out = []
-    for mode in spec.modes:
-        cfg = {"mode": mode.name} if len(spec.modes) > 1 else {}
-        players = 4 if 4 in mode.players else mode.players[len(mode.players) // 2]
-        out.append({**cfg, "players": players})
-    return out
+from cardwidgets.games import available_games, game_module  # noqa: E402
+from engine import mode_configs  # noqa: E402  (benchmarks/ is on the path when run as a script)
 
 
 def engine(game: str, cfg: dict, budget: float) -> float:
@@ -137,7 +128,7 @@ def main() -> None:
     print(f"{'game':<13} {'config':<24} {'engine':>9} {'pz step':>9} {'pz obs+step':>12} {'spiel':>8} "
           f"{'spiel+obs':>10} {'overhead':>9} {'view µs':>8} {'obs µs':>7}   (steps per second)")
     for game in args.game or available_games():
-        for cfg in configs(game):
+        for cfg in mode_configs(game):
             e = engine(game, cfg, args.seconds)
             p = pettingzoo(game, cfg, args.seconds, observe=False)
             po = pettingzoo(game, cfg, args.seconds, observe=True)

@@ -14,16 +14,18 @@ Runs outside a kernel (ipywidgets' dummy comm): everything up to the wire, not t
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
 
+import kit  # noqa: E402
 from cardwidgets import Replay, Timeline, widgets  # noqa: E402
-from cardwidgets.games import game_module, game_spec  # noqa: E402
+from cardwidgets.games import game_spec  # noqa: E402
 
 CASES = [("depot", {"players": 4}), ("cirno_neu", {"players": 4}), ("crypto_trick", {"players": 4}),
          ("yadokarick", {"players": 4}), ("yadokarick", {"mode": "duo", "players": 2}),
@@ -31,14 +33,7 @@ CASES = [("depot", {"players": 4}), ("cirno_neu", {"players": 4}), ("crypto_tric
 
 
 def main_line(game: str, cfg: dict, seed: int, length: int = 60) -> Timeline:
-    tl = Timeline(game_module(game).new_game(seed=seed, **cfg))
-    rng = random.Random(seed)
-    for _ in range(length):
-        legal = tl.state.legal_actions()
-        if not legal:
-            break
-        tl.step(rng.choice(legal))
-    return tl
+    return kit.random_line(game, cfg, seed, length)
 
 
 def choices(tl: Timeline) -> list[int]:

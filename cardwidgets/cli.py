@@ -1,4 +1,5 @@
-"""The ``cardwidgets`` command: simulate games, read and export replays, look up rules.
+"""The ``cardwidgets`` command: play in the browser, simulate games, read and export replays,
+look up rules.
 
 Run ``cardwidgets --help`` (or ``python -m cardwidgets --help``) for the commands
 and ``cardwidgets COMMAND --help`` for one command's options and an example.
@@ -75,6 +76,39 @@ def _games() -> list[str]:
     return available_games()
 
 
+# --------------------------------------------------------------------------- play
+def _play_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--port", type=int, metavar="PORT",
+                   help="the port to serve on (default: 8866, or the next free one)")
+    p.add_argument("--host", default="127.0.0.1", metavar="HOST",
+                   help="the address to listen on (default 127.0.0.1: this machine only; 0.0.0.0 lets "
+                        "others on the network in)")
+    p.add_argument("--no-browser", action="store_true", help="do not open a browser; just print the address")
+
+
+def _play(args: argparse.Namespace) -> int:
+    from .app.server import serve
+
+    if args.port is not None and not 0 < args.port < 65536:
+        raise CommandError(f"--port must be 1 to 65535, got {args.port}")
+    return serve(port=args.port, host=args.host, open_browser=not args.no_browser,
+                 say=lambda line: print(line, flush=True))
+
+
+register(Command(
+    "play",
+    "serve a page to play in the browser: choose a game and the players, press Start",
+    "Serve a web page (through Voilà, pip install \"cardwidgets[app]\") where you choose a game, its "
+    "mode, its player count and rules options, who plays each seat (a person with a name, or a "
+    "bot), and how the screen is shared (your own seat, hot seat with a curtain between people, "
+    "or the teacher's view); Start shows a live table, and Start again begins a new game. No code "
+    "is shown. The page's address is printed; Ctrl+C stops the server.",
+    ("cardwidgets play", "cardwidgets play --port 8900 --no-browser"),
+    _play_args,
+    _play,
+))
+
+
 # --------------------------------------------------------------------------- simulate
 def _option(text: str) -> tuple[str, Any]:
     name, sep, raw = text.partition("=")
@@ -149,10 +183,28 @@ register(Command(
 
 
 # --------------------------------------------------------------------------- replay
-def _replay_args(p: argparse.ArgumentParser) -> None:
+def _replay_file_args(p: argparse.ArgumentParser) -> None:
+    """The replay file and the seat whose sight to keep (``replay`` and ``export``)."""
     p.add_argument("file", metavar="FILE", help="a replay file (JSON), as table.replay().save(FILE) writes it")
     p.add_argument("--seat", metavar="K", help="show only what seat K saw: 0, 1, ... or A, B, ... "
                                                "(default: everything, the teacher's view)")
+
+
+def _load_timeline(file: str) -> Any:
+    """The ``Timeline`` of a replay file, or a ``CommandError`` saying what is wrong with it."""
+    from .core.replay import Replay, ReplayError
+    from .core.timeline import Timeline
+
+    try:
+        return Timeline.from_replay(Replay.load(Path(file)))
+    except OSError as e:
+        raise CommandError(f"cannot read {file}: {e.strerror or e}") from None
+    except ReplayError as e:  # it says which line of the file, and which action
+        raise CommandError(f"{file} is not a valid replay: {e}") from None
+
+
+def _replay_args(p: argparse.ArgumentParser) -> None:
+    _replay_file_args(p)
     p.add_argument("--branch", metavar="NAME", help="read this line of play instead of the main line")
 
 
@@ -168,17 +220,8 @@ def _seat(text: str | None, players: int) -> int | None:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from .core.replay import Replay, ReplayError
-    from .core.timeline import Timeline
-
     path = Path(args.file)
-    try:
-        replay = Replay.load(path)
-        timeline = Timeline.from_replay(replay)
-    except OSError as e:
-        raise CommandError(f"cannot read {args.file}: {e.strerror or e}") from None
-    except ReplayError as e:  # it says which line of the file, and which action
-        raise CommandError(f"{args.file} is not a valid replay: {e}") from None
+    timeline = _load_timeline(args.file)
     if args.branch is not None:
         names = [b.name for b in timeline.branches]
         if args.branch not in names:
@@ -203,27 +246,17 @@ register(Command(
 
 # --------------------------------------------------------------------------- export
 def _export_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", metavar="FILE", help="a replay file (JSON), as table.replay().save(FILE) writes it")
-    p.add_argument("--seat", metavar="K", help="show only what seat K saw: 0, 1, ... or A, B, ... "
-                                               "(default: everything, the teacher's view)")
+    _replay_file_args(p)
     p.add_argument("-o", "--out", metavar="OUT", help="the page to write (default: FILE with .html instead "
                                                       "of .json)")
 
 
 def _export(args: argparse.Namespace) -> int:
-    from .core.replay import Replay, ReplayError
-    from .core.timeline import Timeline
-
     path = Path(args.file)
     out = Path(args.out) if args.out else path.with_suffix(".html")
     if out.resolve() == path.resolve():
         raise CommandError(f"the page would replace the replay {args.file}: give another name with -o")
-    try:
-        timeline = Timeline.from_replay(Replay.load(path))
-    except OSError as e:
-        raise CommandError(f"cannot read {args.file}: {e.strerror or e}") from None
-    except ReplayError as e:
-        raise CommandError(f"{args.file} is not a valid replay: {e}") from None
+    timeline = _load_timeline(args.file)
     seat = _seat(args.seat, timeline.state.players)
     try:
         written = timeline.to_html(out, seat)
@@ -285,8 +318,8 @@ def parser() -> argparse.ArgumentParser:
 
     top = _Parser(
         prog="cardwidgets",
-        description="Card-game tables for Jupyter, from the terminal: simulate games between bots, "
-                    "read saved games, export them as pages, look up rules.",
+        description="Card-game tables for Jupyter, from the terminal: play in the browser, simulate "
+                    "games between bots, read saved games, export them as pages, look up rules.",
         epilog="Run 'cardwidgets COMMAND --help' for a command's options and examples.",
     )
     top.add_argument("--version", action="version", version=f"cardwidgets {__version__}")

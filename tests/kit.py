@@ -11,6 +11,7 @@ import itertools
 import json
 import pickle
 import random
+import re
 from typing import Any, Iterable
 
 import pytest
@@ -58,10 +59,17 @@ def vocabulary(mod: Any, cfg: dict[str, Any], games: int = 6, seed: int = 0) -> 
     return list(seen)
 
 
+#: A negative number written with a hyphen where narration computes ("sum 0 → -1", "scores -9",
+#: "= -73"); card names such as cirno+neu's "-10" are notation and keep their hyphen.
+HYPHEN_MINUS = re.compile(r"(?:[=→]|\b(?:sum|scores?|stays|totals?)\b:?)\s+-\d")
+
+
 def cited_rules(game: str, events: Iterable[Any]) -> None:
-    """Every event cites a rule, and every rule it cites resolves in the reference."""
+    """Every event cites a rule, every rule it cites resolves in the reference, and negative
+    numbers carry the minus sign."""
     for e in events:
         assert e.text, f"an event without narration: {e}"
+        assert not HYPHEN_MINUS.search(e.text), f"a hyphen for a minus sign: {e.text}"
         if e.kind == "preview_stop":
             continue
         assert e.rule, f"an event without a rule: {e.text}"
@@ -231,8 +239,65 @@ def fast_path_matches(game: str, cfg: dict[str, Any], seeds: Iterable[int]) -> i
     return actions
 
 
+def lockstep(st: Any, rng: random.Random, steps: int = 10_000, views: bool = False) -> int:
+    """Play random legal actions on the narrated path (``st``) and the fast path (``apply_unchecked``
+    on a clone) side by side: the same legal actions before and the same state after every action
+    (with ``views``, the same teacher view too), and the same outcome. Returns how many actions."""
+    fast = st.clone()
+    n = 0
+    while not st.is_terminal and n < steps:
+        legal = st.legal_actions()
+        assert [str(a) for a in fast.legal_actions()] == [str(a) for a in legal]
+        a = legal[rng.randrange(len(legal))]
+        st.apply(a, ANY)
+        fast.apply_unchecked(a)
+        assert fast.to_dict() == st.to_dict() and fast.is_terminal == st.is_terminal, f"after {a} the paths disagree"
+        if views:
+            assert fast.view(None) == st.view(None), f"after {a} the views disagree"
+        n += 1
+    assert fast.outcome() == st.outcome()
+    return n
+
+
+def advance(st: Any, rng: random.Random, moves: int) -> Any:
+    """Play up to ``moves`` random legal actions on ``st`` (the fast path), fewer if the game ends."""
+    for _ in range(moves):
+        if st.is_terminal:
+            break
+        st.apply_unchecked(rng.choice(st.legal_actions()))
+    return st
+
+
+def random_line(game: str, cfg: dict[str, Any], seed: int, length: int) -> Any:
+    """A ``Timeline`` whose main line is ``length`` random legal moves (fewer if the game ends),
+    the moves drawn with ``random.Random(seed)`` from a game dealt with ``seed``."""
+    from cardwidgets import Timeline
+
+    tl = Timeline(game_module(game).new_game(seed=seed, **cfg))
+    rng = random.Random(seed)
+    for _ in range(length):
+        legal = tl.state.legal_actions()
+        if not legal:
+            break
+        tl.step(rng.choice(legal))
+    return tl
+
+
 def all_pairs(values: list[Any]) -> list[tuple[Any, Any]]:
     return list(itertools.combinations(values, 2))
+
+
+# --------------------------------------------------------------------------- bots
+class Spy:
+    """A bot that records what it is given (it must be a view dict and the legal list only),
+    then asks ``inner``."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner, self.calls = inner, []
+
+    def act(self, view: Any, legal: Any) -> Any:
+        self.calls.append((view, list(legal)))
+        return self.inner.act(view, legal)
 
 
 # --------------------------------------------------------------------------- lessons
@@ -247,6 +312,32 @@ def lesson_at(lesson_id: str, index: int) -> Any:
         moves = list(step.accept) or [str(a) for a in run.state.legal_actions()]
         assert any(run.attempt(m).ok for m in moves), f"{lesson_id} step {i}: no move is accepted"
     return run
+
+
+def lesson_after(lesson: Any, moves: list[str]) -> Any:
+    """A run of ``lesson`` after ``moves``, every one of which it must accept."""
+    run = lesson.start()
+    for m in moves:
+        fb = run.attempt(m)
+        assert fb.ok, f"{lesson.id}: {m} refused after {moves}: {fb.text}"
+    return run
+
+
+def lesson_paths(lesson: Any) -> list[list[str]]:
+    """Every complete way through ``lesson``: at each step, every legal move it accepts."""
+    out: list[list[str]] = []
+
+    def walk(moves: list[str]) -> None:
+        run = lesson_after(lesson, moves)
+        if run.done:
+            out.append(moves)
+            return
+        for action in run.state.legal_actions():
+            if lesson_after(lesson, moves).attempt(str(action)).ok:
+                walk(moves + [str(action)])
+
+    walk([])
+    return out
 
 
 def lesson_seen(run: Any, hide: Iterable[str] = ()) -> str:

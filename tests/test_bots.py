@@ -7,6 +7,7 @@ import pytest
 from cardwidgets.bots import RandomBot, bot_names, make_bot
 from cardwidgets.games import available_games
 from cardwidgets.sim import simulate
+from kit import Spy
 
 HEURISTIC = {"depot": dict(players=4), "cirno_neu": dict(players=4, life_system=True)}
 
@@ -33,17 +34,6 @@ def test_same_seed_same_games(game):
     a = simulate(game, 5, bots="greedy", seed=3, **cfg).games
     b = simulate(game, 5, bots="greedy", seed=3, **cfg).games
     assert a.equals(b)
-
-
-class Spy:
-    """Records what a bot is given: it must be a view dict and the legal list only."""
-
-    def __init__(self, inner):
-        self.inner, self.calls = inner, []
-
-    def act(self, view, legal):
-        self.calls.append((view, list(legal)))
-        return self.inner.act(view, legal)
 
 
 @pytest.mark.parametrize("game", sorted(HEURISTIC))

@@ -9,7 +9,6 @@ import random
 import pytest
 
 import kit
-from cardwidgets.core import ANY
 from cardwidgets.games.cirno_neu import SPEC, from_position, new_game, setup_position
 
 CONFIGS = kit.spec_configs(SPEC) + [
@@ -21,26 +20,11 @@ CONFIGS = kit.spec_configs(SPEC) + [
 ]
 
 
-def both_ways(st, rng, steps=10_000):
-    """Play random legal actions on the fast and the narrated path side by side."""
-    fast = st.clone()
-    n = 0
-    while not st.is_terminal and n < steps:
-        legal = st.legal_actions()
-        assert [str(a) for a in fast.legal_actions()] == [str(a) for a in legal]
-        a = legal[rng.randrange(len(legal))]
-        st.apply(a, ANY)
-        fast.apply_unchecked(a)
-        assert fast.to_dict() == st.to_dict(), f"after {a} the paths disagree"
-        n += 1
-    return n
-
-
 @pytest.mark.parametrize("cfg", CONFIGS, ids=kit.label)
 def test_fast_path_equals_narrated_path_action_by_action(cfg, report):
     n = 0
     for seed in range(6):
-        n += both_ways(new_game(seed=seed, **cfg), random.Random(seed))
+        n += kit.lockstep(new_game(seed=seed, **cfg), random.Random(seed))
     report("fast path", "cirno_neu", actions=n)
 
 
@@ -56,7 +40,7 @@ def test_fast_path_from_hand_built_positions():
     ]
     for st in cases:
         for k in range(4):
-            both_ways(st.clone(), random.Random(rng.random()), steps=400)
+            kit.lockstep(st.clone(), random.Random(rng.random()), steps=400)
 
 
 def test_fast_path_reaches_the_cap_like_the_narrated_path(monkeypatch):
@@ -64,5 +48,5 @@ def test_fast_path_reaches_the_cap_like_the_narrated_path(monkeypatch):
 
     monkeypatch.setattr(cirno_neu, "ACTION_BOUND", 50)
     st = new_game(players=3, seed=2, deck_counts={"1": 1, "PASS": 20, "DOUBLE": 5})
-    assert both_ways(st, random.Random(2)) == 50
+    assert kit.lockstep(st, random.Random(2)) == 50
     assert st.outcome().termination.value == "aborted"

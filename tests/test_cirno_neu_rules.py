@@ -664,6 +664,8 @@ def test_option_deck_counts():
         new_game(deck_counts={"1": -1, "2": 30})
     with pytest.raises(ValueError, match="no plus number card"):
         new_game(deck_counts={"PASS": 30})
+    with pytest.raises(ValueError, match="card 9 is given twice"):  # ⑨ and 9 are one card
+        new_game(deck_counts={"9": 5, "⑨": 5, "1": 30})
 
 
 def test_option_limit():

@@ -14,6 +14,7 @@ from collections import Counter
 
 import pytest
 
+import kit
 from cardwidgets.core import Recorded
 from cardwidgets.games.cirno_neu import from_position, new_game, setup_position
 
@@ -203,10 +204,7 @@ def test_worlds_of_a_position_loaded_from_text_start_there():
 def test_sampling_changes_nothing_and_repeats_for_a_seed():
     st = new_game(players=5, seed=6, life_system=True)
     rng = random.Random(6)
-    for _ in range(30):
-        if st.is_terminal:
-            break
-        st.apply_unchecked(rng.choice(st.legal_actions()))
+    kit.advance(st, rng, 30)
     before = st.to_dict()
     a = st.sample_world(2, 11).to_dict()
     assert st.to_dict() == before

@@ -220,7 +220,7 @@ def test_card_conservation():
         from_position(twice)
     with pytest.raises(PositionError, match="placed twice") as info:
         from_position(full.replace(f"indicator={re.search(r'indicator=(..)', full).group(1)}", f"indicator={one}"))
-    assert info.value.column == full.index(f"indicator=") + len("indicator=") + 1
+    assert info.value.column == full.index("indicator=") + len("indicator=") + 1
     # Unknown parts take exactly the cards placed nowhere, or out=? takes the rest.
     with pytest.raises(PositionError, match="hold 5 cards but 6"):
         from_position("crypto_trick/1 players=2 indicator=W1 hands=?/Y1,Y2,Y3,Y4,Y5 hidden=Y6 trick=2 out=-"

@@ -88,6 +88,8 @@ CONFIGS = [
     dict(players=5, games=3, penalty_mode="greedy", penalty_cards_leave_play=False, rank_tiebreak="random"),
     dict(players=3, refill_target="noted", reshuffle_timing="when_empty"),
     dict(players=4, deck_counts={1: 30, 2: 3, 3: 12, 4: 1, 5: 20, 6: 0, 7: 9, 8: 25}),
+    dict(players=4, max_turns=25),  # the turn cap stops the game on the fast path too
+    dict(players=5, games=3, reshuffle_timing="when_empty", refill_target="noted", next_game_starter="rotate"),
 ]
 
 

@@ -174,13 +174,8 @@ def test_some_game_has_lessons():
     assert any(lessons.available(g) for g in available_games())
 
 
-def test_replays_are_embedded_once_the_export_exists(site, pages):
-    html, log = site
-    if generate.missing("export"):
-        assert "the export section (replays/index, api/export) is left out of this build" in log
-        assert not any(name.startswith("replays/") or name == "api/export.html" for name in pages)
-        assert "replays/index.html" not in {url for _, url in pages["index.html"].links}
-        return
+def test_every_game_has_an_embedded_replay(site, pages):
+    html, _log = site
     assert "api/export.html" in pages
     for game in available_games():
         frames = [url for tag, url in pages[f"replays/{game}.html"].links if tag == "iframe"]
@@ -279,28 +274,6 @@ def test_replay_games_end_and_have_a_branch():
         assert timeline.state.is_terminal and timeline.branch == "main"
         assert [b.name for b in timeline.branches] == ["main", "branch-1"]
         assert timeline.notes()
-
-
-def test_a_missing_export_is_named(monkeypatch):
-    monkeypatch.delattr(Timeline, "to_html", raising=False)
-    why = generate.missing("export")
-    assert "no Timeline.to_html" in why or "cardwidgets.export cannot be imported" in why
-    assert generate.missing("lessons") is None
-    assert "cardwidgets.nothing cannot be imported" in generate.missing("nothing")
-
-
-def test_skipped_sections_leave_the_toctrees():
-    from cwdocs import _drop_skipped
-
-    class App:
-        env_cw_skipped = {"replays/index", "api/export"}
-
-    source = ["```{toctree}\ngetting-started\nreplays/index\napi/index\n```\n"]
-    _drop_skipped(App(), "index", source)
-    assert source == ["```{toctree}\ngetting-started\napi/index\n```\n"]
-    source = ["```{toctree}\ncore\nexport\n/replays/index\n```\n"]
-    _drop_skipped(App(), "api/index", source)
-    assert source == ["```{toctree}\ncore\n```\n"]
 
 
 @pytest.mark.parametrize("game, text, linked", [

@@ -25,7 +25,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardwidgets import Replay, Timeline, export
+from cardwidgets import Timeline, export
 from cardwidgets.cli import main
 from cardwidgets.core.rng import Recorded, Recorder
 from cardwidgets.games import available_games, game_module, game_spec

@@ -62,10 +62,7 @@ def test_refusal_fuzz(game, report):
             vocab_by_cfg[key] = kit.vocabulary(mod, cfg, games=2, seed=len(vocab_by_cfg))
         vocab = vocab_by_cfg[key]
         st = mod.new_game(seed=rng.randrange(10**6), **cfg)
-        for _ in range(rng.randint(0, 60)):
-            if st.is_terminal:
-                break
-            st.apply_unchecked(rng.choice(st.legal_actions()))
+        kit.advance(st, rng, rng.randint(0, 60))
         before = st.to_dict()
         for _ in range(50):
             text = _mutations(rng, rng.choice(vocab))

@@ -38,9 +38,9 @@ SYNCED = sorted(set(TableWidget.class_trait_names(sync=True))
 LESSON_SYNCED = sorted([*SYNCED, "lesson"])
 
 
-def synced(table: TableWidget) -> dict:
+def synced(table: TableWidget, names: list[str] = SYNCED) -> dict:
     """The table's synced trait values, as JSON (what the browser receives)."""
-    return json.loads(json.dumps({k: getattr(table, k) for k in SYNCED}))
+    return json.loads(json.dumps({k: getattr(table, k) for k in names}))
 
 
 def browser(table: TableWidget, **msg) -> None:
@@ -54,15 +54,42 @@ def first_move(table: TableWidget) -> str:
     return (plays or table.legal)[0]
 
 
-def until(table: TableWidget, done, limit: int = 400) -> None:
-    """Step the viewer's moves (first_move) until ``done(table)``; bots answer inside step."""
+def until(table: TableWidget, done, limit: int = 400, policy=first_move) -> None:
+    """Step the viewer's moves (``policy``) until ``done(table)``; bots answer inside step."""
     for _ in range(limit):
         if done(table):
             return
         if not table.legal:
             raise AssertionError("no move for the viewer before the wanted position")
-        table.step(first_move(table))
+        table.step(policy(table))
     raise AssertionError("the wanted position was not reached")
+
+
+def to_hold(table: TableWidget, kind: str, limit: int = 200) -> TableWidget:
+    """Click the viewer's moves (first_move) until the table holds after a ``kind`` (the bots wait)."""
+    for _ in range(limit):
+        if table.hold is not None or table.state.is_terminal:
+            break
+        browser(table, type="act", action=first_move(table))
+    assert table.hold is not None and table.hold["kind"] == kind, table.hold
+    return table
+
+
+def scrub_back(table: TableWidget, moves: int, own: bool) -> int:
+    """Play ``moves`` moves, then go back to the last position where seat 0 (``own``) or a bot is to play."""
+    def wanted(k: int) -> bool:
+        player = table.timeline.position(k).current_player
+        return player is not None and (player == 0) == own
+
+    until(table, lambda t: t.history_len >= moves)
+    back = next(k for k in range(table.history_len - 1, 0, -1) if wanted(k))
+    table.goto(back)
+    return back
+
+
+def after_first_move(make) -> dict:
+    """Traits right after the viewer's first legal move is clicked, a bot's answer scheduled."""
+    return thinking(make, lambda t: browser(t, type="act", action=t.legal[0]))
 
 
 def thinking(make, act) -> dict:
@@ -146,19 +173,14 @@ def depot_scenarios() -> dict:
     def make():
         return Depot(players=4, seed=1, seat=0, bots="greedy", bot_delay=0.5)
     add("thinking", "seat 0 has just led; a bot's answer is scheduled (thinking)",
-        thinking(make, lambda t: browser(t, type="act", action=t.legal[0])))
+        after_first_move(make))
 
     t = vs_bots()
-    until(t, lambda t: t.history_len >= 12)
-    back = next(k for k in range(t.history_len - 1, 0, -1)
-                if t.timeline.position(k).current_player not in (0, None))
-    t.goto(back)
+    scrub_back(t, 12, own=False)
     add("past_bot", "scrubbed back to a position where a bot is to play", t)
 
     t = vs_bots()
-    until(t, lambda t: t.history_len >= 12)
-    back = next(k for k in range(t.history_len - 1, 0, -1) if t.timeline.position(k).current_player == 0)
-    t.goto(back)
+    back = scrub_back(t, 12, own=True)
     add("past_own", "scrubbed back to a position where seat 0 is to play (acting starts a new line)", t)
     played = t.timeline.line[back]
     browser(t, type="act", action=next(a for a in t.legal if a != played))
@@ -176,12 +198,7 @@ def depot_scenarios() -> dict:
     until(t, lambda t: t.state.is_terminal)
     add("finished", "a single game played to its end", t)
 
-    t = Depot(players=3, seed=111, seat=0, bots="greedy", bot_delay=0, games=3)
-    for _ in range(400):
-        if t.hold is not None or t.state.is_terminal:
-            break
-        browser(t, type="act", action=first_move(t))
-    assert t.hold is not None and t.hold["kind"] == "scoring", t.hold
+    t = to_hold(Depot(players=3, seed=111, seat=0, bots="greedy", bot_delay=0, games=3), "scoring", limit=400)
     add("hold", "3-game match: a game just ended; the bots wait until seat 0 presses Continue", t)
     browser(t, type="continue")
     until(t, lambda t: t.state.is_terminal or t.view["game_no"] == 3)
@@ -231,7 +248,7 @@ def cirno_scenarios() -> dict:
     def make():
         return CirnoNeu(players=4, seed=3, seat=0, bots="greedy", bot_delay=0.5)
     add("thinking", "seat 0 has just played; a bot's move is scheduled (thinking)",
-        thinking(make, lambda t: browser(t, type="act", action=t.legal[0])))
+        after_first_move(make))
 
     t = vs_bots(life_system=True)
     until(t, lambda t: t.view["revealed"] is not None and t.legal)
@@ -251,16 +268,11 @@ def cirno_scenarios() -> dict:
     add("finished", "a match played to its end", t)
 
     t = vs_bots()
-    until(t, lambda t: t.history_len >= 10)
-    back = next(k for k in range(t.history_len - 1, 0, -1)
-                if t.timeline.position(k).current_player not in (0, None))
-    t.goto(back)
+    scrub_back(t, 10, own=False)
     add("past_bot", "scrubbed back to a position where a bot is to play", t)
 
     t = vs_bots()
-    until(t, lambda t: t.history_len >= 10)
-    back = next(k for k in range(t.history_len - 1, 0, -1) if t.timeline.position(k).current_player == 0)
-    t.goto(back)
+    back = scrub_back(t, 10, own=True)
     played = t.timeline.line[back]
     browser(t, type="act", action=next(a for a in reversed(t.legal) if a != played))
     assert len(t.branches) == 2 and t.branches[1]["dealt_for"] == 0
@@ -283,15 +295,6 @@ def crypto_trick_scenarios() -> dict:
         """This trick's give as seat 0's view has it, or None."""
         v = t.view
         return next((g for g in v["gives"] if g["trick"] == v["trick"]), None)
-
-    def play(t, done, policy=first_move, limit=400):
-        """Like ``until``, with a Crypto Trick policy for seat 0."""
-        for _ in range(limit):
-            if done(t):
-                return
-            assert t.legal, "no move for seat 0 before the wanted position"
-            t.step(policy(t))
-        raise AssertionError("the wanted position was not reached")
 
     def passive(t):
         """Pass every offer, else the first legal action: seat 0 then follows most tricks."""
@@ -338,7 +341,7 @@ def crypto_trick_scenarios() -> dict:
     add("give_third", "two bots exchanged a card face down: seat 0, a third seat, sees only that it happened", t)
 
     t = vs_bots()
-    play(t, must_follow, passive)
+    until(t, must_follow, policy=passive)
     add("follow", "seat 0 follows a trick in progress; the cards of other colours are refused (rule C6.3)", t)
     illegal = next(a for a in t.refusals if "rule C6.3" in t.refusals[a])
     browser(t, type="act", action=illegal)
@@ -346,54 +349,45 @@ def crypto_trick_scenarios() -> dict:
     add("refused", "seat 0 clicked a card that does not follow the lead colour: refused with rule C6.3", t)
 
     t = vs_bots()
-    play(t, lambda t: t.view["phase"] == "follow" and t.legal and not t.refusals
+    until(t, lambda t: t.view["phase"] == "follow" and t.legal and not t.refusals
          and len(t.legal) == len(t.view["hands"][0]) > 1
-         and all(c[0] != t.view["lead_color"] for c in t.view["hands"][0]), passive)
+         and all(c[0] != t.view["lead_color"] for c in t.view["hands"][0]), policy=passive)
     add("follow_void", "seat 0 holds no card of the lead colour: every card may be played", t)
 
     def make_wait():
         return CryptoTrick(players=4, seed=4, seat=0, bots="greedy", bot_delay=0.5)
     add("thinking", "seat 0 has just offered a card; a bot's declaration is scheduled (thinking)",
-        thinking(make_wait, lambda t: browser(t, type="act", action=t.legal[0])))
+        after_first_move(make_wait))
 
-    def to_hold(**kw):
-        t = vs_bots(**kw)
-        for _ in range(200):
-            if t.hold is not None or t.state.is_terminal:
-                break
-            browser(t, type="act", action=first_move(t))
-        assert t.hold is not None and t.hold["kind"] == "round_end", t.hold
-        return t
-
-    t = to_hold()
+    t = to_hold(vs_bots(), "round_end")
     add("hold", "round 1 just ended (scored, hidden card turned up); the bots wait until seat 0 presses Continue", t)
     browser(t, type="continue")
     until(t, lambda t: t.view["trick"] >= 2 and t.legal)
     add("round2", "round 2 under way: round 1's scores and hidden card are in the view's round records", t)
 
-    t = to_hold(won_pile_visibility="block_count_only")
+    t = to_hold(vs_bots(won_pile_visibility="block_count_only"), "round_end")
     add("hold_blocks_only", "won_pile_visibility='block_count_only': round 1 just ended (the view's records "
                             "show the others' piles as block counts only)", t)
 
     t = vs_bots(won_pile_visibility="block_count_only")
-    play(t, lambda t: t.legal and sum(t.view["won_blocks"][1:]) >= 2, passive)
+    until(t, lambda t: t.legal and sum(t.view["won_blocks"][1:]) >= 2, policy=passive)
     add("blocks_only", "won_pile_visibility='block_count_only': the others' won piles show only their blocks", t)
 
     t = vs_bots()
-    play(t, lambda t: t.state.is_terminal, passive)
+    until(t, lambda t: t.state.is_terminal, policy=passive)
     add("finished", "a 3-round game played to its end", t)
 
     t = CryptoTrick(players=4, seed=5, seat=None)
-    play(t, lambda t: t.view["phase"] == "follow" and len(t.view["table"]) == 2, passive)
+    until(t, lambda t: t.view["phase"] == "follow" and len(t.view["table"]) == 2, policy=passive)
     add("teacher", "teacher view (seat None), hot seat: every hand shown, acting for the player to move", t)
 
     t = CryptoTrick(players=5, seed=9, seat=0, bots="greedy", bot_delay=0, exchange_visibility="public",
                     trump_ranking="white_high")
-    play(t, lambda t: t.view["phase"] == "follow" and t.legal and t.view["trick"] >= 3, passive)
+    until(t, lambda t: t.view["phase"] == "follow" and t.legal and t.view["trick"] >= 3, policy=passive)
     add("five_public", "5 players, gives face up, white ranks high: seat 0 follows in trick 3 or later", t)
 
     t = CryptoTrick(players=2, seed=3, seat=0, bots="greedy", bot_delay=0)
-    play(t, lambda t: t.view["phase"] == "follow" and t.legal and t.view["trick"] >= 2, passive)
+    until(t, lambda t: t.view["phase"] == "follow" and t.legal and t.view["trick"] >= 2, policy=passive)
     add("two", "2 players (two colours, 14 cards): seat 0 follows", t)
     return out
 
@@ -469,16 +463,7 @@ def yadokarick_scenarios() -> dict:
     assert t.view["phase"] == "arrange" and t.view["arrange"]["seat"] == 0, t.view["phase"]
     add("arrange", "placement_order='choose': seat 0 captured G14, G18 and G30 and orders them, bottom first", t)
 
-    def to_hold(**kw):
-        t = vs_bots(**kw)
-        for _ in range(200):
-            if t.hold is not None or t.state.is_terminal:
-                break
-            browser(t, type="act", action=first_move(t))
-        assert t.hold is not None and t.hold["kind"] == "round_end", t.hold
-        return t
-
-    t = to_hold(rounds=2)
+    t = to_hold(vs_bots(rounds=2), "round_end")
     add("hold", "round 1 of 2 just ended (scored); the bots wait until seat 0 presses Continue", t)
     browser(t, type="continue")
     until(t, lambda t: t.view["trick_no"] >= 2 and t.legal)
@@ -503,7 +488,7 @@ def yadokarick_scenarios() -> dict:
     def make():
         return Yadokarick(players=4, seed=1, seat=0, bots="greedy", bot_delay=0.5)
     add("thinking", "seat 0 has just led; a bot's answer is scheduled (thinking)",
-        thinking(make, lambda t: browser(t, type="act", action=t.legal[0])))
+        after_first_move(make))
 
     # ---- duo
     t = Yadokarick(players=2, mode="duo", seed=3, seat=0, bots={1: "greedy"}, bot_delay=0)
@@ -575,7 +560,7 @@ def lesson_scenarios() -> dict:
     out: dict = {}
 
     def add(name: str, about: str, table: LessonMode) -> None:
-        traits = json.loads(json.dumps({k: getattr(table, k) for k in LESSON_SYNCED}))
+        traits = synced(table, LESSON_SYNCED)
         out[name] = {"about": about, "game": table.GAME, "traits": traits}
 
     for game in sorted(GAMES):
@@ -606,11 +591,61 @@ def lesson_scenarios() -> dict:
         table = cardwidgets.lesson("cirno_neu/the-running-sum", bot_delay=0.5)
         browser(table, type="act", action="play 5")
         assert table.lesson["waiting"] and table.thinking
-        traits = json.loads(json.dumps({k: getattr(table, k) for k in LESSON_SYNCED}))
+        traits = synced(table, LESSON_SYNCED)
         table._cancel_pending()
         return traits
     out["cirno_neu_waiting"] = {"about": "a right move: the scripted replies come one after another",
                                 "game": "cirno_neu", "traits": asyncio.run(replies())}
+    return out
+
+
+# ----------------------------------------------------------------------------- playing together
+#: Names long enough to try the layouts (the longest a name may be is 20 characters).
+NAMES = ["Ann", "Bartholomew Quince", "Cy", "Dee", "Eve", "Fay", "Gus"]
+#: (label, new-game arguments) of the hot-seat tables of each game: a bot in the last seat.
+TOGETHER = {
+    "depot": [("", dict(players=3, seed=2))],
+    "cirno_neu": [("", dict(players=3, seed=3))],
+    "crypto_trick": [("", dict(players=3, seed=4))],
+    "yadokarick": [("", dict(players=3, seed=4)), ("duo_", dict(players=2, mode="duo", seed=8))],
+}
+
+
+def together_scenarios(game: str) -> dict:
+    """Hot-seat tables (the curtain down, a person seated, the bots' turn seen by the person seated)
+    and a view looking back, with player names."""
+    from cardwidgets import widgets
+    from cardwidgets.games import game_spec
+
+    cls = getattr(widgets, game_spec(game).table)
+    out: dict = {}
+    add = collector(out)
+    for label, kw in TOGETHER[game]:
+        n = kw["players"]
+        names = NAMES[:n]
+        bot = {n - 1: "greedy"} if n > 2 else {}
+        t = cls(**kw, names=names, hotseat=True, bots=bot, bot_delay=0)
+        assert t.curtain is not None and t.seat is None
+        add(f"{label}hotseat_curtain", "hot seat: nobody seated yet, the curtain down for the first person "
+                                       "(the view of nobody)", t)
+        browser(t, type="iam", seat=t.curtain["seat"])
+        assert t.seat is not None and t.legal
+        add(f"{label}hotseat_seated", "hot seat: the person to play said who they are: their view and moves", t)
+        while t.curtain is None and t.legal:
+            browser(t, type="act", action=first_move(t))
+        assert t.curtain is not None and t.history_len > 0
+        add(f"{label}hotseat_next", "hot seat: after that person's move (and the bots'), the curtain is down "
+                                    "for the next person", t)
+    kw = dict(TOGETHER[game][0][1])
+    t = cls(**kw, names=NAMES[:kw["players"]], bot_delay=0)
+    views = [t.view_for(s) for s in range(t.state.players)]
+    for _ in range(6):
+        actor = t.state.current_player
+        browser(views[actor], type="act", action=first_move(views[actor]))
+    browser(views[1], type="goto", index=2)
+    assert views[1].cursor == 2 and t.cursor == 6
+    add("view_back", "one player's view (view_for) looking back at move 2 on its own, while the game is at "
+                     "move 6", views[1])
     return out
 
 
@@ -620,6 +655,7 @@ GAMES = {"depot": depot_scenarios, "cirno_neu": cirno_scenarios, "crypto_trick":
 
 def build(game: str) -> dict:
     scenarios = GAMES[game]()
+    scenarios.update(together_scenarios(game))
     rules = {json.dumps(s["traits"].pop("rules"), sort_keys=True) for s in scenarios.values()}
     assert len(rules) == 1, "every table of a game syncs the same rules"
     return {"game": game, "rules": json.loads(rules.pop()), "scenarios": scenarios}

@@ -12,7 +12,8 @@ from __future__ import annotations
 import pytest
 
 from cardwidgets import lessons
-from cardwidgets.lessons import Lesson, LessonRun
+from cardwidgets.lessons import LessonRun
+from kit import lesson_after
 
 IDS = lessons.available("cirno_neu")
 
@@ -20,14 +21,6 @@ IDS = lessons.available("cirno_neu")
 def test_teaching_order():
     assert IDS == ["cirno_neu/" + n for n in ("the-running-sum", "minus-cards-and-99", "pass-and-turn",
                                              "shot", "double", "busting", "life-system")]
-
-
-def _replay(lesson: Lesson, moves: list[str]) -> LessonRun:
-    run = lesson.start()
-    for m in moves:
-        fb = run.attempt(m)
-        assert fb.ok, f"{lesson.id}: {m} refused: {fb.text}"
-    return run
 
 
 def _busts(run: LessonRun) -> list[tuple[int, tuple[str, ...]]]:
@@ -81,7 +74,7 @@ def test_the_story_matches_the_engine(lesson_id):
     lesson = lessons.load(lesson_id)
     solution = lesson.solution()
     for after, facts in STORY[lesson_id]:
-        run = _replay(lesson, solution[:after])
+        run = lesson_after(lesson, solution[:after])
         view = run.state.view(lesson.seat)
         where = f"{lesson_id} after step {after}"
         if "busts" in facts:

@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 
 from cardwidgets import lessons
-from cardwidgets.lessons import Lesson, LessonRun
-from kit import lesson_at, lesson_seen
+from cardwidgets.lessons import LessonRun
+from kit import lesson_at, lesson_paths, lesson_seen
 
 IDS = lessons.available("depot")
 ORDER = ["sets-and-runs", "leading-and-beating", "storage-limits", "passing", "round-end", "penalties",
@@ -35,31 +35,6 @@ def test_teaching_order():
 
 
 # --------------------------------------------------------------------------- ways through
-def _replay(lesson: Lesson, moves: list[str]) -> LessonRun:
-    run = lesson.start()
-    for m in moves:
-        fb = run.attempt(m)
-        assert fb.ok, f"{lesson.id}: {m} refused after {moves}: {fb.text}"
-    return run
-
-
-def _paths(lesson: Lesson) -> list[list[str]]:
-    """Every complete way through the lesson: at each step, every legal move it accepts."""
-    out: list[list[str]] = []
-
-    def walk(moves: list[str]) -> None:
-        run = _replay(lesson, moves)
-        if run.done:
-            out.append(moves)
-            return
-        for action in run.state.legal_actions():
-            if _replay(lesson, moves).attempt(str(action)).ok:
-                walk(moves + [str(action)])
-
-    walk([])
-    return out
-
-
 def _shape(cards: list[int]) -> str | None:
     """The shape of a play (D4.2), or ``None`` for cards that are not one play."""
     cards = sorted(cards)
@@ -183,7 +158,7 @@ def _events(run: LessonRun, start: int) -> list[Any]:
 def test_the_story_matches_the_engine_on_every_way_through(lesson_id, report):
     lesson = lessons.load(lesson_id)
     story = STORY[lesson_id]
-    paths = _paths(lesson)
+    paths = lesson_paths(lesson)
     for path in paths:
         run = lesson.start()
         _check(f"{lesson_id} at the start", story[0], run.state, [])
@@ -294,7 +269,7 @@ def test_every_reply_answers_a_legal_move(lesson_id):
     """A reply written for a move that is never legal at its step would never be shown."""
     lesson = lessons.load(lesson_id)
     legal: dict[int, set[str]] = {i: set() for i in range(len(lesson.steps))}
-    for path in _paths(lesson):
+    for path in lesson_paths(lesson):
         run = lesson.start()
         for i, move in enumerate(path):
             legal[i] |= {str(a) for a in run.state.legal_actions()}
@@ -333,7 +308,7 @@ def test_the_words_name_only_cards_the_student_has_seen(lesson_id, report):
     part of something the student's seat has been shown."""
     lesson = lessons.load(lesson_id)
     named = 0
-    for path in _paths(lesson):
+    for path in lesson_paths(lesson):
         run = lesson.start()
         assert not _unseen([lesson.intro], _zones(run)), f"{lesson_id} intro"
         for i, (step, move) in enumerate(zip(lesson.steps, path)):

@@ -16,8 +16,7 @@ from typing import Any
 import pytest
 
 from cardwidgets import lessons
-from cardwidgets.lessons import Lesson, LessonRun
-from kit import lesson_at, lesson_seen
+from kit import lesson_at, lesson_paths, lesson_seen
 
 IDS = lessons.available("yadokarick")
 MINE = [f"yadokarick/{n}" for n in ("playing-a-trick", "three-players", "judgment", "the-size-marker",
@@ -32,32 +31,6 @@ def test_teaching_order():
 
 
 # --------------------------------------------------------------------------- every way through
-def _paths(lesson: Lesson) -> list[list[str]]:
-    """Every complete way through the lesson: at each step, every legal move it accepts."""
-    out: list[list[str]] = []
-
-    def walk(moves: list[str]) -> None:
-        run = _replay(lesson, moves)
-        if run.done:
-            out.append(moves)
-            return
-        for action in run.state.legal_actions():
-            trial = _replay(lesson, moves)
-            if trial.attempt(str(action)).ok:
-                walk(moves + [str(action)])
-
-    walk([])
-    return out
-
-
-def _replay(lesson: Lesson, moves: list[str]) -> LessonRun:
-    run = lesson.start()
-    for m in moves:
-        fb = run.attempt(m)
-        assert fb.ok, f"{lesson.id}: {m} refused after {moves}: {fb.text}"
-    return run
-
-
 def _judged(events: list[Any]) -> dict[str, Any]:
     """The first trick judged among ``events``: its movers, captures, collapses, roofs, discards."""
     starts = [i for i, e in enumerate(events) if e.kind == "movers"]
@@ -162,7 +135,7 @@ def test_every_lesson_has_its_story():
 @pytest.mark.parametrize("lesson_id", MINE)
 def test_the_story_matches_the_engine_on_every_way_through(lesson_id, report):
     lesson = lessons.load(lesson_id)
-    paths = _paths(lesson)
+    paths = lesson_paths(lesson)
     for path in paths:
         run = lesson.start()
         _check(f"{lesson_id} at the start", STORY[lesson_id][0], {}, run.state)
@@ -254,7 +227,7 @@ def test_the_words_name_only_cards_the_student_has_seen(lesson_id, report):
     the student's seat has been shown, and so do the words shown after it."""
     lesson = lessons.load(lesson_id)
     named = 0
-    for path in _paths(lesson):
+    for path in lesson_paths(lesson):
         run = lesson.start()
         seen = set(CARD.findall(lesson_seen(run, HIDE)))
         assert not set(CARD.findall(lesson.intro)) - seen, f"{lesson_id} intro"

@@ -22,6 +22,7 @@ import pytest
 from cardwidgets import from_position, lessons
 from cardwidgets.games.yadokarick import duo_winners
 from cardwidgets.lessons import Lesson, LessonRun
+from kit import lesson_after
 
 #: The lessons, in teaching order.
 MODES = ["advanced-the-card-set", "advanced-the-top-roofs", "advanced-counting-cards",
@@ -40,18 +41,10 @@ def _move(lesson: Lesson, done: list[str], index: int) -> str:
     step = lesson.steps[index]
     if step.accept:
         return step.accept[0]
-    for action in _run(lesson, done).state.legal_actions():
-        if _run(lesson, done).attempt(str(action)).ok:
+    for action in lesson_after(lesson, done).state.legal_actions():
+        if lesson_after(lesson, done).attempt(str(action)).ok:
             return str(action)
     raise AssertionError(f"{lesson.id} step {index}: no legal move passes {step.check!r}")
-
-
-def _run(lesson: Lesson, moves: list[str]) -> LessonRun:
-    run = lesson.start()
-    for m in moves:
-        fb = run.attempt(m)
-        assert fb.ok, f"{lesson.id}: {m} refused: {fb.text}"
-    return run
 
 
 def _solution(lesson: Lesson) -> list[str]:
@@ -64,7 +57,7 @@ def _solution(lesson: Lesson) -> list[str]:
 def _at(name: str, index: int) -> LessonRun:
     """A run of the lesson at step ``index``, each earlier step solved."""
     lesson = _lesson(name)
-    return _run(lesson, _solution(lesson)[:index])
+    return lesson_after(lesson, _solution(lesson)[:index])
 
 
 # --------------------------------------------------------------------------- the set
@@ -141,7 +134,7 @@ def test_the_story_matches_the_engine(name, report):
     solution = _solution(lesson)
     checked = 0
     for after, facts in STORY[name]:
-        run = _run(lesson, solution[:after])
+        run = lesson_after(lesson, solution[:after])
         view, where = run.state.view(lesson.seat), f"{name} after step {after}"
         for key, value in facts.items():
             if key == "outcome":

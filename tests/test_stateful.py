@@ -29,7 +29,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule, \
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, \
     run_state_machine_as_test
 
 import invariants as inv

@@ -20,7 +20,6 @@ from cardwidgets import IllegalActionError, Replay, ReplayError, Timeline
 from cardwidgets.core import ANY
 from cardwidgets.core.position import from_position
 from cardwidgets.core.timeline import LineLimitError
-from cardwidgets.games import game_module
 
 #: One configuration per mode (and Depot's match, where later games are dealt anew).
 CONFIGS = [
@@ -36,14 +35,7 @@ SEEDS = range(6)
 
 def main_line(game: str, cfg: dict, seed: int, length: int = 70) -> Timeline:
     """A timeline whose main line is ``length`` random legal moves (or a whole game)."""
-    tl = Timeline(game_module(game).new_game(seed=seed, **cfg))
-    rng = random.Random(seed)
-    for _ in range(length):
-        legal = tl.state.legal_actions()
-        if not legal:
-            break
-        tl.step(rng.choice(legal))
-    return tl
+    return kit.random_line(game, cfg, seed, length)
 
 
 def branch_point(tl: Timeline, rng: random.Random) -> int:

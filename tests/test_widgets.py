@@ -13,6 +13,7 @@ import random
 
 import pytest
 
+import kit
 from cardwidgets import available_games, game_spec, widgets
 from cardwidgets.games import game_module
 
@@ -226,10 +227,7 @@ def test_what_a_seat_receives_is_the_same_in_twin_positions(game, report):
         base = {"mode": mode.name} if len(spec.modes) > 1 else {}
         for players in [p for p in mode.players[:2] for _ in range(5)]:
             st = game_module(game).new_game(players=players, seed=rng.randrange(1000), **base)
-            for _ in range(rng.randint(3, 60)):
-                if st.is_terminal:
-                    break
-                st.apply_unchecked(rng.choice(st.legal_actions()))
+            kit.advance(st, rng, rng.randint(3, 60))
             for seat in range(st.players):
                 cls = getattr(widgets, spec.table)
                 a = cls(state=st, seat=seat, bot_delay=0)
@@ -285,8 +283,6 @@ def test_a_bots_refused_answer_reads_the_same_in_twin_positions(game, report):
     """``last_error`` named the rule refusing a custom bot's answer; which rule (D4.1 or D4.2,
     C6.3 or C6.2) depended on the bot's hidden hand. A player's table now says the same
     whatever the hidden cards; the teacher's table still names the rule."""
-    import kit
-
     cls = getattr(widgets, game_spec(game).table)
     texts = kit.vocabulary(game_module(game), {"players": _bot_turn(game, 0).players}, games=2)
     compared = telling = 0

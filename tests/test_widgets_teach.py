@@ -11,7 +11,7 @@ import pytest
 
 import cardwidgets
 import kit
-from cardwidgets import Replay, Timeline, available_games, game_spec, lessons, widgets
+from cardwidgets import available_games, game_spec, lessons, widgets
 from cardwidgets.games import game_module
 from invariants import FakeLoop, forge, send, table, table_key
 
@@ -44,14 +44,7 @@ def played(game: str, n: int, seed: int = 3, **cfg):
     spec = game_spec(game)
     mode = spec.modes[0]
     cfg = {"players": mode.players[min(1, len(mode.players) - 1)], **cfg}
-    tl = Timeline(game_module(game).new_game(seed=seed, **cfg))
-    rng = random.Random(seed)
-    for _ in range(n):
-        legal = tl.state.legal_actions()
-        if not legal:
-            break
-        tl.step(rng.choice(legal))
-    return tl
+    return kit.random_line(game, cfg, seed, n)
 
 
 # =========================================================================== previews
@@ -129,10 +122,7 @@ def test_twin_deals_give_identical_previews(game, report):
         vocab = kit.vocabulary(mod, {"players": players, **base}, games=2)
         for _ in range(4):
             st = mod.new_game(players=players, seed=rng.randrange(10_000), **base)
-            for _ in range(rng.randint(2, 50)):
-                if st.is_terminal:
-                    break
-                st.apply_unchecked(rng.choice(st.legal_actions()))
+            kit.advance(st, rng, rng.randint(2, 50))
             if st.is_terminal:
                 continue
             seat = st.current_player
@@ -469,3 +459,32 @@ def test_the_readme_on_teaching_tells_the_truth():
     assert str(run.attempt("play 10")) == ("10 would make the sum 100 (over 99) while you hold a safe card "
                                            "(5, PASS) — rule N4.3.")
     assert (run.attempt("play 5").ok, run.progress) == (True, (1, 2))
+
+
+def test_a_view_plays_no_replay_and_previews_nothing_while_it_looks_back(loop):
+    """A view (``view_for``) follows the game: playing a line would move every other table's game,
+    and a move previewed in the past could not be played there."""
+    t = widgets.CryptoTrick(players=4, seed=3, bot_delay=0)
+    views = [t.view_for(s) for s in range(4)]
+    for _ in range(5):
+        actor = t.state.current_player
+        send(views[actor], {"type": "act", "action": views[actor].legal[0]})
+    actor = t.state.current_player
+    me = views[actor]
+    move = me.legal[0]
+    assert me.preview_lines(move)  # at the game's position: the preview of a legal move
+    send(me, {"type": "goto", "index": 2})
+    assert me.cursor == 2 and t.cursor == 5
+    assert me.preview_lines(move) == []
+    send(me, {"type": "preview", "action": move})
+    assert me.preview == {"action": move, "lines": []}
+    before = (t.cursor, me.cursor)
+    send(me, {"type": "play", "speed": 4})
+    assert "play the line on the table it views" in me.last_error and not loop.live()
+    with pytest.raises(ValueError, match="play the line on the table it views"):
+        me.play_replay(speed=4)
+    assert (t.cursor, me.cursor, me.playing) == (*before, 0.0)
+    # the game's own table plays the line, and every view that follows the game goes with it
+    t.play_replay(speed=4)
+    loop.run_next()
+    assert t.cursor == 1 and all(v.cursor == 1 for v in views if v is not me) and me.cursor == 2

@@ -8,6 +8,7 @@ from cardwidgets.bots import bot_names, make_bot
 from cardwidgets.bots.yadokarick import BOTS, SoloGreedyBot, YadokarickGreedyBot
 from cardwidgets.games import yadokarick as Y
 from cardwidgets.sim import simulate
+from kit import Spy
 
 
 @pytest.mark.parametrize("cfg, games", [
@@ -38,15 +39,6 @@ def test_seeded_bots_replay_the_same_games(cfg):
     a = simulate("yadokarick", 3, bots="greedy", seed=3, **cfg).games
     b = simulate("yadokarick", 3, bots="greedy", seed=3, **cfg).games
     assert a.equals(b)
-
-
-class Spy:
-    def __init__(self, inner):
-        self.inner, self.calls = inner, []
-
-    def act(self, view, legal):
-        self.calls.append((view, list(legal)))
-        return self.inner.act(view, legal)
 
 
 @pytest.mark.parametrize("cfg", [dict(players=5, rounds=1), dict(players=2, mode="duo"), dict(players=1, mode="solo")])

@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+import kit
 from cardwidgets import IllegalActionError, InvalidActionError, Replay, rules
 from cardwidgets.games import yadokarick as Y
 from cardwidgets.games.yadokarick import cards as C
@@ -744,6 +745,32 @@ def test_setup_standard_refuses_bad_positions(kwargs, match):
         Y.setup_standard(**kwargs)
 
 
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(hands=[["G1", "G2"], []], trick_no=10), "hands[0]: player 0 must hold 1 cards at trick 10"),
+    (dict(hands=[["G1"], ["G1"]]), "G1 is placed twice"),
+    (dict(trick=["G1", "G2", "G3"]), "trick: at most 2 cards may be down already"),
+    (dict(hands=[[], []], npc_deck=["G1"], discard=["G1"]), "G1 is placed twice"),
+    (dict(houses=[["G1", "G2", "G3", "G4", "G5", "G6", "G7"], [], []]), "a house holds at most 6 cards (rule Y8.4)"),
+])
+def test_setup_duo_refuses_bad_positions(kwargs, message):
+    with pytest.raises(ValueError) as info:
+        Y.setup_duo(**kwargs)
+    assert str(info.value) == message
+
+
+@pytest.mark.parametrize("table, message", [
+    ({"x": 1}, "'x' is not a number 1-36 or a card like 'G25'"),
+    ({1: 1, "1": 2}, "1 is given twice"),
+    ({"G1": 1, "g1": 2}, "'G1' is given twice"),
+    ({1: 51}, "the size of 1 must be an int from 0 to 50"),
+    ({"G2": False}, "the size of 'G2' must be an int from 0 to 50"),
+])
+def test_size_table_refusals_name_the_entry(table, message):
+    assert C.check_size_table(table) == message
+    with pytest.raises(ValueError, match="size_table"):
+        Y.new_game(players=4, size_table=table)
+
+
 def test_deck_validation_per_mode():
     good = [C.NAME[c] for c in range(72)]
     st = Y.new_game(players=4, deck=good)
@@ -1024,17 +1051,9 @@ def test_the_fast_path_leaves_the_state_apply_leaves_after_every_action(mode, op
     """``apply_unchecked`` has its own code for the common steps (a play, the NPC's card, the
     judgment, a placement, a draw): after every action it must equal the narrated path."""
     for seed in range(6):
-        fast = Y.new_game(mode=mode, seed=seed, **options)
-        slow = fast.clone()
-        rng = random.Random(seed)
-        while not fast.is_terminal:
-            legal = fast.legal_actions()
-            assert [str(a) for a in legal] == [str(a) for a in slow.legal_actions()]
-            a = legal[rng.randrange(len(legal))]
-            fast.apply_unchecked(a)
-            slow.apply(a)
-            assert fast.to_dict() == slow.to_dict() and fast.is_terminal == slow.is_terminal
-        assert slow.is_terminal and fast.outcome() == slow.outcome()
+        slow = Y.new_game(mode=mode, seed=seed, **options)
+        kit.lockstep(slow, random.Random(seed))
+        assert slow.is_terminal
 
 
 def test_the_fast_path_from_hand_built_positions():
@@ -1045,10 +1064,4 @@ def test_the_fast_path_from_hand_built_positions():
               Y.setup_solo(["P17", "P19", "G5", "G31", "G8"], green=["G6", "G2"], pink=["P18", "P3"])]
     for start in starts:
         for seed in range(5):
-            fast, slow = start.clone(), start.clone()
-            rng = random.Random(seed)
-            while not fast.is_terminal:
-                a = rng.choice(fast.legal_actions())
-                fast.apply_unchecked(a)
-                slow.apply(a)
-                assert fast.to_dict() == slow.to_dict()
+            kit.lockstep(start.clone(), random.Random(seed))

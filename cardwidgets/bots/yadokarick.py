@@ -163,11 +163,12 @@ class YadokarickGreedyBot:
         other = 1 - me
         size = _sizes(view)
         roofs = {card_id(c) for c in view["roofs"]}
-        order = view["order"]  # e.g. ["A", "NPC", "B"]
-        who = {"A": 0, "B": 1, "NPC": NPC}
+        order = view["order"]  # e.g. ["A", "NPC", "B"]: the players by name
+        who = {name: s for s, name in enumerate(view["names"])}
+        who["NPC"] = NPC
         trick = [card_id(t["card"]) for t in view["trick"]]
         players = [who[t["who"]] for t in view["trick"]]
-        my_pos = order.index("AB"[me])
+        my_pos = order.index(view["names"][me])
         seq = [who[order[(my_pos + i) % 3]] for i in range(1, 3 - len(trick))]
         pool = _unseen(view, me)
         left = 10 - view["trick_no"]

@@ -1,7 +1,7 @@
 """Game-agnostic engine parts: the kit every game is built on. Standard library only."""
 
 from .errors import CORE_RULES, MAX_ACTION_TEXT, IllegalActionError, InvalidActionError
-from .events import Event, Explanation, visible
+from .events import Event, Explanation, number, visible
 from .outcome import Outcome, Termination
 from .rng import Recorded, Recorder, fresh_seed
 from .spec import FINISHED, GameSpec, Mode, Option, Phase
@@ -30,6 +30,7 @@ __all__ = [
     "Timeline",
     "fields",
     "fresh_seed",
+    "number",
     "plural",
     "seat_name",
     "tuple_field",

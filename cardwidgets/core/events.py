@@ -71,3 +71,14 @@ class Explanation:
 
     def __bool__(self) -> bool:
         return self.legal
+
+
+def number(v: int) -> str:
+    """A number as narration writes it: a negative one with the minus sign (U+2212), as in
+    "41 − 114 = −73", never a hyphen (card names such as cirno+neu's ``-10`` are notation
+    and keep theirs).
+
+    >>> number(-73), number(5)
+    ('−73', '5')
+    """
+    return f"\u2212{-v}" if v < 0 else str(v)

@@ -7,7 +7,9 @@ A position is a header and ``key=value`` fields separated by spaces::
 * The header is the game's registry name and its engine version (``SPEC.version``).
 * ``players``, ``mode`` (games with several modes) and every option that differs
   from its default come first, each under its own name; a value that is not a plain
-  word or number is compact JSON (``deck_counts={"1":13,...}``).
+  word or number is compact JSON (``deck_counts={"1":13,...}``). Player names
+  (``new_game(names=[...])``) follow as ``names=["Ann","Bob","Cy"]``; without them
+  the seats are their letters.
 * Then the game's own fields, documented in its rules reference. Values never hold
   spaces. Common conventions: seats are letters (``A``, ``B`` ...); a list of cards
   is the cards' notation joined by ``,`` with ``-`` for an empty list; ``/`` separates
@@ -278,6 +280,8 @@ def write_position(state: "State", fields: Iterable[tuple[str, str]]) -> str:
 
     for name, value in spec.non_defaults(state.options).items():
         parts.append(f"{name}={option_text(_json_safe(value))}")
+    if state.names is not None:
+        parts.append(f"names={option_text(list(state.names))}")
     for key, value in fields:
         if not value or any(ch.isspace() for ch in value):
             raise AssertionError(f"{spec.name}: field {key}= must be non-empty and hold no spaces: {value!r}")
@@ -327,7 +331,7 @@ def load_position(text: Any, seed: int | None, classes: Callable[[str], type]) -
     spec = game_module(probe.game).SPEC if _known(probe.game) else None
     if spec is None:
         raise PositionError(f"unknown game {show(probe.game)}", column=_first_col(text))
-    names = {"players", "mode", *(o.name for o in spec.options)}
+    names = {"players", "mode", "names", *(o.name for o in spec.options)}
     parsed = read_position(text, spec.name, spec.version, names)
     opts = dict(parsed.options)
     players = opts.pop("players", None)

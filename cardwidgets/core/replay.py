@@ -13,8 +13,8 @@ The format is JSON with one action per line, so diffs and error lines read well:
       {"name": "branch-1", "parent": "main", "from": 1, "actions": ["play 6"], "notes": {}}
      ]}
 
-``options`` holds ``players`` (and ``mode`` for games that have several) and the
-options that differ from their defaults. ``deck`` (the first deal's card order)
+``options`` holds ``players`` (and ``mode`` for games that have several), the
+options that differ from their defaults, and ``names`` when the players have names. ``deck`` (the first deal's card order)
 or ``position`` (a hand-built start: position text as ``State.to_position`` writes
 it, or an object as ``State.to_dict`` does) replaces the shuffle; the seed then
 deals the position's unknown parts and every later shuffle. ``notes`` comment
@@ -49,7 +49,7 @@ from . import registry
 from .errors import IllegalActionError, InvalidActionError, quote, show
 from .rng import Recorded
 from .spec import GameSpec
-from .state import State
+from .state import State, check_names
 
 FORMAT = "cardwidgets-replay"
 VERSION = 2
@@ -208,6 +208,8 @@ class Replay:
         from .state import _json_safe
 
         options.update(_json_safe(spec.non_defaults(state.options)))
+        if start.names is not None:
+            options["names"] = list(start.names)
         return cls(
             game=state.game,
             options=options,
@@ -263,10 +265,10 @@ class Replay:
         return st
 
     def _check_options(self, spec: GameSpec) -> None:
-        """``options`` holds ``players``, ``mode`` and the game's options, nothing else."""
+        """``options`` holds ``players``, ``mode``, ``names`` and the game's options, nothing else."""
         if not isinstance(self.options, dict):
             raise ReplayError('"options" must be an object', line=self._key_line("options"))
-        known = {"players", "mode", *(o.name for o in spec.options)}
+        known = {"players", "mode", "names", *(o.name for o in spec.options)}
         for key in self.options:
             if key == "deck":
                 raise ReplayError('"options" holds a deck: the first deal\'s card order goes in the replay\'s '
@@ -282,12 +284,14 @@ class Replay:
         line = self._key_line("options")
         given = dict(self.options)
         players, mode = given.pop("players", None), given.pop("mode", None)
+        names = given.pop("names", None)
         try:
             mode_name, n, options = spec.resolve(players, mode, given)
+            names = check_names(names, n, type(st).RESERVED_LABELS)
         except (TypeError, ValueError) as e:
             raise ReplayError(f'"options" do not describe a game: {e}', line=line) from None
-        said = {"players": n, "mode": mode_name, **options}
-        has = {"players": st.players, "mode": st.mode, **st.options}
+        said = {"players": n, "mode": mode_name, **options, "names": names}
+        has = {"players": st.players, "mode": st.mode, **st.options, "names": st.names}
         for key in dict.fromkeys([*said, *has]):
             if _canonical(said.get(key)) != _canonical(has.get(key)):
                 raise ReplayError(f'"options" say {key}={show(said.get(key))} but the position has '

@@ -20,7 +20,9 @@ ValueError: players=4.0 is not allowed in Demo; allowed values: 2, 3
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Hashable, Iterable, Mapping
+
+from .errors import show
 
 #: The phase every game ends in.
 FINISHED = "finished"
@@ -260,6 +262,31 @@ def int_range(lo: int, hi: int | None = None) -> Callable[[Any], str | None]:
         return f"allowed values: an int from {lo}" + (f" to {hi}" if hi is not None else " up")
 
     return check
+
+
+def int_table_problem(table: Mapping[Any, Any], key: Callable[[Any], Hashable | None], lo: int, hi: int, *,
+                      not_key: str, twice: str, bad: str) -> str | None:
+    """What is wrong with a table ``{key: int in [lo, hi]}`` (card counts, sizes ...), or ``None``.
+
+    ``key`` reads a key as the game's own (``None``: not one); two keys that read the same are
+    refused. The messages are templates: ``not_key`` gets ``{raw}`` (the key as given), ``twice``
+    gets ``{key}`` (as read), ``bad`` gets both and ``{value}``.
+
+    >>> int_table_problem({"1": 2, 1: 3}, lambda k: int(k), 0, 9, not_key="{raw}?", twice="{key} twice",
+    ...                   bad="{raw}: {value}")
+    '1 twice'
+    """
+    seen = set()
+    for k, n in table.items():
+        name = key(k)
+        if name is None:
+            return not_key.format(raw=show(k, 20))
+        if name in seen:
+            return twice.format(key=name)
+        seen.add(name)
+        if isinstance(n, bool) or not isinstance(n, int) or not lo <= n <= hi:
+            return bad.format(key=name, raw=show(k, 20), value=show(n, 20))
+    return None
 
 
 def optional(check: Callable[[Any], str | None]) -> Callable[[Any], str | None]:

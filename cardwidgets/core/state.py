@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import random
 import re
+import unicodedata
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Iterable
@@ -42,6 +43,9 @@ from .spec import GameSpec
 ANY: Any = object()
 
 SEAT_NAMES = "ABCDEFGH"
+#: Longest player name (``new_game(names=[...])``), in characters.
+MAX_NAME = 20
+_NOT_IN_NAMES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
 
 
 def seat_name(seat: int) -> str:
@@ -49,6 +53,49 @@ def seat_name(seat: int) -> str:
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(SEAT_NAMES):
         raise ValueError(f"no seat {seat!r}: seats are 0 to {len(SEAT_NAMES) - 1}")
     return SEAT_NAMES[seat]
+
+
+def check_names(names: Any, players: int, reserved: Iterable[str] = ()) -> tuple[str, ...] | None:
+    """Player names as a game keeps them: one per seat, or ``None`` for the seat letters.
+
+    Each name is text of 1 to :data:`MAX_NAME` characters once the spaces around it are
+    trimmed, with no control character; names are distinct (ignoring case), and none is
+    another seat's letter or a participant's own label (``reserved``, such as Yadokarick
+    duo's ``"NPC"``): narration must name one seat only. Raises ``ValueError`` naming the
+    bad entry.
+    """
+    if names is None:
+        return None
+    if isinstance(names, (str, bytes)) or not isinstance(names, (list, tuple)):
+        raise ValueError(f"names must be a list of {players} names, one per seat, got {show(names)}")
+    if len(names) != players:
+        raise ValueError(f"names must hold one name per seat: {players}, got {len(names)}")
+    out: list[str] = []
+    seen: dict[str, int] = {}
+    taken = {r.casefold() for r in reserved}
+    for i, raw in enumerate(names):
+        if not isinstance(raw, str):
+            raise ValueError(f"names[{i}] must be text, got {show(raw)}")
+        name = raw.strip()
+        if not name or len(name) > MAX_NAME:
+            raise ValueError(f"names[{i}]={show(raw)} is not a name: 1 to {MAX_NAME} characters")
+        # Control, format (direction overrides, zero widths) and separator characters would make
+        # a name print as another one, or break a line of narration.
+        if any(unicodedata.category(ch) in _NOT_IN_NAMES for ch in name):
+            raise ValueError(f"names[{i}]={show(raw)} holds a control or invisible character")
+        key = name.casefold()
+        if key in seen:
+            raise ValueError(f"names[{i}]={show(name)} is the name of seat {seat_name(seen[key])} too; "
+                             f"names must differ")
+        if key in taken:
+            raise ValueError(f"names[{i}]={show(name)} is what this game calls another participant")
+        if len(name) == 1 and name.upper() in SEAT_NAMES[:players] and SEAT_NAMES.index(name.upper()) != i:
+            raise ValueError(f"names[{i}]={show(name)} is the letter of seat {name.upper()}: narration would "
+                             f"name two seats alike")
+        seen[key] = i
+        out.append(name)
+    # The seat letters themselves are the default, kept as None (positions and replays omit them).
+    return None if out == list(SEAT_NAMES[:players]) else tuple(out)
 
 
 def plural(n: int, word: str, words: str | None = None) -> str:
@@ -93,7 +140,7 @@ def tuple_field(name: str) -> Field:
 
 _COPY = {"ref": "self.{n}", "list": "self.{n}[:]", "lists": "[x[:] for x in self.{n}]",
          "dict": "dict(self.{n})"}
-_BASE_FIELDS = ("players", "seed", "options", "mode", "deck_order", "_origin", "_rng_count", "_chance",
+_BASE_FIELDS = ("players", "seed", "options", "mode", "names", "deck_order", "_origin", "_rng_count", "_chance",
                 "_history", "_moves", "_previewing", "setup_events")
 _PREFIX = re.compile(r"\s*(?:S([0-9])|([A-H]))\s*:\s*", re.IGNORECASE)
 
@@ -109,6 +156,8 @@ class State(ABC):
     FIELDS: ClassVar[tuple[Field, ...]] = ()
     #: Parses the game's action notation (module-level ``parse_action``).
     _parse: ClassVar[Callable[[str], Any]]
+    #: Labels of participants no player sits in (Yadokarick duo's ``"NPC"``): no player may take them as names.
+    RESERVED_LABELS: ClassVar[tuple[str, ...]] = ()
 
     __slots__ = _BASE_FIELDS
 
@@ -116,6 +165,8 @@ class State(ABC):
     seed: int
     options: dict[str, Any]
     mode: str
+    #: The players' names, one per seat (``new_game(names=[...])``), or ``None``: the seat letters.
+    names: tuple[str, ...] | None
     deck_order: tuple[Any, ...] | None
     #: The hand-built starting position (``setup_position``), as ``to_dict`` saved it.
     _origin: dict[str, Any] | None
@@ -241,8 +292,10 @@ class State(ABC):
         return self._moves
 
     def seat_label(self, seat: int) -> str:
-        """How narration names a seat (``"A"``, ``"B"`` ...)."""
-        return seat_name(self.check_seat(seat, spectator=False))
+        """How narration names a seat: its player's name (``new_game(names=[...])``), else
+        its letter (``"A"``, ``"B"`` ...)."""
+        seat = self.check_seat(seat, spectator=False)
+        return seat_name(seat) if self.names is None else self.names[seat]
 
     def check_seat(self, seat: Any, *, spectator: bool = True) -> int | None:
         """``seat`` if it is a seat of this game (or ``None``, the teacher or a spectator,
@@ -545,7 +598,14 @@ class State(ABC):
     @classmethod
     def _create(cls, players: Any, seed: int | None, mode: str | None, options: dict[str, Any],
                 chance: Recorded | None = None) -> "State":
-        """A blank state with the base fields set and the options resolved."""
+        """A blank state with the base fields set and the options resolved.
+
+        ``options`` may hold ``names`` (the players' names, see :func:`check_names`): they are
+        set before the game's setup narrates anything."""
+        names = None
+        if "names" in options:  # not a rules option: every game takes it, none declares it
+            options = dict(options)
+            names = options.pop("names")
         mode_name, n, opts = cls.SPEC.resolve(players, mode, options)
         if seed is None:
             seed = fresh_seed()
@@ -555,6 +615,7 @@ class State(ABC):
             raise TypeError("chance must be a cardwidgets.core.Recorded (or a Recorder)")
         st = cls.__new__(cls)
         st.players, st.seed, st.options, st.mode = n, seed, opts, mode_name
+        st.names = check_names(names, n, cls.RESERVED_LABELS)
         st.deck_order = None
         st._origin = None
         st._rng_count = 0
@@ -582,6 +643,7 @@ class State(ABC):
             "players": self.players,
             "seed": self.seed,
             "options": _json_safe(self.options),
+            "names": None if self.names is None else list(self.names),
             "deck": None if self.deck_order is None else list(self.deck_order),
             "position": self._origin,
             "rng": [self.seed, self._rng_count],
@@ -598,7 +660,10 @@ class State(ABC):
             raise ValueError(f"not a {cls.SPEC.name} state: game={show(got)}")
         try:
             chance = data.get("chance")
-            st = cls._create(data["players"], data["seed"], data.get("mode"), dict(data["options"]),
+            options = dict(data["options"])
+            if data.get("names") is not None:  # saved before names existed: the seat letters
+                options["names"] = data["names"]
+            st = cls._create(data["players"], data["seed"], data.get("mode"), options,
                              None if chance is None else Recorded(chance))
             deck = data.get("deck")
             st.deck_order = None if deck is None else tuple(deck)

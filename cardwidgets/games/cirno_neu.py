@@ -40,12 +40,12 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
 from ..core import (ANY, Event, Field, GameSpec, IllegalActionError, InvalidActionError, Mode, Option, Outcome,
-                    Phase, State, Termination, plural)
+                    Phase, State, Termination, number, plural)
 from ..core.deck import check_deck, counts_to_cards, read_cards
 from ..core.errors import quote, show
 from ..core.position import PositionError, Value, cards_text, deal_unknown, load_position, seat_text
 from ..core.rng import Recorder
-from ..core.spec import int_range, seat_or_random
+from ..core.spec import int_range, int_table_problem, seat_or_random
 
 PLAYERS = tuple(range(2, 9))  # N1.1
 #: The engine's bound on the actions (card plays) of one match, counted in its history
@@ -105,17 +105,16 @@ def _deck_check(value: Any) -> str | None:
         return None
     if not isinstance(value, dict) or not value:
         return "expected a dict {card token: count}, e.g. {'1': 3, ..., 'DSHOT': 1}"
-    seen = set()
-    for k, n in value.items():
-        c = card_id(k)
-        if c is None:
-            return f"{show(k, 20)} is not a card token; allowed keys: {', '.join(TOKENS)}"
-        if c in seen:
-            return f"card {TOKENS[c]} is given twice"
-        seen.add(c)
-        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 100:
-            return f"count {show(n, 20)} for {show(k, 20)} must be an int from 0 to 100"
-    return None
+    return int_table_problem(value, _token_or_none, 0, 100,
+                             not_key="{raw} is not a card token; allowed keys: " + ", ".join(TOKENS),
+                             twice="card {key} is given twice",
+                             bad="count {value} for {raw} must be an int from 0 to 100")
+
+
+def _token_or_none(token: Any) -> str | None:
+    """The canonical token of a card, or ``None`` if ``token`` names none."""
+    c = card_id(token)
+    return None if c is None else TOKENS[c]
 
 
 def _set_value(value: Any) -> str | None:
@@ -670,7 +669,7 @@ class CirnoNeuState(State):
                 if ev is not None:
                     ev.append(Event("play", {"seat": p, "card": TOKENS[c], "target": None, "sum_before": before,
                                              "sum": s}, "N3.1",
-                                    f"{self.seat_label(p)} plays {_SHOW[c]}: sum {before} → {s} "
+                                    f"{self.seat_label(p)} plays {_SHOW[c]}: sum {number(before)} → {s} "
                                     f"(over {cfg.limit}) (rule N3.1)."))
                 room = cfg.limit - before
                 forced = all(k <= PLUS_MAX and VALUE[k] > room for k in hand) and VALUE[c] > room
@@ -737,9 +736,9 @@ class CirnoNeuState(State):
         double = self._required == 2
         if c <= SET99:
             floor = " (floored at 0)" if c in (MINUS_1, MINUS_10) and before - VALUE[c] != self._sum else ""
-            text = f"{who} plays {_SHOW[c]}: sum {before} → {self._sum}{floor} (rule {rule})."
+            text = f"{who} plays {_SHOW[c]}: sum {number(before)} → {number(self._sum)}{floor} (rule {rule})."
         elif c == PASS:
-            text = f"{who} plays PASS: the sum stays {self._sum} (rule N3.4)."
+            text = f"{who} plays PASS: the sum stays {number(self._sum)} (rule N3.4)."
         elif c == TURN:
             way = "clockwise" if self._dir == 1 else "counter-clockwise"
             text = f"{who} plays TURN: play now goes {way} (rule N3.5)."
@@ -1037,7 +1036,7 @@ class CirnoNeuState(State):
         n = v["players"]
         way = "cw" if v["clockwise"] else "ccw"
         top = " ".join(v["stack_top"]) or "—"
-        lines = [f"cirno+neu · {n} players · round {v['round']} · sum {v['sum']}/{v['limit']} · {way} · "
+        lines = [f"cirno+neu · {n} players · round {v['round']} · sum {number(v['sum'])}/{v['limit']} · {way} · "
                  f"draw {v['draw_count']} · stack {v['stack_size']} [{top}]"]
         t = v["turn"]
         if v["current"] is not None:
@@ -1066,7 +1065,7 @@ class CirnoNeuState(State):
 
     # ------------------------------------------------------------- position text
     def _position_fields(self) -> list[tuple[str, str]]:
-        n, cfg = self.players, self._cfg
+        cfg = self._cfg
         actor = self._actor
         out: list[tuple[str, str]] = []
 
@@ -1904,7 +1903,9 @@ def new_game(players: int = 4, seed: int | None = None, deck: Sequence[Any] | No
     """
     # Simulations build many games alike: options validated once are remembered.
     try:
-        key = (players, *[(k, type(v), v) for k, v in options.items()]) if type(players) is int else None
+        # Names are no rules option: a game with names is set up in full (see _blank).
+        key = (players, *[(k, type(v), v) for k, v in options.items()]) \
+            if type(players) is int and "names" not in options else None
         known = _NEW_GAMES.get(key)
     except TypeError:  # an unhashable option value (deck_counts): validated every time
         key = known = None
@@ -1927,7 +1928,7 @@ def new_game(players: int = 4, seed: int | None = None, deck: Sequence[Any] | No
         st._shuffle(order)
     st._new_round(dealer, order, None)
     # The first round's narration depends on a few numbers only: made once, then copied.
-    key = (len(st._tgt.deal[dealer]), dealer, st._cfg.hand_size)
+    key = (len(st._tgt.deal[dealer]), dealer, st._cfg.hand_size, st.names)
     told = _SETUP_EVENTS.get(key)
     if told is None:
         told = [st._round_event(dealer, key[0])]

@@ -70,7 +70,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence, Union
 
 from ..core import (ANY, Event, Field, GameSpec, IllegalActionError, InvalidActionError, Mode, Option, Outcome,
-                    Phase, State, plural, tuple_field)
+                    Phase, State, number, plural, tuple_field)
 from ..core.deck import check_deck, read_cards
 from ..core.position import PositionError, Value, cards_text, deal_unknown, load_position, seat_text
 from ..core.errors import quote, show
@@ -252,7 +252,24 @@ def _card_arg(card: Any, verb: str) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class Reveal:
+class _CardAction:
+    """An action naming one card, written ``"<kind> <card>"``; subclasses set ``kind``."""
+
+    kind = ""
+    card: str
+    cid: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        c = _card_arg(self.card, self.kind)
+        object.__setattr__(self, "card", NAMES[c])
+        object.__setattr__(self, "cid", c)
+
+    def __str__(self) -> str:
+        return self.kind + " " + self.card
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal(_CardAction):
     """The first player reveals and offers ``card`` (C5.1).
 
     >>> Reveal("y3"), str(Reveal("Y3"))
@@ -260,37 +277,17 @@ class Reveal:
     """
 
     kind = "reveal"
-    card: str
-    cid: int = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        c = _card_arg(self.card, "reveal")
-        object.__setattr__(self, "card", NAMES[c])
-        object.__setattr__(self, "cid", c)
-
-    def __str__(self) -> str:
-        return "reveal " + self.card
 
 
 @dataclass(frozen=True, slots=True)
-class Give:
+class Give(_CardAction):
     """The declarer gives ``card`` to the first player, face down (C5.5)."""
 
     kind = "give"
-    card: str
-    cid: int = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        c = _card_arg(self.card, "give")
-        object.__setattr__(self, "card", NAMES[c])
-        object.__setattr__(self, "cid", c)
-
-    def __str__(self) -> str:
-        return "give " + self.card
 
 
 @dataclass(frozen=True, slots=True)
-class Play:
+class Play(_CardAction):
     """A follower plays ``card`` (C6.2).
 
     >>> Play("r5"), str(Play("R5"))
@@ -298,16 +295,6 @@ class Play:
     """
 
     kind = "play"
-    card: str
-    cid: int = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        c = _card_arg(self.card, "play")
-        object.__setattr__(self, "card", NAMES[c])
-        object.__setattr__(self, "cid", c)
-
-    def __str__(self) -> str:
-        return "play " + self.card
 
 
 @dataclass(frozen=True, slots=True)
@@ -566,13 +553,8 @@ def _ordinal(n: int) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
-def _num(v: int) -> str:
-    """A number as narration writes it: negative with the minus sign (U+2212), not a hyphen."""
-    return f"\u2212{-v}" if v < 0 else str(v)
-
-
 def _points(v: int) -> str:
-    return f"{_num(v)} {'point' if v == 1 else 'points'}"
+    return f"{number(v)} {'point' if v == 1 else 'points'}"
 
 
 def _score_words(b: int, k: int, score: int) -> str:
@@ -580,7 +562,7 @@ def _score_words(b: int, k: int, score: int) -> str:
         return "no blocks = 5"
     if b <= 3:
         return f"{plural(b, 'block')} in {plural(k, 'colour')} = {score}"
-    return f"{b} blocks = {_num(score)} (no multiplier)"
+    return f"{b} blocks = {number(score)} (no multiplier)"
 
 
 def _record_dict(raw: tuple, cfg: Config) -> dict[str, Any]:
@@ -1127,7 +1109,7 @@ class CryptoTrickState(State):
             if self.options["won_pile_visibility"] == "block_count_only":
                 del record["won"]  # a public event carries only what every seat may see (C11.5)
             parts = "; ".join(f"{self.seat_label(s)} {_score_words(*scored[s])}" for s in range(n))
-            tot = ", ".join(f"{self.seat_label(s)} {_num(totals[s])}" for s in range(n))
+            tot = ", ".join(f"{self.seat_label(s)} {number(totals[s])}" for s in range(n))
             ev.append(Event("round_end", record, "C9.2",
                             f"Round {self._round} is over after {TRICKS} tricks (rule C8.3). Scores (rule C9.2): "
                             f"{parts}. Totals (rule C9.4): {tot}."))
@@ -2547,7 +2529,7 @@ class _PositionReader:
     def results(self, past: list[tuple], rnd: int, ph: int, totals: list[int], v: Value) -> tuple:
         """The records of the rounds in ``past``: their scores (C9.2) and the totals after each
         (counted back from ``totals``)."""
-        cfg, n = self.cfg, self.n
+        cfg = self.cfg
         end = rnd if ph == FINISHED else rnd - 1
         if len(past) > end:
             raise v.error(f"{len(past)} rounds scored before round {rnd}")

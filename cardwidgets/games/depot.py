@@ -22,7 +22,6 @@ import re
 from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
-from itertools import islice
 from typing import Any, Iterable, Sequence, Union
 
 from ..core import (ANY, Event, Field, GameSpec, IllegalActionError, InvalidActionError, Mode, Option, Outcome,
@@ -34,6 +33,8 @@ from ..core.spec import int_range, optional, seat_or_random
 
 VALUES = range(1, 9)
 PLAYERS = (3, 4, 5)
+#: One card of value ``v`` as a packed count vector: the zones section below explains them.
+_ONE = tuple(1 << 8 * v for v in range(9))
 
 DEFAULT_DECK = {1: 13, 2: 12, 3: 11, 4: 10, 5: 10, 6: 9, 7: 8, 8: 7}  # D1.1
 DEFAULT_HAND = {3: 9, 4: 9, 5: 8}  # D2.2
@@ -144,6 +145,8 @@ class Play:
     _counts: int = field(init=False, repr=False, compare=False)
     #: ``(bit shift, copies)`` per value played: what the table forgets of the player's known cards.
     _parts: tuple[tuple[int, int], ...] = field(init=False, repr=False, compare=False)
+    #: The strength as one number, ``count * _COUNT + total``, for the legal list's bisect.
+    _key: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         cards = _card_values(self.cards)
@@ -153,6 +156,7 @@ class Play:
         object.__setattr__(self, "strength", (len(cards), sum(cards)))
         object.__setattr__(self, "_counts", sum(_ONE[v] for v in cards))
         object.__setattr__(self, "_parts", tuple((8 * v, cards.count(v)) for v in sorted(set(cards))))
+        object.__setattr__(self, "_key", len(cards) * 4096 + sum(cards))  # _COUNT
 
     def __str__(self) -> str:
         return "play " + " ".join(map(str, self.cards))
@@ -165,12 +169,26 @@ class Pass:
     kind = "pass"
     take: int | None = None
     give: int | None = None
+    # Precomputed for the simulation fast path (see _ONE): the byte mask and the bit shift
+    # of the value taken (0: none), the card given as a count vector (0: none), its byte's
+    # mask, and the number of cards given.
+    _take: int = field(init=False, repr=False, compare=False)
+    _shift: int = field(init=False, repr=False, compare=False)
+    _one: int = field(init=False, repr=False, compare=False)
+    _mask: int = field(init=False, repr=False, compare=False)
+    _gives: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         for name in ("take", "give"):
             v = getattr(self, name)
             if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v not in VALUES):
                 raise InvalidActionError(f"pass: {name}={show(v)} is not a card value 1-8")
+        take, give = self.take, self.give
+        object.__setattr__(self, "_take", 0 if take is None else 255 << 8 * take)
+        object.__setattr__(self, "_shift", 0 if take is None else 8 * take)
+        object.__setattr__(self, "_one", 0 if give is None else _ONE[give])
+        object.__setattr__(self, "_mask", 0 if give is None else 255 << 8 * give)
+        object.__setattr__(self, "_gives", int(give is not None))
 
     def __str__(self) -> str:
         out = "pass"
@@ -244,6 +262,9 @@ def _play(cards: tuple[int, ...]) -> Play:
     return p
 
 
+#: players -> the seat after each seat (D5.1: clockwise)
+_NEXT = {n: tuple((s + 1) % n for s in range(n)) for n in PLAYERS}
+
 _PASS: dict[tuple[int | None, int | None], Pass] = {
     (t, g): Pass(t, g) for t in (None, *VALUES) for g in (None, *VALUES)
 }
@@ -255,7 +276,7 @@ _PASS: dict[tuple[int | None, int | None], Pass] = {
 # immutable, so clone() shares them; moving a card is one addition; and
 # ``_vec(x)`` gives the counts as bytes for C-speed indexing, max, sum and translate.
 # A count never exceeds 255 because no deck may hold more of one value (_per_value).
-_ONE = tuple(1 << 8 * v for v in range(9))
+# (``_ONE``, one card of each value, is defined with the values at the top.)
 
 
 def _vec(zone: int) -> bytes:
@@ -312,34 +333,32 @@ def shape(cards: tuple[int, ...]) -> str | None:
 
 
 # --------------------------------------------------------------------------- enumeration
-# Legal plays are enumerated by count k, one *level* per count, so that every piece is
-# memoized on a key with few values, whatever the size of the hand or the Storage:
+# Legal plays come from two lookups, each memoized on a key with few values whatever the
+# size of the hand or the Storage, in the legal list's order (count, then total, then
+# values) so that the list is a concatenation and the strength filter (D4.7) a bisect:
 #
-# * a level's plays depend only on a byte per value — 2 if the hand holds enough copies
-#   for a set of k (k <= set limit), 1 if the value is merely present (for runs of k,
-#   k <= run limit), 0 otherwise. One ``bytes.translate`` of the hand's count vector
-#   computes that pattern; the Storage limits only choose the translate table;
-# * levels come out in the legal list's order (count, then total, then values), so the
-#   legal list is a concatenation, and the strength filter (D4.7) is a bisect on the
-#   totals of the standing play's level only;
-# * the passes depend only on which values the Storage and the hand hold: one list per
-#   pair of presence patterns.
+# * plays of 1 and 2 cards: they depend only on each value's copies capped at 2 (at 1
+#   when the set limit allows no pair): one ``bytes.translate`` of the hand's count
+#   vector, at most 3**8 patterns;
+# * plays of k cards, k >= 3: one lookup per k, on a byte per value — 2 if the hand
+#   holds k copies (and k is within the set limit), 1 if the value is merely present
+#   (for runs of k within the run limit), 0 otherwise: at most 3**8 patterns per k. Only
+#   the k the hand can reach are looked up: up to its most copies or its longest run;
+# * the passes: for each value the Storage holds, the passes taking it depend only on
+#   which values the hand holds: 9 x 512 short lists, shared by every Storage (one list
+#   per pair of presence patterns made tens of thousands of long lists, out of cache);
+# * everything a Storage content decides is gathered once (_StorageInfo), from pieces
+#   shared by every Storage with the same set limit and values present.
 class _Memo(dict):
     """A dict that builds a missing entry with ``build(key)`` on first use."""
 
-    __slots__ = ("build", "limit")
+    __slots__ = ("build",)
 
-    def __init__(self, build: Any, limit: int | None = None) -> None:
+    def __init__(self, build: Any) -> None:
         super().__init__()
         self.build = build
-        self.limit = limit
 
     def __missing__(self, key: Any) -> Any:
-        if self.limit is not None and len(self) >= self.limit:
-            # Bound memory in long simulations: forget the older half (dicts keep
-            # insertion order), so the entries in use now stay.
-            for old in list(islice(self, len(self) // 2)):
-                self.pop(old, None)
         value = self[key] = self.build(key)
         return value
 
@@ -350,101 +369,159 @@ def _table(f: Any) -> bytes:
 
 
 _PRESENT = _table(lambda c: c > 0)
-_NOTHING = bytes(9)  # the pattern of a level the hand cannot reach
+#: cards per value -> the cards in ascending order (what a new game's shuffle starts from)
+_SORTED = _Memo(lambda counts: tuple(v for v, k in zip(VALUES, counts) for _ in range(k)))
+#: ``play._key`` orders plays by strength (D4.6): count first, then total.
+_COUNT = 4096
 
 
-def _level_plays(k: int, runs: bool) -> _Memo:
-    """Plays of exactly ``k`` cards by pattern: ``(totals, plays)`` sorted by (total, values)."""
-    shapes = [(v,) * k for v in VALUES]  # sets (singles when k == 1)
-    if runs:
-        shapes += [tuple(range(s, s + k)) for s in range(1, 10 - k)]
-    shapes.sort(key=lambda cards: (sum(cards), cards))
-    totals = [sum(cards) for cards in shapes]
-    plays = [_play(cards) for cards in shapes]
-    # What each candidate needs: a set of v needs pattern[v] == 2, a run needs every one
-    # of its values present. As (lowest value, run length or 0 for a set):
-    needs = [(cards[0], 0 if cards[0] == cards[-1] else k) for cards in shapes]
+def _plays_finder(sizes: range, sl: int, rl: int) -> Any:
+    """``find(pattern) -> (keys, plays)``: the plays of these sizes a hand allows, in legal
+    order, with their ``_key``.
+
+    ``pattern[v]`` is a lower bound of the copies of ``v`` held, exact up to the sets
+    asked for; non-zero means ``v`` is present. Singles always (D4.3), sets up to the set
+    limit (D4.4), runs of present values up to the run limit (D4.5). The candidates are
+    listed once, so that a new pattern (simulations meet thousands) costs one pass over
+    them; patterns that allow the same plays share one entry, which keeps the lists few
+    and in cache."""
+    shapes = [(v,) * k for k in sizes for v in VALUES if k == 1 or k <= sl]
+    shapes += [tuple(range(s, s + k)) for k in sizes if 2 <= k <= rl for s in range(1, 10 - k)]
+    shapes.sort(key=lambda cards: (len(cards), sum(cards), cards))
+    # (lowest value, count, is a run): a set of v needs pattern[v] >= count, a run needs
+    # each of its values present.
+    needs = [(cards[0], len(cards), cards[0] != cards[-1]) for cards in shapes]
     entries: dict[tuple[int, ...], tuple[list[int], list[Play]]] = {}
 
-    def build(pattern: bytes) -> tuple[list[int], list[Play]]:
-        found = tuple(i for i, (low, run) in enumerate(needs)
-                      if (0 not in pattern[low:low + run] if run else pattern[low] == 2))
-        # Many patterns allow the same plays: they share one entry, which keeps the
-        # entries few and in cache.
+    def find(pattern: bytes) -> tuple[list[int], list[Play]]:
+        found = tuple(i for i, (v, k, run) in enumerate(needs)
+                      if (0 not in pattern[v:v + k] if run else pattern[v] >= k))
         entry = entries.get(found)
         if entry is None:
-            entry = entries[found] = ([totals[i] for i in found], [plays[i] for i in found])
+            entry = entries[found] = ([len(shapes[i]) * _COUNT + sum(shapes[i]) for i in found],
+                                      [_play(shapes[i]) for i in found])
         return entry
+
+    return find
+
+
+def _longest_run(present: Sequence[int]) -> int:
+    """The longest chain of consecutive values present (as run_limit, D3.3)."""
+    best = k = 0
+    for v in VALUES:
+        k = k + 1 if present[v] else 0
+        best = max(best, k)
+    return best
+
+
+def _low_plays(pairs: bool, runs: bool) -> _Memo:
+    """Plays of 1 and 2 cards by the hand's counts capped at 2: ``(keys, plays, held, chain)``,
+    the plays in legal order, their ``_key``, the values held (bit ``v`` for value ``v``) and
+    the longest run of values held."""
+    find = _plays_finder(range(1, 3), 2 * pairs, 2 * runs)
+
+    def build(capped: bytes) -> tuple[list[int], list[Play], int, int]:
+        keys, plays = find(capped)
+        return keys, plays, sum(1 << v for v in VALUES if capped[v]), _longest_run(capped)
 
     return _Memo(build)
 
 
-_LEVEL_PLAYS = _Memo(lambda key: _level_plays(*key))
+_LOW_PLAYS = {(pairs, runs): _low_plays(pairs, runs) for pairs in (False, True) for runs in (False, True)}
+_CAPS = {cap: _table(lambda c: min(c, cap)) for cap in (1, 2)}
 
 
-def _levels(limits: tuple[int, int]) -> tuple[tuple[bytes, _Memo], ...]:
-    """``(translate table, plays by pattern)`` for counts 1, 2, ... up to the limits.
+def _level(k: int, sets: bool, runs: bool) -> tuple[bytes, _Memo]:
+    """``(translate table, (keys, plays) by pattern)`` of the plays of exactly ``k`` cards:
+    the pattern is 2 for a value held ``k`` times when sets of ``k`` are allowed, 1 for a
+    value present when runs of ``k`` are, else 0."""
+    table = _table(lambda c: 2 if sets and c >= k else int(runs and c > 0))
+    copies = bytes([0, 1, k] + [0] * 253)  # the pattern as copies for the finder
+    find = _plays_finder(range(k, k + 1), k * sets, k * runs)
+    return table, _Memo(lambda pattern: find(pattern.translate(copies)))
 
-    Levels up to the run limit have runs, so a non-empty hand never has the pattern
-    ``_NOTHING`` there; above it a level holds sets only, and ``_NOTHING`` at one such
-    level means no value has that many copies, so none has more: the search stops.
-    """
+
+_LEVELS = _Memo(lambda key: _level(*key))
+
+
+def _high(limits: tuple[int, int]) -> tuple[tuple[bytes, _Memo], ...]:
+    """The levels of 3 cards and more the limits allow (D4.4, D4.5), 3 first."""
     sl, rl = limits
-    out = [(_table(lambda c: 2 * (c > 0)), _LEVEL_PLAYS[1, False])]  # singles: always (D4.3)
-    for k in range(2, max(sl, rl) + 1):
-        sets, runs = k <= sl, k <= rl  # D4.4, D4.5
-        table = _table(lambda c: 2 if sets and c >= k else int(runs and c > 0))
-        out.append((table, _LEVEL_PLAYS[k, runs]))
-    return tuple(out)
+    return tuple(_LEVELS[k, k <= sl, k <= rl] for k in range(3, max(sl, rl) + 1))
 
 
-_LEVELS = _Memo(_levels)
+_HIGH = _Memo(_high)
 
 
-def _pass_chunk(take: int | None) -> _Memo:
-    """The passes taking ``take``, by the hand's presence pattern: no give first, then each
-    value held other than the one taken (D6.3). Giving the last card (D6.4) is left to
-    the caller: it can only happen when nothing is taken."""
-    return _Memo(lambda present: [_PASS[take, None], *(_PASS[take, g] for g in VALUES if g != take and present[g])])
+def _pass_chunk(take: int | None) -> list[list[Pass]]:
+    """The passes taking ``take``, indexed by the values held (bit ``v`` for value ``v``): no give
+    first, then each value held other than the one taken (D6.3). Giving the last card
+    (D6.4) is left to the caller: it can only happen when nothing is taken."""
+    return [[_PASS[take, None], *(_PASS[take, g] for g in VALUES if g != take and held >> g & 1)]
+            for held in range(512)]
 
 
 _PASS_CHUNKS = {t: _pass_chunk(t) for t in (None, *VALUES)}
 
 
-def _pass_lists(storage_present: bytes) -> _Memo:
-    """Every pass, by the hand's presence pattern, when the Storage holds these values."""
+def _pass_lists(storage_present: bytes) -> tuple[list[list[Pass]], ...]:
+    """Per value that may be taken, its passes indexed by the values held (bit ``v`` for ``v``)."""
     takes = [v for v in VALUES if storage_present[v]] or [None]  # D6.2: take a value held there, if any
-    chunks = [_PASS_CHUNKS[t] for t in takes]
-
-    def build(present: bytes) -> list[Pass]:
-        out: list[Pass] = []
-        for chunk in chunks:
-            out += chunk[present]
-        return out
-
-    return _Memo(build)
+    return tuple(_PASS_CHUNKS[t] for t in takes)
 
 
-# Storage presence pattern -> (run limit, passes by hand pattern): at most 256 x 256 lists.
+# Storage presence pattern -> (run limit, the pass lists of the values it holds).
 _PRESENCE = _Memo(lambda present: (run_limit(present), _pass_lists(present)))
 
 
 class _StorageInfo:
-    """What the rules read from one Storage content (D3), shared by every state holding it."""
+    """What the rules read from one Storage content (D3), shared by every state holding it.
 
-    __slots__ = ("size", "sl", "rl", "levels", "passes")
+    ``size``, the limits ``sl`` and ``rl``; ``cap`` and ``low``: the translate table and
+    the plays of 1 and 2 cards by capped hand; ``high``: ``(table, plays by pattern)`` per
+    count from 3 up; ``passes``: per value that may be taken, its passes by the values
+    held (bits).
+    """
 
-    def __init__(self, storage: int) -> None:
-        counts = _vec(storage)
-        self.size = sum(counts)
-        self.sl = set_limit(counts)
-        self.rl, self.passes = _PRESENCE[counts.translate(_PRESENT)]
-        self.levels = _LEVELS[self.sl, self.rl]
+    __slots__ = ("size", "sl", "rl", "cap", "low", "high", "passes")
+
+    def __init__(self, size: int, sl: int, rl: int, passes: tuple[list[list[Pass]], ...]) -> None:
+        self.size, self.sl, self.rl, self.passes = size, sl, rl, passes
+        self.cap = _CAPS[2 if sl >= 2 else 1]
+        self.low = _LOW_PLAYS[sl >= 2, rl >= 2]
+        self.high = _HIGH[sl, rl]
 
 
-_STORAGE = _Memo(_StorageInfo, limit=1 << 16)
-#: A zone's cards in ascending order. Reshuffles see the same small piles over and over.
-_PILES = _Memo(lambda zone: tuple(_cards(zone)), limit=1 << 14)
+class _StorageClass:
+    """The pieces shared by every Storage with the same set limit and values present."""
+
+    __slots__ = ("sl", "rl", "passes", "infos")
+
+    def __init__(self, sl: int, present: bytes) -> None:
+        self.sl = sl
+        self.rl, self.passes = _PRESENCE[present]
+        #: size -> the info of a Storage of this class with that many cards
+        self.infos = _Memo(lambda size: _StorageInfo(size, self.sl, self.rl, self.passes))
+
+
+#: set limit -> values present -> class (the set limit is at most 255, see _per_value)
+_CLASSES = [_Memo(lambda present, sl=sl: _StorageClass(sl, present)) for sl in range(256)]
+#: Storage content -> info, for the contents met lately. Simulations meet new contents all
+#: the time (the target grows every round), so the fast path looks a miss up by class
+#: itself (see _fill) rather than through a call; the cache is emptied when it is full.
+_SEEN: dict[int, _StorageInfo] = {}
+
+
+def _info_of(storage: int) -> _StorageInfo:
+    """The :class:`_StorageInfo` of a Storage content."""
+    info = _SEEN.get(storage)
+    if info is None:
+        counts = storage.to_bytes(9, "little")
+        info = _CLASSES[max(counts)][counts.translate(_PRESENT)].infos[sum(counts)]
+        if len(_SEEN) >= 1 << 16:
+            _SEEN.clear()
+        _SEEN[storage] = info
+    return info
 
 
 # --------------------------------------------------------------------------- state
@@ -459,10 +536,10 @@ def _zone(cards: Any) -> int:
     return _counts(cards)
 
 
-def _deck_tuple(top_first: Any) -> tuple[int, ...]:
-    """The internal deck (top card last) from a list written top first."""
+def _deck_bytes(top_first: Any) -> bytes:
+    """The internal deck (top card last, one byte per card) from a list written top first."""
     _zone(top_first)  # validates the values
-    return tuple(top_first[::-1])
+    return bytes(top_first[::-1])
 
 
 def _list(value: Any, what: str) -> list:
@@ -595,20 +672,21 @@ class DepotState(State):
     action_types = (Play, Pass)
     _parse = staticmethod(parse_action)
 
-    # Zones are packed count vectors (ints, see _ONE). The deck is a tuple, top card
-    # last; the match records are tuples: clone() copies references, and nothing a
-    # clone shares is ever mutated in place (only the list of hands is copied).
+    # Zones are packed count vectors (ints, see _ONE). The deck is bytes, one card
+    # value per byte, top card last; the match records are tuples: clone() copies
+    # references, and nothing a clone shares is ever mutated in place (only the lists
+    # of hands and of known cards are copied).
     __slots__ = (
         "_hands", "_storage", "_info", "_deck", "_discard", "_target", "_standing",
         "_current", "_passes", "_round", "_game_no", "_starter", "_phase", "_turns",
         "_lost", "_penalties", "_results", "_winners", "_reason", "_termination", "_last", "_built",
-        "_known", "_deck_known", "_max_turns", "_noted", "_when_empty",
+        "_known", "_deck_known", "_max_turns", "_noted", "_when_empty", "_next", "is_terminal",
     )
     FIELDS = (
         Field("_hands", "list", lambda hs: [_cards(h) for h in hs], lambda hs: [_zone(h) for h in hs]),
         Field("_storage", encode=_cards, decode=_zone),
         Field("_info", save=False),
-        Field("_deck", encode=lambda d: list(d[::-1]), decode=lambda d: _deck_tuple(d)),
+        Field("_deck", encode=lambda d: list(d[::-1]), decode=_deck_bytes),
         Field("_discard", encode=_cards, decode=_zone),
         Field("_target"), Field("_current"), Field("_passes"), Field("_round"),
         Field("_game_no"), Field("_starter"), Field("_phase"), Field("_turns"),
@@ -627,16 +705,15 @@ class DepotState(State):
         Field("_known", "list", lambda ks: [_cards(k) for k in ks], lambda ks: [_zone(k) for k in _list(ks, "known")]),
         Field("_deck_known"),
         Field("_max_turns", save=False), Field("_noted", save=False), Field("_when_empty", save=False),
+        Field("_next", save=False),
+        # A plain attribute rather than a property: simulations read it before every action.
+        Field("is_terminal", save=False),
     )
 
     # ------------------------------------------------------------- properties
     @property
     def current_player(self) -> int | None:
         return None if self._phase == "finished" else self._current
-
-    @property
-    def is_terminal(self) -> bool:
-        return self._phase == "finished"
 
     @property
     def phase(self) -> str:
@@ -672,31 +749,44 @@ class DepotState(State):
     def legal_actions(self) -> list[Action]:
         """Legal actions of the player to act: plays by (count, total, values), then passes."""
         # Builds a new list every time, so the base class's copy is not needed.
-        if self._phase == "finished":
+        if self.is_terminal:
             return []
         counts = self._hands[self._current].to_bytes(9, "little")
         info = self._info
-        levels = info.levels
         standing = self._standing
-        # Plays stronger than the standing play (D4.7): the rest of its level, then every
-        # higher level. The lead (D4.8) is the same search from the singles up.
-        k, total = (1, 0) if standing is None else standing[1].strength
-        out: list[Action] = []
-        if k <= len(levels):
-            table, plays = levels[k - 1]
-            pattern = counts.translate(table)
-            if pattern != _NOTHING:
-                totals, level = plays[pattern]
-                out = level[bisect_right(totals, total):]
-                for table, plays in levels[k:]:
-                    pattern = counts.translate(table)
-                    if pattern == _NOTHING:
+        # Plays stronger than the standing play (D4.7): the plays of 1 and 2 cards past
+        # it, then those of 3 cards and up (past it too). The lead (D4.8) takes them all.
+        keys, plays, held, chain = info.low[counts.translate(info.cap)]
+        if standing is None:
+            out = plays[:]
+            k = 0
+        else:
+            play = standing[1]
+            out = plays[bisect_right(keys, play._key):]
+            k = play.strength[0]
+        high = info.high
+        if high:
+            # Counts from 3 (or the standing play's count) up, while the hand can reach them:
+            # its longest run within the run limit, and on while some value is held that
+            # many times (2 in the pattern), which a bigger set needs too.
+            runs = info.rl if info.rl < chain else chain
+            i = 0 if k < 3 else k - 3
+            if i < len(high):
+                table, memo = high[i]
+                pattern = counts.translate(table)
+                keys, plays = memo[pattern]
+                out += plays if k < 3 else plays[bisect_right(keys, play._key):]
+                for table, memo in high[i + 1:]:
+                    if i + 3 >= runs and 2 not in pattern:
                         break
-                    out += plays[pattern][1]
+                    i += 1
+                    pattern = counts.translate(table)
+                    out += memo[pattern][1]
         if standing is None:
             return out  # the leader must play (D5.3)
         if info.size or sum(counts) > 1:
-            out += info.passes[counts.translate(_PRESENT)]
+            for chunk in info.passes:
+                out += chunk[held]
         else:
             out.append(_PASS[None, None])  # nothing to take, and the only card may not be given (D6.4)
         return out
@@ -771,6 +861,138 @@ class DepotState(State):
         return None
 
     # ------------------------------------------------------------- transitions
+    def apply_unchecked(self, action: Action) -> None:
+        """Simulation fast path: apply an action taken from ``legal_actions()``.
+
+        The steps simulations spend their time in are written out here: a play that
+        leaves cards in the hand, a pass, and the end of a round. The rest (going out,
+        the turn cap, refills that shuffle a pile they do not draw whole) runs the code
+        of the narrated path; the tests check both paths end in the same state.
+        """
+        self._history = (self._history, action)
+        self._moves += 1
+        turns = self._turns + 1
+        if turns >= self._max_turns:
+            self._apply(action, None)
+            return
+        self._turns = turns
+        p = self._current
+        hands = self._hands
+        if type(action) is Pass:
+            storage = self._storage
+            moved = storage & action._take  # D6.2: every card of the value taken
+            give = action._one  # D6.3: one card (or none) given
+            delta = moved - give
+            hands[p] += delta
+            storage -= delta
+            known = self._known  # everyone saw the take; a card known in the hand may be given
+            seen = known[p] + moved
+            if seen & action._mask:
+                seen -= give
+            known[p] = seen
+            have = self._info.size - (moved >> action._shift) + action._gives
+            goal = self._info.size if self._noted else self._target
+            passes = self._passes + 1
+            ends = passes == self.players - 1  # n - 1 passes in a row end the round (D7.1)
+            if not ends:
+                self._passes, self._last, self._current = passes, (p, action), self._next[p]
+            while True:  # twice when the round ends: the pass's refill, then the round's (D7.2)
+                # The refill (D6.5), written out for the cases simulations meet most: cards
+                # left in the deck, or deck and discard pile both dry (D9.2).
+                need = goal - have
+                deck = self._deck
+                left = len(deck) - need
+                if need <= 0 or not deck and not self._discard:
+                    info = _SEEN.get(storage)
+                    if info is None:
+                        info = _info_of(storage)
+                    self._storage, self._info = storage, info
+                elif left > 0 or not left and not (self._when_empty and self._discard):
+                    if need == 1:
+                        storage += _ONE[deck[left]]
+                    else:
+                        for v in deck[left:]:
+                            storage += _ONE[v]
+                    self._deck = deck[:left]
+                    info = _SEEN.get(storage)
+                    if info is None:
+                        info = _info_of(storage)
+                    self._storage, self._info = storage, info
+                else:
+                    self._fill(storage, have, goal)
+                    storage, info = self._storage, self._info
+                if not ends:
+                    return
+                ends = False
+                owner, play = self._standing
+                self._discard += play._counts
+                self._standing = self._last = None
+                self._target = goal = self._target + 1
+                self._current, self._passes, self._phase = owner, 0, "lead"
+                self._round += 1
+                have = info.size
+        hand = hands[p] - action._counts
+        if not hand:  # going out (D8.1)
+            self._turns = turns - 1
+            self._apply(action, None)
+            return
+        hands[p] = hand
+        known = self._known[p]
+        if known:
+            for shift, k in action._parts:
+                had = known >> shift & 255
+                if had:
+                    known -= (had if had < k else k) << shift
+            self._known[p] = known
+        prev = self._standing
+        if prev is not None:
+            self._discard += prev[1]._counts
+        self._standing = self._last = (p, action)
+        self._passes, self._current, self._phase = 0, self._next[p], "respond"
+
+    def _fill(self, storage: int, have: int, goal: int) -> None:
+        """The refill of the fast path: ``storage`` (``have`` cards) drawn up to ``goal``.
+
+        Draws from the top of the deck. When the deck runs dry the discard pile is
+        reshuffled (D9.1); if it is drawn whole at once, it goes into the Storage without
+        a shuffle, as its order cannot matter (the decision is still counted). A pile
+        drawn in part is ``_refill``'s, like the narrated path.
+        """
+        need = goal - have
+        if need > 0:
+            deck = self._deck
+            left = len(deck) - need
+            if left > 0 or not left and not (self._when_empty and self._discard):
+                if need == 1:
+                    storage += _ONE[deck[left]]
+                else:
+                    for v in deck[left:]:
+                        storage += _ONE[v]
+                self._deck = deck[:left]
+            else:
+                pile = self._discard
+                if pile:
+                    if -left < sum(pile.to_bytes(9, "little")):
+                        self._storage = storage
+                        self._refill(goal, have, None, "D6.5")
+                        return
+                    storage += pile
+                    self._discard = 0
+                    self._rng_count += 1
+                    self._deck_known = True
+                if deck:
+                    for v in deck:
+                        storage += _ONE[v]
+                    self._deck = b""
+        info = _SEEN.get(storage)
+        if info is None:  # _info_of, written out: the simulations' most frequent call
+            counts = storage.to_bytes(9, "little")
+            info = _CLASSES[max(counts)][counts.translate(_PRESENT)].infos[sum(counts)]
+            if len(_SEEN) >= 1 << 16:
+                _SEEN.clear()
+            _SEEN[storage] = info
+        self._storage, self._info = storage, info
+
     def _apply(self, action: Action, ev: list[Event] | None) -> None:
         p = self._current
         self._turns += 1
@@ -781,6 +1003,7 @@ class DepotState(State):
             self._do_pass(p, action, ev)
         if self._turns >= self._max_turns and self._phase != "finished":
             self._phase, self._winners, self._termination = "finished", (), Termination.ABORTED
+            self.is_terminal = True
             self._reason = self._abort_reason()
             if ev is not None:
                 ev.append(Event("abort", {"turns": self._turns}, "D9.3",
@@ -854,7 +1077,7 @@ class DepotState(State):
                 what += f" and gives {_article(give)} {give}"
             text = f"{self.seat_label(p)} passes (rule D6): {what}."
             if have >= goal:  # no refill follows: say what the Storage is now
-                self._info = _STORAGE[storage]
+                self._info = _info_of(storage)
                 text += f" {self._storage_line()}"
             ev.append(Event("pass", {"seat": p, "take": take, "give": give, "taken": taken}, "D6", text))
         self._refill(goal, have, ev, "D6.5")
@@ -877,9 +1100,21 @@ class DepotState(State):
             n = len(deck)
             while have < goal:
                 if not n:
-                    if not self._discard:
+                    pile = self._discard
+                    if not pile:
                         break
-                    self._deck = ()  # every card of the old deck was drawn
+                    self._deck = b""  # every card of the old deck was drawn
+                    if ev is None and _size(pile) <= goal - have:
+                        # The whole pile goes into the Storage now, so its order cannot
+                        # matter: the simulation skips the generator (the decision is still
+                        # counted, and the narrated path shuffles to tell the order drawn).
+                        storage += pile
+                        have += _size(pile)
+                        self._discard = 0
+                        self._rng_count += 1
+                        self._deck_known = True
+                        deck, n = b"", 0
+                        continue
                     self._reshuffle(ev)
                     deck = self._deck
                     n = len(deck)
@@ -890,13 +1125,13 @@ class DepotState(State):
                 if ev is not None:
                     drawn.append(v)
                 if not n and self._when_empty and self._discard:
-                    self._deck = ()
+                    self._deck = b""
                     self._reshuffle(ev)
                     deck = self._deck
                     n = len(deck)
             self._deck = deck if n == len(deck) else deck[:n]
             self._storage = storage
-            self._info = _STORAGE[storage]
+            self._info = _info_of(storage)
             if ev is not None:
                 if drawn:
                     ev.append(Event("refill", {"drawn": drawn}, rule,
@@ -908,18 +1143,17 @@ class DepotState(State):
                                     f"cards (rule D9.2)."))
         else:
             # The take/give of a pass changed the Storage, so always look it up again (D3.5).
-            self._info = _STORAGE[storage]
+            self._info = _info_of(storage)
 
     def _reshuffle(self, ev: list[Event] | None) -> None:
-        cards = _PILES[self._discard]  # sorted first, so the shuffle depends only on the RNG
+        cards = _cards(self._discard)  # sorted first, so the shuffle depends only on the RNG
         if cards[0] != cards[-1]:
-            cards = list(cards)
             self._shuffle(cards)
         else:
             # A pile of one value (a discarded set, a single card) is the same in any
             # order: skip the generator but keep the decision count, so games replay alike.
             self._rng_count += 1
-        self._deck = (*cards, *self._deck)  # any cards still in the deck stay on top
+        self._deck = bytes(cards) + self._deck  # any cards still in the deck stay on top
         self._discard = 0
         self._deck_known = True  # everyone saw the discard pile that became the deck
         if ev is not None:
@@ -987,7 +1221,7 @@ class DepotState(State):
                 penalties[s] += (c,)
                 ref = c
             taken[s] = c
-        self._storage, self._info = storage, _STORAGE[storage]
+        self._storage, self._info = storage, _info_of(storage)
         self._penalties = tuple(penalties)
         return taken
 
@@ -997,7 +1231,7 @@ class DepotState(State):
             ev.append(Event("game_end", {"winner": p, "game": self._game_no}, "D8.1",
                             f"{who} has played their last card: game {self._game_no} is over (rule D8.1)."))
         if self.options["games"] == 1:
-            self._phase = "finished"
+            self._phase, self.is_terminal = "finished", True
             self._winners, self._reason = self._end_of(p)
             return
         self._hidden(ev, "the hands are shown and ranked (rule D10.2)")
@@ -1031,7 +1265,7 @@ class DepotState(State):
                                 f"Game {self._game_no} of {self.options['games']}: the cards are shuffled and "
                                 f"dealt again; {self.seat_label(starter)} leads (rule D10.6)."))
             return
-        self._phase = "finished"
+        self._phase, self.is_terminal = "finished", True
         self._winners, self._reason = self._end_of(p)
         if ev is not None:
             ev.append(Event("match_end", {"winners": list(self._winners)}, "D10.7",
@@ -1063,25 +1297,25 @@ class DepotState(State):
                         counts[v] -= 1
             else:
                 self._penalties = ((),) * n
-            order = [v for v in VALUES for _ in range(counts[v])]
+            order = list(_SORTED[tuple(counts[v] for v in VALUES)])
             self._shuffle(order)
             # After a hand-built first game the penalty piles may hold cards the deck has not:
             # then this game's cards are the ones dealt and the piles.
             self._built = None if min(counts.values()) >= 0 else \
                 _counts(order) + _counts(v for pile in self._penalties for v in pile)
-        deck = order[::-1]  # internal: top of the deck is the end of the list
-        hand_size = self.options["hand_size"][n]
-        hands = [0] * n
-        for i in range(hand_size * n):
-            hands[(starter + i) % n] += _ONE[deck.pop()]
-        storage = 0
+        # One card at a time clockwise from the starter: card i of the deal goes to seat
+        # (starter + i) % n, then the Storage's cards (D2.2, D2.3).
+        dealt = self.options["hand_size"][n] * n
         t0 = self.options["initial_storage"][n]
-        for _ in range(min(t0, len(deck))):
-            storage += _ONE[deck.pop()]
-        self._hands, self._storage, self._info = hands, storage, _STORAGE[storage]
+        card = _ONE.__getitem__
+        hands = [0] * n
+        for i in range(n):
+            hands[(starter + i) % n] = sum(map(card, order[i:dealt:n]))
+        storage = sum(map(card, order[dealt:dealt + t0]))
+        self._hands, self._storage, self._info = hands, storage, _info_of(storage)
         self._known = [0] * n
         self._deck_known = False
-        self._deck = tuple(deck)
+        self._deck = bytes(reversed(order[dealt + t0:]))  # internal: the top card last
         self._discard = 0
         self._target = t0
         self._standing = None
@@ -1089,6 +1323,7 @@ class DepotState(State):
         self._passes = 0
         self._round = 1
         self._phase = "lead"
+        self.is_terminal = False
         self._last = None
         self._turns = 0
 
@@ -1126,7 +1361,9 @@ class DepotState(State):
         return super().from_dict(data)  # type: ignore[return-value]
 
     def _derive(self) -> None:
-        self._info = _STORAGE[self._storage]
+        self._info = _info_of(self._storage)
+        self.is_terminal = self._phase == "finished"
+        self._next = _NEXT[self.players]
         self._max_turns = self.options["max_turns"] or TURN_BOUND
         self._noted = self.options["refill_target"] == "noted"
         self._when_empty = self.options["reshuffle_timing"] == "when_empty"
@@ -1565,7 +1802,7 @@ class DepotState(State):
             else:
                 self._hands[name] = _counts(cards)
         self._storage, self._discard = _counts(storage), _counts(discard)
-        self._deck = tuple(deck[::-1])
+        self._deck = bytes(deck[::-1])
         self._known = [0] * n
         self._deck_known = False
         self._built = _counts(game_cards.elements())
@@ -1612,7 +1849,7 @@ class DepotState(State):
             pool = _cards(deck)
             rng.shuffle(pool)
             k = 0
-        world._deck = tuple(pool[k:])
+        world._deck = bytes(pool[k:])
         return world
 
     def __repr__(self) -> str:
@@ -1666,6 +1903,7 @@ def new_game(players: int = 4, seed: int | None = None, deck: list[int] | None =
     st._max_turns = opts["max_turns"] or TURN_BOUND
     st._noted = opts["refill_target"] == "noted"
     st._when_empty = opts["reshuffle_timing"] == "when_empty"
+    st._next = _NEXT[n]
     starter = st._randrange(n) if sp == "random" else sp
     st._setup(starter, deck)
     return st
@@ -1725,8 +1963,8 @@ def setup_position(
         raise ValueError(f"hands: expected {n} hands, got {len(hands)}")
     st._hands = [_zone(list(h)) for h in hands]
     st._storage = _zone(list(storage))
-    st._info = _STORAGE[st._storage]
-    st._deck = _deck_tuple(list(deck))
+    st._info = _info_of(st._storage)
+    st._deck = _deck_bytes(list(deck))
     st._discard = _zone(list(discard))
     if standing is not None:
         owner = st.check_seat(standing[0])

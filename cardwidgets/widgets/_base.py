@@ -7,6 +7,10 @@ a few small UI messages); every message is validated here, and a bad one sets
 ``last_error`` and changes nothing. The browser never writes a trait: an incoming
 state update is refused, so a player's view cannot switch itself to the teacher
 view or move the cursor behind the table's back.
+
+Playing together: ``hotseat=True`` shares one screen (the table shows the seat to act,
+with a curtain between two people's turns), and ``table.view_for(seat)`` makes another
+table on the same game for one player (see ``_together.py``).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from ..core.replay import Replay
 from ..core.timeline import LineLimitError
 from ..games import game_module, game_spec
 from ..rules import as_json
+from ._together import Group, narration_at, public_view
 
 STATIC = pathlib.Path(__file__).resolve().parent.parent / "static"
 
@@ -47,6 +52,9 @@ MAX_BOT_DELAY = 3.0
 #: The paces a replay plays at, in positions per second (``play_replay`` and ``play`` messages).
 MIN_REPLAY_SPEED, MAX_REPLAY_SPEED = 0.2, 20.0
 DEFAULT_REPLAY_SPEED = 2.0
+#: What the page may still ask a hot-seat table while its curtain is down: nothing that acts or
+#: shows a seat's cards (a new message type is refused there until it is known to be safe).
+UNDER_CURTAIN = frozenset({"iam", "goto", "undo", "switch", "continue", "clear_error", "speed", "skip"})
 
 
 def _event_loop() -> asyncio.AbstractEventLoop | None:
@@ -103,7 +111,8 @@ class TableWidget(anywidget.AnyWidget):
     last_error = traitlets.Unicode("").tag(sync=True)
     """Why the last request was refused (with rule ID), or ``""``."""
     seat = traitlets.Int(None, allow_none=True).tag(sync=True)
-    """Whose view the table shows; ``None`` = teacher view (all hands, hot-seat). Set from Python only."""
+    """Whose view the table shows; ``None`` = teacher view (all hands). On a hot-seat table, the seat
+    that said "I am ..." for this turn (``None`` while the curtain is down). Set from Python only."""
     bot_seats = traitlets.List(traitlets.Int()).tag(sync=True)
     """Seats the computer plays."""
     thinking = traitlets.Bool(False).tag(sync=True)
@@ -127,6 +136,13 @@ class TableWidget(anywidget.AnyWidget):
     playing = traitlets.Float(0.0).tag(sync=True)
     """Positions per second while the table plays the current line forward (``play_replay``, or the
     scrubber's play button); 0 when it does not."""
+    hotseat = traitlets.Bool(False).tag(sync=True)
+    """People share this screen (``hotseat=True``): the table shows the view of the seat to act, and a
+    curtain hides every hand between two people's turns."""
+    curtain = traitlets.Dict(default_value=None, allow_none=True).tag(sync=True)
+    """While a hot-seat table waits for the next person, ``{"seat", "name"}`` of the seat to act (the
+    page offers "I am <name>"), else ``None``. While it is set the other traits carry only what every
+    seat sees: the view of nobody, the public narration, no legal moves."""
 
     def __init__(
         self,
@@ -137,8 +153,10 @@ class TableWidget(anywidget.AnyWidget):
         bots: Mapping[int, Any] | str | None = None,
         bot_delay: float = 0.7,
         animations: bool = True,
+        hotseat: bool = False,
         state: State | None = None,
         timeline: Timeline | None = None,
+        _group: Group | None = None,
         **options: Any,
     ) -> None:
         if timeline is None:
@@ -156,18 +174,59 @@ class TableWidget(anywidget.AnyWidget):
         if root.game != self.GAME:
             raise ValueError(f"a {type(self).__name__} table needs a {self.GAME} game, got {root.game}")
         root.check_seat(seat)
+        if hotseat and seat is not None:
+            raise ValueError("a hot-seat table shows the seat to act: give no seat")
+        if hotseat and isinstance(bots, str):
+            raise ValueError("on a hot-seat table give the bots seat by seat, such as bots={2: 'greedy'}: "
+                             "the other seats are the people at the screen")
         self.timeline = timeline
-        self._bots = self._make_bots(root, seat, bots)
-        self._pending: asyncio.Handle | None = None  # the one scheduled bot move, if any
+        self._syncing = False  # a hot-seat table sets its own seat while it syncs
+        self._look: int | None = None  # a view looking back: the position it shows (None: the game's now)
+        self._look_line = ""
+        if _group is None:
+            self._bots = self._make_bots(root, seat, bots)
+            self._group = Group(self._bots)
+            self._own_cursor = False  # this table moves the game's cursor itself
+        else:  # a view of another table (view_for): its game, its bots, its scheduled move
+            if bots is not None:
+                raise TypeError("a view shares the bots of the table it views")
+            self._group = _group
+            self._bots = _group.bots
+            if seat in self._bots:
+                raise ValueError(f"seat {seat} is played by a bot")
+            self._own_cursor = True
+        self._group.add(self)
         self._play: asyncio.Handle | None = None  # the next step of a replay playing, if any
-        self._stalled = False  # a bot failed: bots wait until a person acts
         self._branches_key: tuple | None = None  # what the synced list of lines reflects
         self._pauses = set(game_spec(self.GAME).pauses)
-        super().__init__(game=self.GAME, seat=seat, bot_seats=sorted(self._bots), bot_delay=bot_delay,
-                         animations=animations, rules=as_json(self.GAME), hold=None)
+        first = next(self._group.others(self), None)  # a view starts at the game's pace and hold
+        super().__init__(game=self.GAME, seat=seat, bot_seats=sorted(self._bots),
+                         bot_delay=bot_delay if first is None else first.bot_delay,
+                         animations=animations, rules=as_json(self.GAME), hotseat=hotseat,
+                         hold=None if first is None else first.hold,
+                         thinking=False if first is None else first.thinking)
         self.on_msg(self._on_msg)
         self._sync()
-        self._run_bots(from_browser=False)
+        if _group is None:
+            self._run_bots(from_browser=False)
+
+    # The bot move scheduled and the stall after a bot's failure belong to the game, not to one
+    # table: every view of it shares them (so a bot moves once, whatever the number of views).
+    @property
+    def _pending(self) -> asyncio.Handle | None:
+        return self._group.pending
+
+    @_pending.setter
+    def _pending(self, handle: asyncio.Handle | None) -> None:
+        self._group.pending = handle
+
+    @property
+    def _stalled(self) -> bool:
+        return self._group.stalled
+
+    @_stalled.setter
+    def _stalled(self, value: bool) -> None:
+        self._group.stalled = value
 
     def _make_bots(self, state: State, seat: int | None, bots: Any) -> dict[int, Bot]:
         if bots is None:
@@ -200,7 +259,7 @@ class TableWidget(anywidget.AnyWidget):
     def explain(self, action: Any, seat: Any = ANY):
         """Whether ``action`` is legal now and, if not, the rule it breaks (an ``Explanation``).
 
-        A player's table explains for its own seat.
+        A player's table explains for its own seat (a hot-seat table: the seat shown).
         """
         if seat is ANY and self.seat is not None:
             seat = self.seat
@@ -242,9 +301,12 @@ class TableWidget(anywidget.AnyWidget):
         """Apply ``action`` (object or notation) for whoever is to act, then let bots move.
 
         Acting at an earlier position starts a new line (the old one is kept). Raises
-        the engine's errors (and changes nothing) when the action is refused.
+        the engine's errors (and changes nothing) when the action is refused. A view
+        (``view_for``) acts for its own seat only, at the game's current position.
         """
-        events = self._push(action, seat=ANY)
+        if self._own_cursor:
+            self._look = None
+        events = self._push(action, seat=self.seat if self._own_cursor else ANY)
         self._run_bots(from_browser=False)
         return events
 
@@ -256,18 +318,32 @@ class TableWidget(anywidget.AnyWidget):
                 self._stop_playing()
                 self._stalled = False
             self._sync(person=not by_bot)
+        self._sync_others()
         return events
 
     def undo(self) -> None:
-        """Step back one action (past bot moves, to the last time a person was to act)."""
+        """Step back one action (past bot moves, to the last time a person was to act).
+
+        A view (``view_for``) looks back on its own: the game and the other tables stay."""
+        if self._own_cursor:
+            self._look_at(self._look_back())
+            return
         self._navigate(self._back, False)
 
     def goto(self, n: int) -> None:
-        """Show the position after ``n`` actions of the current line (nothing is dropped)."""
+        """Show the position after ``n`` actions of the current line (nothing is dropped).
+
+        A view (``view_for``) looks there on its own: the game and the other tables stay."""
+        if self._own_cursor:
+            self.timeline.position(n)  # raises on a bad index, as the timeline's goto does
+            self._look_at(n)
+            return
         self._navigate(lambda: self.timeline.goto(n), False)
 
     def switch(self, branch: str) -> None:
-        """Show another line of play, at its last position."""
+        """Show another line of play, at its last position (the table that holds the game only)."""
+        if self._own_cursor:
+            raise ValueError("a view follows the game's line of play; switch lines on the table it views")
         self._navigate(lambda: self.timeline.switch(branch), False)
 
     def _navigate(self, move: Any, from_browser: bool) -> None:
@@ -279,6 +355,7 @@ class TableWidget(anywidget.AnyWidget):
             self._cancel_pending()
             self.hold = None
             self._sync()
+            self._sync_others()
             self._run_bots(from_browser)
 
     def _back(self) -> None:
@@ -338,7 +415,7 @@ class TableWidget(anywidget.AnyWidget):
         except (IllegalActionError, InvalidActionError) as e:
             # Neither the action nor the engine's reason, and for a player not even the rule:
             # which rule refuses it (D4.1 or D4.2 ...) can depend on the bot's hidden hand.
-            rule = f" (rule {e.rule})" if isinstance(e, IllegalActionError) and self.seat is None else ""
+            rule = f" (rule {e.rule})" if isinstance(e, IllegalActionError) and self._is_teacher() else ""
             self._bot_failed(f"{who} chose an action the rules refuse{rule}")
             return
         except Exception as e:  # a bot's own bug
@@ -398,6 +475,8 @@ class TableWidget(anywidget.AnyWidget):
             self.last_error = f"Bad message: more than {MAX_MESSAGE} characters."
             return
         kind = msg["type"]
+        if self._handle_together(kind, msg):
+            return
         if kind == "act":
             action = msg.get("action")
             if not isinstance(action, str):
@@ -470,7 +549,8 @@ class TableWidget(anywidget.AnyWidget):
         if actor is not None and actor in self._bots:
             self.last_error = f"Illegal: rule G3 — it is {st.seat_label(actor)}'s turn, played by the computer"
             return
-        seat = self.seat if self.seat is not None else ANY
+        # Nobody seated at a hot-seat table acts as a spectator: refused (G3), never for anyone.
+        seat = self.seat if self.seat is not None or self.hotseat else ANY
         try:
             events = self._push(text, seat=seat, max_lines=MAX_LINES)
         except (IllegalActionError, InvalidActionError, LineLimitError) as e:
@@ -482,26 +562,32 @@ class TableWidget(anywidget.AnyWidget):
     # ------------------------------------------------------------------ sync
     def _viewer_may_act(self, st: State) -> bool:
         actor = st.current_player
-        if actor is None or actor in self._bots:
+        if actor is None or actor in self._bots or (self.hotseat and self.seat is None):
             return False
         return self.seat is None or self.seat == actor
 
     def _sync(self, person: bool = False) -> None:
         """Set every synced trait from the timeline: one message to the browser."""
         tl = self.timeline
-        st = tl.state
-        may_act = self._viewer_may_act(st)
+        n = self._shown_index()
+        st = tl.state if n == tl.cursor else tl.position(n)
+        self._update_curtain(st)
+        nobody = self.hotseat and self.seat is None  # a hot-seat table between two people
+        may_act = self._viewer_may_act(st) and n == tl.cursor
         legal = [str(a) for a in st.legal_actions()] if may_act else []
         with self.hold_sync():
             if person:  # a person's move ends a wait
                 self.hold = None
             self.preview = None  # it belonged to the position before
-            self.cursor = tl.cursor
+            self.cursor = n
             self.history_len = tl.length
-            self.view = st.view(self.seat)
+            self.view = public_view(st) if nobody else st.view(self.seat)
             self.legal = legal
             self.refusals = self._refusals(st, legal) if may_act else {}
-            self.narration = tl.narration(self.seat, last=LOG_TAIL)
+            if nobody or n != tl.cursor:
+                self.narration = narration_at(tl, n, self.seat, public=nobody, last=LOG_TAIL)
+            else:
+                self.narration = tl.narration(self.seat, last=LOG_TAIL)
             self.branch = tl.branch
             # Rebuilding and sending the list costs as much as it is long: with many lines, not
             # for every move along the current one.
@@ -533,7 +619,7 @@ class TableWidget(anywidget.AnyWidget):
 
     @traitlets.observe("seat")
     def _seat_changed(self, _change: dict[str, Any]) -> None:
-        if hasattr(self, "timeline"):
+        if hasattr(self, "timeline") and not self._syncing:
             self._sync()
 
     # ------------------------------------------------------------------ previews
@@ -550,8 +636,8 @@ class TableWidget(anywidget.AnyWidget):
         viewer may see, up to the first step that depends on hidden cards (its last line says what
         happens next). Empty when the viewer may not make that move now."""
         st = self.state
-        if not self._viewer_may_act(st):
-            return []
+        if not self._viewer_may_act(st) or self._shown_index() != self.timeline.cursor:
+            return []  # a view looking back plays nothing there
         ex = st.explain(action, self.seat if self.seat is not None else ANY)
         return [e.text for e in ex.effects if e.text] if ex.legal else []
 
@@ -559,7 +645,10 @@ class TableWidget(anywidget.AnyWidget):
     def play_replay(self, speed: float = DEFAULT_REPLAY_SPEED) -> None:
         """Play the current line forward, ``speed`` positions per second (from its start when the
         cursor is at its end), until the line ends, a person acts or moves the cursor, or
-        :meth:`pause_replay`. Needs a running event loop (a notebook's kernel has one)."""
+        :meth:`pause_replay`. Needs a running event loop (a notebook's kernel has one). A view
+        (``view_for``) does not: it follows the game, which the table it views plays."""
+        if self._own_cursor:
+            raise ValueError("a view follows the game: play the line on the table it views")
         loop = _event_loop()
         if loop is None:
             raise RuntimeError("play_replay needs a running event loop (call it in a notebook cell); "
@@ -586,6 +675,9 @@ class TableWidget(anywidget.AnyWidget):
 
     def _start_playing(self, speed: float, loop: asyncio.AbstractEventLoop) -> None:
         tl = self.timeline
+        if self._own_cursor:  # it would move the game of every other table
+            self.last_error = "This view follows the game: play the line on the table it views."
+            return
         if tl.length == 0:
             self.last_error = "There is nothing to play: the line has no moves yet."
             return
@@ -607,6 +699,7 @@ class TableWidget(anywidget.AnyWidget):
                     self._cancel_pending()
                     self.hold = None
                     self._sync()
+                    self._sync_others()
                     if tl.cursor >= tl.length:
                         self.playing = 0.0
             if tl.cursor < tl.length and self.playing > 0:
@@ -625,9 +718,150 @@ class TableWidget(anywidget.AnyWidget):
         if self.playing:
             self.playing = 0.0
 
+    # ------------------------------------------------------------------ playing together
+    def view_for(self, seat: int | None) -> "TableWidget":
+        """Another table on the same game, showing ``seat``'s view (``None``: the teacher's).
+
+        Every table on the game shows every move, whoever makes it; a view acts only for its
+        own seat (others are refused with rule G3), at the game's current position. The bots
+        belong to the game: they move once, whatever the number of views. Each view has its own
+        cursor: going back (its scrubber, ``goto``, ``undo``) shows the past there only, while
+        the game and the other tables go on; "Back to the latest move" follows the game again.
+        The table that holds the game (the one made first) moves the game itself, as ever.
+        """
+        return type(self)(timeline=self.timeline, seat=seat, animations=self.animations, _group=self._group)
+
+    def _is_teacher(self) -> bool:
+        """Whether the viewer may see everything (a teacher's table; never a hot-seat one)."""
+        return self.seat is None and not self.hotseat
+
+    def _sync_others(self) -> None:
+        """The game changed: every other table on it shows the change."""
+        for table in self._group.others(self):
+            table._sync()
+
+    @traitlets.observe("thinking", "hold", "bot_delay")
+    def _share(self, change: dict[str, Any]) -> None:
+        # The bots' pace, their scheduled move and a round's wait belong to the game: every
+        # table on it shows the same (setting the same value again does nothing).
+        if not hasattr(self, "_group"):
+            return
+        for table in self._group.others(self):
+            if getattr(table, change["name"]) != change["new"]:
+                setattr(table, change["name"], change["new"])
+
+    def _update_curtain(self, st: State) -> None:
+        """Hot seat: show the seat to act if it said "I am ...", else lower the curtain for it.
+
+        The curtain comes down only for a person's turn other than the seat shown: during the
+        bots' turns (and at the end) the seat shown stays, and nobody is shown before the first
+        person says who they are."""
+        if not self.hotseat:
+            return
+        actor = st.current_player
+        waiting = actor is not None and actor not in self._bots and actor != self.seat
+        self._syncing = True
+        try:
+            with self.hold_sync():
+                if waiting:
+                    self.seat = None
+                    self.curtain = {"seat": actor, "name": st.seat_label(actor)}
+                else:
+                    self.curtain = None
+        finally:
+            self._syncing = False
+
+    def _handle_together(self, kind: str, msg: dict[str, Any]) -> bool:
+        """The messages of hot-seat tables and views; ``True`` when handled here."""
+        if kind == "iam":
+            self._claim(msg.get("seat"))
+            return True
+        if self.hotseat and self.seat is None and kind not in UNDER_CURTAIN:
+            who = self.curtain["name"] if self.curtain else None
+            self.last_error = (f"Illegal: rule G3 — nobody is seated: {who}, say \"I am {who}\" first"
+                               if who else "Illegal: rule G3 — nobody is seated at this table now")
+            return True
+        if not self._own_cursor:
+            return False
+        if kind == "undo":
+            self._look_at(self._look_back())
+            return True
+        if kind == "goto":
+            index = msg.get("index")
+            if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index <= self.timeline.length:
+                self.last_error = f"Bad 'goto' message: index must be 0..{self.timeline.length}."
+            else:
+                self._look_at(index)
+            return True
+        if kind == "switch":
+            self.last_error = "This view follows the game's line of play: lines are switched on the table it views."
+            return True
+        if kind == "act" and self._shown_index() != self.timeline.cursor:
+            self.last_error = (f"You are looking at move {self._shown_index()}: go back to the game's move "
+                               f"{self.timeline.cursor} to play.")
+            return True
+        return False
+
+    def lift_curtain(self, seat: int) -> None:
+        """What "I am <name>" does on a hot-seat table: show ``seat``'s view, the seat to act.
+
+        Raises ``ValueError`` (and changes nothing) unless the curtain is down for that seat.
+        """
+        self._claim(seat)
+        if self.last_error:
+            error, self.last_error = self.last_error, ""
+            raise ValueError(error)
+
+    def _claim(self, seat: Any) -> None:
+        """ "I am <name>" on a hot-seat table: the curtain lifts on that seat's view."""
+        if not self.hotseat:
+            self.last_error = "Bad 'iam' message: this table is not a hot-seat table."
+            return
+        curtain = self.curtain
+        if curtain is None:
+            self.last_error = "Nothing to lift: the curtain is not down."
+            return
+        if type(seat) is not int or seat != curtain["seat"]:  # not True, not 0.0
+            self.last_error = f"Bad 'iam' message: it is {curtain['name']}'s turn (seat {curtain['seat']})."
+            return
+        self._syncing = True
+        try:
+            self.seat = curtain["seat"]
+        finally:
+            self._syncing = False
+        self._sync()
+
+    def _shown_index(self) -> int:
+        """The position this table shows: the game's (the timeline's cursor), or a view's own."""
+        tl = self.timeline
+        look = self._look
+        if look is None:
+            return tl.cursor
+        if self._look_line != tl.branch or look > tl.length:  # the game changed lines under it
+            self._look = None
+            return tl.cursor
+        return look
+
+    def _look_back(self) -> int:
+        """A view's "undo": one position back from the one it shows, past the bots' turns."""
+        n = self._shown_index() - 1
+        while n > 0 and self.timeline.position(n).current_player in self._bots:
+            n -= 1
+        return max(n, 0)
+
+    def _look_at(self, n: int) -> None:
+        """A view shows position ``n`` of the game's line (the game's own position: follows it)."""
+        tl = self.timeline
+        self._look = None if n == tl.cursor else n
+        self._look_line = tl.branch
+        self._sync()
+
     # ------------------------------------------------------------------ static fallback
     def __str__(self) -> str:
         st = self.state
+        if self.hotseat and self.seat is None:  # saved with the notebook: nobody's cards
+            return f"{st.SPEC.title}, hot seat: " + (f"{self.curtain['name']} to play." if self.curtain
+                                                       else "nobody is seated.")
         return st.view_text(st.view(self.seat))
 
     def _repr_html_(self) -> str:
@@ -637,6 +871,8 @@ class TableWidget(anywidget.AnyWidget):
 
     def __repr__(self) -> str:
         who = "teacher view" if self.seat is None else f"seat {self.seat}"
+        if self.hotseat:
+            who = "hot seat, " + ("curtain down" if self.seat is None else f"seat {self.seat}")
         return f"<{type(self).__name__} {who} move {self.cursor} of {self.history_len}>"
 
 
@@ -674,8 +910,10 @@ def table_class(game: str) -> type[TableWidget]:
            f"Parameters are those of ``cardwidgets.games.{game}.new_game`` (``players``, ``seed``,\n"
            f"``deck`` and the game's options) plus ``seat`` (whose view is shown; ``None`` = teacher\n"
            f"view), ``bots`` (``{{seat: \"greedy\"}}``, or one name for every other seat),\n"
-           f"``bot_delay`` (seconds a bot waits after a click; the page's speed control changes it) and\n"
-           f"``animations`` (``False``: cards do not move). ``table.timeline`` holds the game.\n")
+           f"``bot_delay`` (seconds a bot waits after a click; the page's speed control changes it),\n"
+           f"``animations`` (``False``: cards do not move), ``names`` (one per seat, for narration and\n"
+           f"the table) and ``hotseat`` (``True``: people share the screen, a curtain between their turns).\n"
+           f"``table.timeline`` holds the game; ``table.view_for(seat)`` is another player's table on it.\n")
     return type(spec.table, (TableWidget,), {
         "__module__": "cardwidgets.widgets", "__doc__": doc, "__qualname__": spec.table,
         "GAME": game, "_esm": bundle(game, "js"), "_css": bundle(game, "css"),

@@ -1,38 +1,15 @@
 // @vitest-environment happy-dom
 // The cirno+neu layout in the shared frame, driven by positions the Python engine made
 // (fixtures/cirno_neu.json, written by tests/test_js_fixtures.py).
-import { describe, it, expect, beforeEach, afterEach } from "vitest";
-import widget, { parseAction, playNotation, actionToken, cardFace, heat, renderNeuCard, layout } from "../src/cirno_neu/index.js";
-import { fakeModel } from "./fake-model.js";
-import { scenario, scenarioNames } from "./fixtures.js";
-
-/** @type {HTMLElement} */
-let el;
-/** @type {ReturnType<typeof fakeModel>} */
-let model;
-/** @type {(() => void) | undefined} */
-let cleanup;
+import { describe, it, expect } from "vitest";
+import { parseAction, playNotation, actionToken, cardFace, heat, renderNeuCard, layout } from "../src/cirno_neu/index.js";
+import { scenarioNames } from "./fixtures.js";
+import { model, mountScenario, unmount, useTable, $, $$, view, handCards } from "./helpers.js";
 
 /** @param {string} name @param {Record<string, any>} [over] */
-function mount(name, over = {}) {
-  model = fakeModel(scenario("cirno_neu", name, over));
-  cleanup = widget.render({ model, el });
-  return model;
-}
-const $ = (sel) => /** @type {HTMLElement} */ (el.querySelector(sel));
-const $$ = (sel) => /** @type {HTMLElement[]} */ ([...el.querySelectorAll(sel)]);
-const handCards = () => $$(".cw-hand [data-card]");
-const view = () => model.get("view");
+const mount = (name, over = {}) => mountScenario("cirno_neu", name, over);
 
-beforeEach(() => {
-  el = document.createElement("div");
-  document.body.appendChild(el);
-});
-afterEach(() => {
-  cleanup?.();
-  cleanup = undefined;
-  el.remove();
-});
+useTable();
 
 describe("every engine position draws", () => {
   it.each(scenarioNames("cirno_neu"))("%s: the table, its hooks, and no drawing error", (name) => {
@@ -73,7 +50,7 @@ describe("the ring and the centre", () => {
     mount("life");
     expect($$(".cw-lives").map((l) => l.dataset.chips)).toEqual(view().chips.map(String));
     expect($(".cw-header").textContent).toContain("Life system");
-    cleanup();
+    unmount();
     mount("eliminated");
     const out = $('.cw-seat[data-seat="2"]');
     expect(out.classList.contains("cw-out")).toBe(true);

@@ -1,32 +1,16 @@
 // @vitest-environment happy-dom
 // The Crypto Trick layout in the shared frame, driven by positions the Python engine made
 // (fixtures/crypto_trick.json, written by tests/test_js_fixtures.py).
-import { describe, it, expect, beforeEach, afterEach } from "vitest";
-import widget, { parseAction, cardAction, describeAction, ruleOf, cardWords, renderCryptoCard, layout } from "../src/crypto_trick/index.js";
-import { fakeModel } from "./fake-model.js";
+import { describe, it, expect } from "vitest";
+import { parseAction, cardAction, describeAction, ruleOf, cardWords, renderCryptoCard, layout } from "../src/crypto_trick/index.js";
 import { scenario as fixtureScenario, scenarioNames } from "./fixtures.js";
+import { model, mountScenario, unmount, useTable, $, $$, view, handCards, cardsIn } from "./helpers.js";
 
 const scenario = (name, over = {}) => fixtureScenario("crypto_trick", name, over);
 const NAMES = scenarioNames("crypto_trick");
 
-/** @type {HTMLElement} */
-let el;
-/** @type {ReturnType<typeof fakeModel>} */
-let model;
-/** @type {(() => void) | undefined} */
-let cleanup;
-
 /** @param {string} name @param {Record<string, any>} [over] */
-function mount(name, over = {}) {
-  model = fakeModel(scenario(name, over));
-  cleanup = widget.render({ model, el });
-  return model;
-}
-const $ = (sel) => /** @type {HTMLElement} */ (el.querySelector(sel));
-const $$ = (sel) => /** @type {HTMLElement[]} */ ([...el.querySelectorAll(sel)]);
-const view = () => model.get("view");
-const handCards = () => $$(".cw-hand [data-card]");
-const cardsIn = (sel) => $$(`${sel} [data-card]`).map((c) => c.dataset.card);
+const mount = (name, over = {}) => mountScenario("crypto_trick", name, over);
 const hover = (node, type = "mouseenter") => node.dispatchEvent(new Event(type));
 /** A number as the table writes it (the typographic minus). */
 const num = (text) => Number(String(text).replace("\u2212", "-"));
@@ -52,15 +36,7 @@ function visibleCards(v) {
   return out;
 }
 
-beforeEach(() => {
-  el = document.createElement("div");
-  document.body.appendChild(el);
-});
-afterEach(() => {
-  cleanup?.();
-  cleanup = undefined;
-  el.remove();
-});
+useTable();
 
 describe("every engine position draws", () => {
   it.each(NAMES)("%s: the table, its hooks, and no drawing error", (name) => {
@@ -179,7 +155,7 @@ describe("the felt", () => {
       expect(won.querySelector(".cw-ct-now").dataset.score).toBe(String(v.score_now[i]));
       expect(won.getAttribute("title")).toContain("rule C11.5");
     }
-    cleanup();
+    unmount();
     mount("five_public");
     const w = view();
     const seat = w.won.findIndex((p, i) => i > 0 && p.some((c) => w.block_cards.includes(c)));
@@ -435,7 +411,7 @@ describe("header options", () => {
     mount("five_public");
     const opts = $$(".cw-ct-option").map((c) => c.textContent);
     expect(opts).toEqual(["white ranks high", "gives face up"]);
-    cleanup();
+    unmount();
     mount("offer");
     expect($$(".cw-ct-option")).toHaveLength(0);
   });

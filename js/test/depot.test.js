@@ -1,42 +1,19 @@
 // @vitest-environment happy-dom
 // The Depot layout in the shared frame, driven by positions the Python engine made
 // (fixtures/depot.json, written by tests/test_js_fixtures.py).
-import { describe, it, expect, beforeEach, afterEach, vi } from "vitest";
-import widget, { parseAction, playNotation, passNotation, describeAction, takenWords, passSummary, layout } from "../src/depot/index.js";
+import { describe, it, expect, vi } from "vitest";
+import { parseAction, playNotation, passNotation, describeAction, takenWords, passSummary, layout } from "../src/depot/index.js";
 import { TRAITS } from "../src/lib/table.js";
-import { fakeModel } from "./fake-model.js";
 import { scenario, scenarioNames } from "./fixtures.js";
-
-/** @type {HTMLElement} */
-let el;
-/** @type {ReturnType<typeof fakeModel>} */
-let model;
-/** @type {() => void} */
-let cleanup;
+import { el, model, mountScenario, unmount, useTable, $, $$, view, handCards } from "./helpers.js";
 
 /** @param {string} name @param {Record<string, any>} [over] */
-function mount(name, over = {}) {
-  model = fakeModel(scenario("depot", name, over));
-  cleanup = widget.render({ model, el });
-  return model;
-}
-const $ = (sel) => /** @type {HTMLElement} */ (el.querySelector(sel));
-const $$ = (sel) => /** @type {HTMLElement[]} */ ([...el.querySelectorAll(sel)]);
-const handCards = () => $$(".cw-hand [data-card]");
+const mount = (name, over = {}) => mountScenario("depot", name, over);
 const handValues = () => handCards().map((c) => Number(c.dataset.card));
 const clickHand = (i) => $(`.cw-hand [data-index="${i}"]`).click();
-const view = () => model.get("view");
 const disabled = (sel) => $(sel).hasAttribute("disabled");
 
-beforeEach(() => {
-  el = document.createElement("div");
-  document.body.appendChild(el);
-});
-afterEach(() => {
-  cleanup?.();
-  cleanup = undefined;
-  el.remove();
-});
+useTable();
 
 describe("every engine position draws", () => {
   it.each(scenarioNames("depot"))("%s: the table, its hooks, and no drawing error", (name) => {
@@ -147,14 +124,14 @@ describe("the hand and playing", () => {
     expect(hint.getAttribute("title")).toBe(refusals["play 3"]);
     expect(hint.classList.contains("cw-hint-line")).toBe(true);
     expect(hint.querySelector('.cw-rule[data-rule="D4.7"]')).not.toBeNull();
-    cleanup();
+    unmount();
     // a card in no legal play is dimmed, with Python's reason as its tooltip
     mount("pass_only");
     const why = model.get("refusals")["play 5"];
     expect(why).toMatch(/rule D4\.7/);
     expect(handCards()[0].classList.contains("cw-dimmed")).toBe(true);
     expect(handCards()[0].getAttribute("title")).toBe(why);
-    cleanup();
+    unmount();
     mount("respond", { refusals: {} });
     clickHand(0);
     expect($(".cw-hint").textContent).toContain("play 3 is not a legal play now");
@@ -187,7 +164,7 @@ describe("the hand and playing", () => {
   it("summarises the passes after the plays, and never 'or pass' with no plays", () => {
     mount("respond");
     expect($(".cw-legal").textContent).toContain("or pass: take the 4, 5, 6 or 8, and give a card if you like");
-    cleanup();
+    unmount();
     mount("pass_only");
     expect($$('.cw-legal [data-move^="play"]')).toHaveLength(0);
     const text = $(".cw-legal").textContent;
@@ -477,8 +454,7 @@ describe("the widget's life", () => {
 
   it("cleanup removes the DOM and every listener", () => {
     mount("respond");
-    cleanup();
-    cleanup = undefined;
+    unmount();
     expect(el.children).toHaveLength(0);
     expect(model.listenerCount()).toBe(0);
   });

@@ -2,48 +2,17 @@
 // What a player met at the tables (every game and mode, clicked through in JupyterLab), each
 // checked on positions the Python engines made (fixtures/<game>.json).
 import { describe, it, expect, beforeEach, afterEach, vi } from "vitest";
-import depot from "../src/depot/index.js";
-import cirnoNeu from "../src/cirno_neu/index.js";
-import cryptoTrick from "../src/crypto_trick/index.js";
-import yadokarick from "../src/yadokarick/index.js";
 import { ruleTip, findRule, sentences } from "../src/lib/rules.js";
 import { DURATION } from "../src/lib/motion.js";
-import { fakeModel } from "./fake-model.js";
 import { scenario, scenarioNames, rulesOf } from "./fixtures.js";
+import { GAMES, model, mountScenario as mount, unmount, useTable, $, $$, view } from "./helpers.js";
 
-const WIDGETS = { depot, cirno_neu: cirnoNeu, crypto_trick: cryptoTrick, yadokarick };
-const GAMES = /** @type {Array<keyof typeof WIDGETS>} */ (Object.keys(WIDGETS));
 const ALL = GAMES.flatMap((g) => scenarioNames(g).map((n) => [g, n]));
-
-/** @type {HTMLElement} */
-let el;
-/** @type {ReturnType<typeof fakeModel>} */
-let model;
-/** @type {(() => void) | undefined} */
-let cleanup;
-
-function mount(game, name, over = {}) {
-  model = fakeModel(scenario(game, name, over));
-  cleanup = WIDGETS[game].render({ model, el });
-  return model;
-}
-const $ = (sel) => /** @type {HTMLElement} */ (el.querySelector(sel));
-const $$ = (sel) => /** @type {HTMLElement[]} */ ([...el.querySelectorAll(sel)]);
-const view = () => model.get("view");
 const tick = () => new Promise((r) => setTimeout(r, 0));
 /** Python's next sync: some traits, in one message. */
 const update = (traits) => model.update(traits);
 
-beforeEach(() => {
-  el = document.createElement("div");
-  document.body.appendChild(el);
-});
-afterEach(() => {
-  cleanup?.();
-  cleanup = undefined;
-  el.remove();
-  vi.restoreAllMocks();
-});
+useTable(() => vi.restoreAllMocks());
 
 describe("1. a trick taken stays on the table", () => {
   it("between tricks, the trick just taken is shown where it was played, with who took it", () => {
@@ -373,7 +342,7 @@ describe("15. the bots' pace and 'skip to my turn'", () => {
   it("no pace control without bots, nor once the game is over", () => {
     mount("crypto_trick", "teacher");
     expect($('[data-control="bot-speed"]')).toBeNull();
-    cleanup();
+    unmount();
     mount("crypto_trick", "finished");
     expect($('[data-control="bot-speed"]')).toBeNull();
   });
@@ -521,13 +490,13 @@ describe("motion: cards travel, the DOM is final at once", () => {
     play({ animations: false });
     await tick();
     expect(calls).toHaveLength(0);
-    cleanup();
+    unmount();
     vi.spyOn(window, "matchMedia").mockImplementation((q) => /** @type {any} */ ({ matches: q.includes("reduce"), media: q, addEventListener() {}, removeEventListener() {} }));
     mount("crypto_trick", "follow");
     play();
     await tick();
     expect(calls).toHaveLength(0);
-    cleanup();
+    unmount();
     vi.restoreAllMocks();
     mount("crypto_trick", "follow");
     update({ cursor: 0 });

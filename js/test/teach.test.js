@@ -1,35 +1,12 @@
 // @vitest-environment happy-dom
 // Tables for teaching: the preview of the move pointed at, play/pause in the scrubber, re-dealt
 // lines, and the lesson panel, on positions and lessons the Python tables made (fixtures/).
-import { describe, it, expect, beforeEach, afterEach, vi } from "vitest";
-import depot from "../src/depot/index.js";
-import cirnoNeu from "../src/cirno_neu/index.js";
-import cryptoTrick from "../src/crypto_trick/index.js";
-import yadokarick from "../src/yadokarick/index.js";
+import { describe, it, expect, vi } from "vitest";
 import { PREVIEW_DELAY, moveOf, renderPreview } from "../src/lib/preview.js";
 import { progressText } from "../src/lib/lesson.js";
-import { fakeModel } from "./fake-model.js";
 import { scenario, lessonNames, lessonScenario } from "./fixtures.js";
+import { model, mountTraits, mountScenario as mount, unmount, useTable, $, $$ } from "./helpers.js";
 
-const WIDGETS = { depot, cirno_neu: cirnoNeu, crypto_trick: cryptoTrick, yadokarick };
-
-/** @type {HTMLElement} */
-let el;
-/** @type {ReturnType<typeof fakeModel>} */
-let model;
-/** @type {(() => void) | undefined} */
-let cleanup;
-
-/** @param {keyof typeof WIDGETS} game @param {Record<string, any>} traits */
-function mountTraits(game, traits) {
-  model = fakeModel(traits);
-  cleanup = WIDGETS[game].render({ model, el });
-  return model;
-}
-/** @param {keyof typeof WIDGETS} game @param {string} name @param {Record<string, any>} [over] */
-const mount = (game, name, over = {}) => mountTraits(game, scenario(game, name, over));
-const $ = (sel) => /** @type {HTMLElement} */ (el.querySelector(sel));
-const $$ = (sel) => /** @type {HTMLElement[]} */ ([...el.querySelectorAll(sel)]);
 const previews = () => model.sent().filter((m) => m.type === "preview");
 const hover = (node) => node.dispatchEvent(new Event("pointerover", { bubbles: true }));
 const leave = (node, to = null) => {
@@ -38,16 +15,7 @@ const leave = (node, to = null) => {
   node.dispatchEvent(ev);
 };
 
-beforeEach(() => {
-  el = document.createElement("div");
-  document.body.appendChild(el);
-});
-afterEach(() => {
-  cleanup?.();
-  cleanup = undefined;
-  el.remove();
-  vi.useRealTimers();
-});
+useTable(() => vi.useRealTimers());
 
 // =========================================================================== previews
 describe("the preview of the move pointed at", () => {
@@ -188,7 +156,7 @@ describe("a line a seated player started in the past", () => {
   it("the past banner of a seated player's turn says the unseen cards are dealt again", () => {
     mount("depot", "past_own");
     expect($(".cw-past").textContent).toContain("where the cards you have not seen are dealt again");
-    cleanup?.();
+    unmount();
     mount("depot", "teacher", { cursor: 1 });
     expect($(".cw-past").textContent).not.toContain("dealt again");
   });
@@ -225,7 +193,7 @@ describe("the lesson panel", () => {
     expect($(".cw-lesson-intro")).not.toBeNull();
     $('.cw-hand [data-card="10"]').click();  // not playable now: sent, so that Python explains why
     expect(model.sent()).toEqual([{ type: "act", action: "play 10" }]);
-    cleanup?.();
+    unmount();
     const refused = lessonScenario("cirno_neu_refused");
     mountTraits(refused.game, refused.traits);
     expect($(".cw-lesson-wrong .cw-rule[data-rule='N4.3']").getAttribute("title")).toMatch(/^N4\.3 · /);
@@ -241,12 +209,12 @@ describe("the lesson panel", () => {
     $('[data-control="lesson-restart"]').click();
     expect(model.sent()).toEqual([{ type: "hint" }, { type: "restart" }]);
     expect($('[data-control="lesson-next"]')).toBeNull();
-    cleanup?.();
+    unmount();
     const hint = lessonScenario("depot_hint");
     mountTraits(hint.game, hint.traits);
     expect($(".cw-lesson-hint").textContent).toBe(`Hint: ${hint.traits.lesson.hint}`);
     expect($('[data-control="lesson-hint"]').hasAttribute("disabled")).toBe(true);
-    cleanup?.();
+    unmount();
     const done = lessonScenario("depot_done");
     mountTraits(done.game, done.traits);
     expect($(".cw-lesson").classList.contains("cw-lesson-done")).toBe(true);

@@ -1,31 +1,16 @@
 // @vitest-environment happy-dom
 // The Yadokarick layouts (trick modes, duo, solo) in the shared frame, driven by positions the
 // Python engine made (fixtures/yadokarick.json, written by tests/test_js_fixtures.py).
-import { describe, it, expect, beforeEach, afterEach } from "vitest";
-import widget, { parseAction, playNotation, placeNotation, arrangeNotation, cardParts, describeAction, layout } from "../src/yadokarick/index.js";
-import { fakeModel } from "./fake-model.js";
+import { describe, it, expect } from "vitest";
+import { parseAction, playNotation, placeNotation, arrangeNotation, cardParts, describeAction, layout } from "../src/yadokarick/index.js";
 import { scenario as fixtureScenario, scenarioNames } from "./fixtures.js";
+import { model, mountScenario, unmount, useTable, $, $$, view, cardsIn } from "./helpers.js";
 
 const scenario = (name, over = {}) => fixtureScenario("yadokarick", name, over);
 const NAMES = scenarioNames("yadokarick");
 
-/** @type {HTMLElement} */
-let el;
-/** @type {ReturnType<typeof fakeModel>} */
-let model;
-/** @type {(() => void) | undefined} */
-let cleanup;
-
 /** @param {string} name @param {Record<string, any>} [over] */
-function mount(name, over = {}) {
-  model = fakeModel(scenario(name, over));
-  cleanup = widget.render({ model, el });
-  return model;
-}
-const $ = (sel) => /** @type {HTMLElement} */ (el.querySelector(sel));
-const $$ = (sel) => /** @type {HTMLElement[]} */ ([...el.querySelectorAll(sel)]);
-const view = () => model.get("view");
-const cardsIn = (sel) => $$(`${sel} [data-card]`).map((c) => c.dataset.card);
+const mount = (name, over = {}) => mountScenario("yadokarick", name, over);
 const key = (k) => $(".cw-table").dispatchEvent(new KeyboardEvent("keydown", { key: k, bubbles: true }));
 
 /**
@@ -52,15 +37,7 @@ function visibleCards(v) {
   return out;
 }
 
-beforeEach(() => {
-  el = document.createElement("div");
-  document.body.appendChild(el);
-});
-afterEach(() => {
-  cleanup?.();
-  cleanup = undefined;
-  el.remove();
-});
+useTable();
 
 // ------------------------------------------------------------------ every position
 describe("every engine position draws", () => {
@@ -368,7 +345,7 @@ describe("standard: round end, result, waiting", () => {
     mount("advanced3");
     expect($(".cw-header").textContent).toContain("Advanced cards");
     expect($$(".cw-crab")).toHaveLength(3);
-    cleanup();
+    unmount();
     mount("seven");
     expect($$(".cw-crab")).toHaveLength(7);
     expect($(".cw-trick").classList.contains("cw-trick-small")).toBe(true);
@@ -623,8 +600,7 @@ describe("the layout object", () => {
   it("cleans up its listeners", () => {
     mount("play");
     expect(model.listenerCount()).toBeGreaterThan(0);
-    cleanup();
-    cleanup = undefined;
+    unmount();
     expect(model.listenerCount()).toBe(0);
   });
 });

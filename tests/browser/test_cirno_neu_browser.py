@@ -24,7 +24,7 @@ try:
 except ImportError:  # the browser fixture reports it: a skip locally, a failure when CI is set
     expect = None
 
-from .conftest import expect_at_latest, has_class, history_pos, require_table, signed
+from .conftest import expect_at_latest, has_class, history_pos, log_lines, require_table, signed, snapshot
 from .conftest import open_table as _open_table
 
 pytestmark = pytest.mark.e2e
@@ -86,20 +86,7 @@ t
 MAX_CLICKS = 300
 
 # Everything a test compares with the DOM, in one round trip to the kernel.
-SNAPSHOT = """{
-    "history": [str(a) for a in t.history],
-    "history_len": t.history_len,
-    "cursor": t.cursor,
-    "sum": t.state.sum,
-    "direction": t.state.direction,
-    "turn": t.state.turn,
-    "current": t.state.current_player,
-    "terminal": t.state.is_terminal,
-    "legal": list(t.legal),
-    "log": list(t.narration),
-    "last_error": t.last_error,
-    "view": t.view,
-}"""
+SNAPSHOT = snapshot(cursor="t.cursor", sum="t.state.sum", direction="t.state.direction", turn="t.state.turn")
 
 
 
@@ -111,20 +98,6 @@ _require_table = require_table("CirnoNeu")
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-
-
-
-
-
-
-def log_lines(table):
-    return table.locator(".cw-log .cw-log-line:not(.cw-muted)")
-
-
-
-
 def expected_script() -> list[dict]:
     """Replay STEPS on the engine in plain Python: the kernel and the DOM must show exactly this."""
     from cardwidgets.games.cirno_neu import setup_position

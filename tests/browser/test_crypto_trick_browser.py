@@ -25,7 +25,8 @@ try:
 except ImportError:  # the browser fixture reports it: a skip locally, a failure when CI is set
     expect = None
 
-from .conftest import expect_at_latest, has_class, history_pos, measure_layout, require_table, set_output_width
+from .conftest import (dom_cards, expect_at_latest, has_class, history_pos, log_lines, measure_layout, require_table,
+                       set_output_width, snapshot)
 from .conftest import open_table as _open_table
 
 pytestmark = pytest.mark.e2e
@@ -64,20 +65,7 @@ t
 """
 MAX_CLICKS = 200
 
-SNAPSHOT = """{
-    "history": [str(a) for a in t.history],
-    "history_len": t.history_len,
-    "cursor": t.cursor,
-    "phase": t.state.phase,
-    "current": t.state.current_player,
-    "terminal": t.state.is_terminal,
-    "legal": list(t.legal),
-    "refusals": dict(t.refusals),
-    "log": list(t.narration),
-    "last_error": t.last_error,
-    "hold": t.hold,
-    "view": t.view,
-}"""
+SNAPSHOT = snapshot(cursor="t.cursor", phase="t.state.phase", refusals="dict(t.refusals)", hold="t.hold")
 
 
 def open_table(lab_page, name: str, cell: str, height: int = 1500):
@@ -88,22 +76,6 @@ _require_table = require_table("CryptoTrick")
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-
-
-
-
-
-
-def log_lines(table):
-    return table.locator(".cw-log .cw-log-line:not(.cw-muted)")
-
-
-def dom_cards(locator) -> list[str]:
-    return locator.evaluate_all("els => els.map(e => e.dataset.card)")
-
-
 def expect_hand(table, snap, seat: int) -> None:
     """The hand shows the seat's cards; exactly the legal ones carry their action."""
     view = snap["view"]

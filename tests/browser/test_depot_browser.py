@@ -22,7 +22,7 @@ except ImportError:  # the browser fixture reports it: a skip locally, a failure
     expect = None
 
 from .lab import REPO_ROOT, browser_required
-from .conftest import require_table
+from .conftest import dom_cards, log_lines, require_table, snapshot
 
 pytestmark = pytest.mark.e2e
 
@@ -37,14 +37,7 @@ t
 """
 
 # Everything a test compares with the DOM, in one round trip to the kernel.
-SNAPSHOT = """{
-    "current": t.state.current_player,
-    "history": [str(a) for a in t.history],
-    "legal": list(t.legal),
-    "log": list(t.narration),
-    "last_error": t.last_error,
-    "view": t.view,
-}"""
+SNAPSHOT = snapshot()
 
 
 _require_table = require_table("Depot")
@@ -59,12 +52,7 @@ def open_depot(lab_page, name: str, cell: str = DEPOT_CELL):
 
 
 def hand_values(table) -> list[int]:
-    return [int(v) for v in table.locator(".cw-hand [data-card]").evaluate_all(
-        "els => els.map(e => e.dataset.card)")]
-
-
-def log_lines(table):
-    return table.locator(".cw-log .cw-log-line:not(.cw-muted)")
+    return [int(v) for v in dom_cards(table.locator(".cw-hand [data-card]"))]
 
 
 def select_cards(table, values) -> None:

@@ -24,7 +24,7 @@ try:
 except ImportError:  # the browser fixture reports it: a skip locally, a failure when CI is set
     expect = None
 
-from .conftest import history_pos, require_table
+from .conftest import history_pos, require_table, snapshot
 
 pytestmark = pytest.mark.e2e
 
@@ -40,17 +40,7 @@ t = Depot(players=3, seed={seed}, seat=0, bots="greedy", bot_delay=0, games={gam
 t
 """
 
-SNAPSHOT = """{
-    "history": [str(a) for a in t.history],
-    "history_len": t.history_len,
-    "current": t.state.current_player,
-    "terminal": t.state.is_terminal,
-    "legal": list(t.legal),
-    "last_error": t.last_error,
-    "view": t.view,
-    "outcome": None if t.state.outcome() is None else t.state.outcome().to_dict(),
-    "hold": t.hold,
-}"""
+SNAPSHOT = snapshot(outcome="None if t.state.outcome() is None else t.state.outcome().to_dict()", hold="t.hold")
 
 
 _require_table = require_table("Depot")

@@ -224,7 +224,7 @@ def test_a_rule_card_opens_beside_its_chip_in_a_short_window(lab_page):
     page = lab_page.page
     page.set_viewport_size({"width": 1280, "height": 800})
     # a long output under the table, so the notebook scrolls the table's top out of the window
-    nb = lab_page.open_notebook("rulecard.ipynb", [ERR_CELL, "print('\\n' * 80)"])
+    lab_page.open_notebook("rulecard.ipynb", [ERR_CELL, "print('\\n' * 80)"])
     table = page.locator(".cw-table").first
     table.wait_for(state="visible", timeout=60_000)
     set_output_width(lab_page, table, 848)

@@ -29,7 +29,7 @@ try:
 except ImportError:  # the browser fixture reports it: a skip locally, a failure when CI is set
     expect = None
 
-from .conftest import expect_at_latest, measure_layout, require_table, signed
+from .conftest import dom_cards, expect_at_latest, measure_layout, require_table, signed, snapshot
 from .conftest import open_table as _open_table
 
 pytestmark = pytest.mark.e2e
@@ -77,16 +77,7 @@ t = Yadokarick(players=1, mode="solo", seed={SOLO_SEED}, seat=0, bot_delay=0)
 t
 """
 
-SNAPSHOT = """{
-    "history": [str(a) for a in t.history],
-    "history_len": t.history_len,
-    "current": t.state.current_player,
-    "terminal": t.state.is_terminal,
-    "legal": list(t.legal),
-    "log": list(t.narration),
-    "last_error": t.last_error,
-    "view": t.view,
-}"""
+SNAPSHOT = snapshot()
 
 
 # --------------------------------------------------------------------------- helpers
@@ -94,10 +85,6 @@ SNAPSHOT = """{
 
 
 
-
-
-def cards(locator) -> list[str]:
-    return locator.evaluate_all("els => els.map(e => e.dataset.card)")
 
 
 def slots(table) -> list[tuple[str, str | None]]:
@@ -140,12 +127,12 @@ def test_standard_trick_and_marker_move_by_clicking(lab_page):
     assert drawn == [("2", exp["first"]["trick"][0]["card"]), ("3", exp["first"]["trick"][1]["card"]),
                      ("0", None), ("1", None)], drawn
     expect(table.locator(".cw-slot-now")).to_have_attribute("data-who", "0")
-    assert cards(table.locator(".cw-hand [data-card]")) == exp["first"]["hands"][0] == ["G1", "P9", "G20"]
+    assert dom_cards(table.locator(".cw-hand [data-card]")) == exp["first"]["hands"][0] == ["G1", "P9", "G20"]
     for c in ("G1", "G20", "P9"):
         expect(table.locator(f'.cw-hand [data-card="{c}"]')).to_have_attribute("data-action", f"play {c}")
     # the houses, bottom to top, and a roofed one
     for s, house in enumerate(STANDARD_POSITION["houses"]):
-        assert cards(table.locator(f'.cw-crab[data-who="{s}"] .cw-stack [data-card]')) == house
+        assert dom_cards(table.locator(f'.cw-crab[data-who="{s}"] .cw-stack [data-card]')) == house
     expect(table.locator('.cw-crab[data-who="3"] .cw-house-roof')).to_have_count(1)
     expect(table.locator('.cw-crab[data-who="1"] .cw-collapsed .cw-fsize')).to_have_text("F2")
     lab_page.screenshot(table, "yadokarick-standard-trick.png")
@@ -224,14 +211,14 @@ def test_duo_tricks_with_the_npc_by_clicking(lab_page):
         expect(table.locator(".cw-npc-deck-count")).to_have_text(str(v["npc_deck_count"]))
         expect(table.locator(".cw-chip-target b")).to_have_text(str(v["target"]))
         expect(table.locator('.cw-crab[data-who="npc"] .cw-hsize b')).to_have_text(str(v["house_sizes"][2]))
-        assert cards(table.locator('.cw-crab[data-who="npc"] .cw-stack [data-card]')) == v["houses"][2]
+        assert dom_cards(table.locator('.cw-crab[data-who="npc"] .cw-stack [data-card]')) == v["houses"][2]
         assert v["trick_no"] == trick + 2 and snap["current"] == 0
         expect(table.locator(".cw-slot-now")).to_have_attribute("data-who", "0")
         if trick == 1:
             lab_page.screenshot(table, "yadokarick-duo.png")
     # nothing of the NPC deck or B's hand reached the page
     full = eng.state.view(None)
-    page_cards = set(cards(table.locator("[data-card]")))
+    page_cards = set(dom_cards(table.locator("[data-card]")))
     assert not page_cards & (set(full["npc_deck"]) | set(full["hands"][1]))
     assert lab_page.page_errors == []
 

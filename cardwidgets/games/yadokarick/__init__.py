@@ -40,7 +40,7 @@ True
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from ...core import ANY, Event, IllegalActionError, InvalidActionError, Recorded
 from ...core.deck import read_cards
@@ -147,7 +147,7 @@ def _new_standard(players: Any, seed: Any, deck: Any, chance: Any, options: dict
 
 def _new_duo(players: Any, seed: Any, deck: Any, chance: Any, options: dict) -> DuoState:
     st = DuoState._create(players, seed, DUO, options, chance)
-    cfg = st._cfg = (config if options else default_config)(DUO, st.players, st.options)
+    st._cfg = (config if options else default_config)(DUO, st.players, st.options)
     order = _first_order(st, deck)
     st._cur = None
     st._last = None
@@ -250,6 +250,60 @@ def _claim(used: Counter, cards: Sequence[int], allowed: set[int], what: str) ->
             raise ValueError(f"{NAME[c]} is placed twice")
 
 
+def _read_table(cfg: Any, hand_seats: int, table_seats: int, hands: Any, houses: Any, collapsed: Any,
+                trick: Any, discard: Any) -> tuple[set[int], Counter, tuple[list, ...]]:
+    """The zones of a hand-built trick position (standard or duo) as card ids, with the cards of
+    the game and how often each is placed: a card of another set, or one placed twice, is refused."""
+    allowed = set(cfg.cards)
+    used: Counter = Counter()
+    hs = _lists(hands, hand_seats, "hands")
+    hz = _lists(houses, table_seats, "houses")
+    cz = _lists(collapsed, table_seats, "collapsed")
+    tz = _ids(trick, "trick")
+    dz = _ids(discard, "discard")
+    if len(tz) >= table_seats:
+        raise ValueError(f"trick: at most {table_seats - 1} cards may be down already")
+    for what, zone in (("hands", hs), ("houses", hz), ("collapsed", cz)):
+        for i, cards in enumerate(zone):
+            _claim(used, cards, allowed, f"{what}[{i}]")
+    _claim(used, tz, allowed, "trick")
+    _claim(used, dz, allowed, "discard")
+    return allowed, used, (hs, hz, cz, tz, dz)
+
+
+def _left_over(st: Any, cfg: Any, houses: list[list[int]], used: Counter) -> list[int]:
+    """The cards placed nowhere, shuffled with the position's seed (after checking the houses, Y8.4)."""
+    if any(len(h) > cfg.house_limit for h in houses):
+        raise ValueError(f"a house holds at most {cfg.house_limit} cards (rule Y8.4)")
+    rest = [c for c in cfg.cards if not used[c]]
+    st._shuffle(rest)
+    return rest
+
+
+def _fill_hands(hands: list[list[int]], needs: Sequence[int], rest: list[int], fill: bool, trick_no: int,
+                who: str) -> None:
+    """Check each hand against the cards it still plays and, with ``fill``, top it up from ``rest``."""
+    for s, need in enumerate(needs):
+        if len(hands[s]) > need or (not fill and len(hands[s]) != need):
+            raise ValueError(f"hands[{s}]: {who} {s} must hold {need} cards at trick {trick_no}")
+        while len(hands[s]) < need:
+            if not rest:
+                raise ValueError("not enough cards left to fill the hands")
+            hands[s].append(rest.pop())
+
+
+def _hand_built(st: Any, start: Callable[[list[Event]], Any]) -> Any:
+    """Finish a hand-built position: ``start`` plays its automatic first steps (narrated into
+    ``setup_events``); then it is held to the same rules as a loaded one, and recorded as the
+    game's start."""
+    events: list[Event] = []
+    start(events)
+    st.setup_events = events
+    st._check_loaded()
+    st._mark_origin()
+    return st
+
+
 def setup_position(mode: str = STANDARD, **kwargs: Any):
     """A hand-built position for lessons and tests (``mode`` picks the engine).
 
@@ -297,33 +351,11 @@ def setup_standard(players: int = 4, hands: Sequence[Sequence[str]] | None = Non
         raise ValueError(f"leader must be a seat 0..{n - 1}")
     if not isinstance(round, int) or not 1 <= round <= cfg.rounds:
         raise ValueError(f"round must be 1 to {cfg.rounds}")
-    allowed = set(cfg.cards)
-    used: Counter = Counter()
-    hs = _lists(hands, n, "hands")
-    hz = _lists(houses, n, "houses")
-    cz = _lists(collapsed, n, "collapsed")
-    tz = _ids(trick, "trick")
-    dz = _ids(discard, "discard")
-    if len(tz) >= n:
-        raise ValueError(f"trick: at most {n - 1} cards may be down already")
-    for what, zone in (("hands", hs), ("houses", hz), ("collapsed", cz)):
-        for i, cards in enumerate(zone):
-            _claim(used, cards, allowed, f"{what}[{i}]")
-    _claim(used, tz, allowed, "trick")
-    _claim(used, dz, allowed, "discard")
-    if any(len(h) > cfg.house_limit for h in hz):
-        raise ValueError(f"a house holds at most {cfg.house_limit} cards (rule Y8.4)")
-    rest = [c for c in cfg.cards if not used[c]]
-    st._shuffle(rest)
+    _, used, (hs, hz, cz, tz, dz) = _read_table(cfg, n, n, hands, houses, collapsed, trick, discard)
+    rest = _left_over(st, cfg, hz, used)
     left = TRICKS - trick_no + 1
-    for s in range(n):
-        need = left - (1 if (s - leader) % n < len(tz) else 0)
-        if len(hs[s]) > need or (not fill and len(hs[s]) != need):
-            raise ValueError(f"hands[{s}]: seat {s} must hold {need} cards at trick {trick_no}")
-        while len(hs[s]) < need:
-            if not rest:
-                raise ValueError("not enough cards left to fill the hands")
-            hs[s].append(rest.pop())
+    _fill_hands(hs, [left - (1 if (s - leader) % n < len(tz) else 0) for s in range(n)], rest, fill,
+                trick_no, "seat")
     st._hands = [[PLAY[c] for c in sorted(h)] for h in hs]
     st._aside = tuple(rest)
     st._houses, st._collapsed = hz, cz
@@ -388,36 +420,14 @@ def setup_duo(hands: Sequence[Sequence[str]] | None = None, *, npc_deck: Sequenc
         raise ValueError("leader must be 0, 1 or 'npc'")
     order = cfg.order
     lead = order.index(lead_who)
-    allowed = set(cfg.cards)
-    used: Counter = Counter()
-    hs = _lists(hands, 2, "hands")
-    hz = _lists(houses, 3, "houses")
-    cz = _lists(collapsed, 3, "collapsed")
-    tz = _ids(trick, "trick")
-    dz = _ids(discard, "discard")
-    if len(tz) >= 3:
-        raise ValueError("trick: at most 2 cards may be down already")
-    for what, zone in (("hands", hs), ("houses", hz), ("collapsed", cz)):
-        for i, cards in enumerate(zone):
-            _claim(used, cards, allowed, f"{what}[{i}]")
-    _claim(used, tz, allowed, "trick")
-    _claim(used, dz, allowed, "discard")
+    allowed, used, (hs, hz, cz, tz, dz) = _read_table(cfg, 2, 3, hands, houses, collapsed, trick, discard)
     nd = None if npc_deck is None else _ids(npc_deck, "npc_deck")
     if nd is not None:
         _claim(used, nd, allowed, "npc_deck")
-    if any(len(h) > cfg.house_limit for h in hz):
-        raise ValueError(f"a house holds at most {cfg.house_limit} cards (rule Y8.4)")
-    rest = [c for c in cfg.cards if not used[c]]
-    st._shuffle(rest)
+    rest = _left_over(st, cfg, hz, used)
     left = TRICKS - trick_no + 1
-    for s in (0, 1):
-        need = left - (1 if (order.index(s) - lead) % 3 < len(tz) else 0)
-        if len(hs[s]) > need or (not fill and len(hs[s]) != need):
-            raise ValueError(f"hands[{s}]: player {s} must hold {need} cards at trick {trick_no}")
-        while len(hs[s]) < need:
-            if not rest:
-                raise ValueError("not enough cards left to fill the hands")
-            hs[s].append(rest.pop())
+    _fill_hands(hs, [left - (1 if (order.index(s) - lead) % 3 < len(tz) else 0) for s in (0, 1)], rest, fill,
+                trick_no, "player")
     npc_need = left - (1 if (order.index(NPC) - lead) % 3 < len(tz) else 0)
     if nd is None:
         nd, rest = rest, []
@@ -443,12 +453,7 @@ def setup_duo(hands: Sequence[Sequence[str]] | None = None, *, npc_deck: Sequenc
     st._last_trick = None
     st._last = None
     st._winners = None
-    events: list[Event] = []
-    st._advance(events)
-    st.setup_events = events
-    st._check_loaded()  # a hand-built position is held to the same rules as a loaded one
-    st._mark_origin()
-    return st
+    return _hand_built(st, st._advance)
 
 
 def setup_solo(row: Sequence[str] = (), *, crabs: Mapping[str, Sequence[str]] | Sequence[Sequence[str]] | None = None,
@@ -513,12 +518,7 @@ def setup_solo(row: Sequence[str] = (), *, crabs: Mapping[str, Sequence[str]] | 
     st._out = tuple(out)
     st._setup = False
     st._phase = "turn"
-    events: list[Event] = []
-    st._fill(events)
-    st.setup_events = events
-    st._check_loaded()  # a hand-built position is held to the same rules as a loaded one
-    st._mark_origin()
-    return st
+    return _hand_built(st, st._fill)
 
 
 # --------------------------------------------------------------------------- examples

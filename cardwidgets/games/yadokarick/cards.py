@@ -25,6 +25,7 @@ from typing import Any, Iterable, Sequence
 from ...core import InvalidActionError
 from ...core.deck import check_deck as _core_check_deck, read_cards
 from ...core.errors import quote, show
+from ...core.spec import int_table_problem
 
 # --------------------------------------------------------------------------- the card table (Y1)
 GREEN, PINK = 0, 1
@@ -105,17 +106,8 @@ def check_size_table(value: Any) -> str | None:
         return "expected a dict {number 1-36 or card like 'G20': size}, e.g. {20: 0}"
     if len(value) > 108:
         return "a size table has at most 108 entries (36 numbers and 72 cards)"
-    seen = set()
-    for k, v in value.items():
-        key = _table_key(k)
-        if key is None:
-            return f"{show(k, 20)} is not a number 1-36 or a card like 'G25'"
-        if key in seen:
-            return f"{key!r} is given twice"
-        seen.add(key)
-        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 50:
-            return f"the size of {key!r} must be an int from 0 to 50"
-    return None
+    return int_table_problem(value, _table_key, 0, 50, not_key="{raw} is not a number 1-36 or a card like 'G25'",
+                             twice="{key!r} is given twice", bad="the size of {key!r} must be an int from 0 to 50")
 
 
 def norm_size_table(value: dict) -> dict:
@@ -364,8 +356,9 @@ def duo_winner_seats(h0: int, h1: int, t: int) -> tuple[int, ...]:
     return (1,) if b0 else (0,)
 
 
-def duo_winners(h0: int, h1: int, t: int) -> tuple[tuple[int, ...], str]:
-    """Who wins a duo game with house sizes ``h0``, ``h1`` and target ``t`` (Y13.10).
+def duo_winners(h0: int, h1: int, t: int, labels: tuple[str, str] = ("A", "B")) -> tuple[tuple[int, ...], str]:
+    """Who wins a duo game with house sizes ``h0``, ``h1`` and target ``t`` (Y13.10); ``labels``
+    name the players in the reason.
 
     >>> duo_winners(10, 11, 12), duo_winners(13, 5, 12)[0], duo_winners(14, 13, 12)[0], duo_winners(9, 9, 12)[0]
     (((1,), 'neither bursts and B is closer'), (1,), (1,), (0, 1))
@@ -375,9 +368,9 @@ def duo_winners(h0: int, h1: int, t: int) -> tuple[tuple[int, ...], str]:
         if h0 == h1:
             return (0, 1), ("both burst" if b0 else "neither bursts") + " and the houses are equal"
         closer = (0 if h0 < h1 else 1) if b0 else (0 if h0 > h1 else 1)
-        return (closer,), ("both burst" if b0 else "neither bursts") + f" and {'AB'[closer]} is closer"
+        return (closer,), ("both burst" if b0 else "neither bursts") + f" and {labels[closer]} is closer"
     keep = 1 if b0 else 0
-    return (keep,), f"{'AB'[1 - keep]} bursts"
+    return (keep,), f"{labels[1 - keep]} bursts"
 
 
 # --------------------------------------------------------------------------- actions
@@ -556,7 +549,24 @@ class GiveUp:
 
 
 @dataclass(frozen=True, slots=True)
-class Draw:
+class _ColourAction:
+    """A solo action naming a deck, written ``"<kind> <colour>"``; subclasses set ``kind``."""
+
+    kind = ""
+    colour: str
+    colour_id: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        c = _colour(self.colour, self.kind)
+        object.__setattr__(self, "colour", c)
+        object.__setattr__(self, "colour_id", COLOURS.index(c))
+
+    def __str__(self) -> str:
+        return self.kind + " " + self.colour
+
+
+@dataclass(frozen=True, slots=True)
+class Draw(_ColourAction):
     """Solo: draw the next row card from the green or the pink deck (Y14.2, Y14.9).
 
     >>> str(Draw("G")), Draw("pink").colour_id
@@ -564,20 +574,10 @@ class Draw:
     """
 
     kind = "draw"
-    colour: str
-    colour_id: int = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        c = _colour(self.colour, "draw")
-        object.__setattr__(self, "colour", c)
-        object.__setattr__(self, "colour_id", COLOURS.index(c))
-
-    def __str__(self) -> str:
-        return "draw " + self.colour
 
 
 @dataclass(frozen=True, slots=True)
-class Row:
+class Row(_ColourAction):
     """Solo with ``solo_initial_row="one_color"``: draw the whole first row from one deck (Y14.2).
 
     >>> str(Row("pink"))
@@ -585,16 +585,6 @@ class Row:
     """
 
     kind = "row"
-    colour: str
-    colour_id: int = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        c = _colour(self.colour, "row")
-        object.__setattr__(self, "colour", c)
-        object.__setattr__(self, "colour_id", COLOURS.index(c))
-
-    def __str__(self) -> str:
-        return "row " + self.colour
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,7 +24,7 @@ import math
 from collections import Counter
 from typing import Any, Sequence
 
-from ...core import Event, Field, Outcome, State, plural
+from ...core import Event, Field, Outcome, State, number, plural
 from ...core.errors import show
 from ...core.position import Parsed
 from .positions import Reader, write_action, write_cards, write_lists
@@ -184,8 +184,8 @@ class SoloState(State):
         return self._phase
 
     def seat_label(self, seat: int) -> str:
-        """The single player is "you" (the letters A–D name the crabs)."""
-        return "you"
+        """The single player is "you", or their name (the letters A–D name the crabs)."""
+        return "you" if self.names is None else self.names[0]
 
     @property
     def row(self) -> list[str]:
@@ -519,7 +519,7 @@ class SoloState(State):
         plus = sum(s[c] for c in self._score)
         minus = sum(s[c] for c in self._penalty)
         return (f"both decks are empty and no crab can be finished with the row; score {plus} − {minus} = "
-                f"{plus - minus} (rules Y14.13, Y14.14)")
+                f"{number(plus - minus)} (rules Y14.13, Y14.14)")
 
     def _can_finish_any(self) -> bool:
         cfg = self._cfg
@@ -539,7 +539,7 @@ class SoloState(State):
             "game": "yadokarick",
             "mode": "solo",
             "players": 1,
-            "names": ["you"],
+            "names": [self.seat_label(0)],
             "seat": seat,
             "phase": self._phase,
             "current": self.current_player,
@@ -577,7 +577,7 @@ class SoloState(State):
     @staticmethod
     def view_text(v: dict[str, Any]) -> str:
         g, p = v["deck_counts"]
-        lines = [f"Yadokarick solo · score {v['points']} − {v['penalty']} = {v['score']} · decks green {g}, "
+        lines = [f"Yadokarick solo · score {v['points']} − {v['penalty']} = {number(v['score'])} · decks green {g}, "
                  f"pink {p} · turn {v['turns']} · {v['phase']}",
                  "Row: " + (" ".join(v["row"]) or "—")]
         for k, crab in enumerate(CRABS):

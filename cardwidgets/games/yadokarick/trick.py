@@ -20,7 +20,7 @@ from functools import lru_cache
 from itertools import permutations
 from typing import Any
 
-from ...core import Event, Field, Outcome, State, plural, tuple_field
+from ...core import Event, Field, Outcome, State, number, plural, tuple_field
 from ...core.errors import show
 from ...core.position import Parsed, PositionError, seat_text
 from .positions import Reader, option_error, part_size, write_action, write_cards, write_lists
@@ -63,7 +63,7 @@ def _dec_trick(v: Any) -> Any:
     return None if v is None else (v[0], tuple(decode_cards(v[1], "last_trick")))
 
 
-_DEALS: dict[tuple[int, ...], Event] = {}  # the duo deal's event per table order (events are never changed)
+_DEALS: dict[tuple, Event] = {}  # the duo deal's event per table order and names (events are never changed)
 
 
 def check_options(st: Any) -> None:
@@ -762,7 +762,7 @@ class StandardState(_TrickTable):
                        if h == t else f"house {h}, {h - t} over the target")
                 pen = f", minus {f} collapsed" if f else ""
                 ev.append(Event("score", {"seat": s, "house": h, "collapsed": f, "target": t, "score": sc},
-                                "Y10.2", f"{self.seat_label(s)} scores {sc}: {how}{pen} (rules Y10.2, Y10.3)."))
+                                "Y10.2", f"{self.seat_label(s)} scores {number(sc)}: {how}{pen} (rules Y10.2, Y10.3)."))
             ev.append(Event("round_end", {"round": self._round, "totals": list(self._totals)}, "Y10.4",
                             "Totals: " + ", ".join(f"{self.seat_label(s)} {self._totals[s]}"
                                                    for s in range(self.players)) + " (rule Y10.4)."))
@@ -1359,10 +1359,11 @@ class DuoState(_TrickTable):
     )
 
     _kinds = (Play,)
+    RESERVED_LABELS = ("NPC", "the NPC")
 
     def seat_label(self, seat: int) -> str:
-        """``"A"`` and ``"B"`` for the players, ``"NPC"`` for the virtual player."""
-        return "AB"[seat] if seat in (0, 1) else "NPC"
+        """The players' names (``"A"`` and ``"B"`` by default), ``"NPC"`` for the virtual player."""
+        return State.seat_label(self, seat) if seat in (0, 1) else "NPC"
 
     def _who(self, who: int) -> str:
         return "the NPC" if who == NPC else self.seat_label(who)
@@ -1563,9 +1564,10 @@ class DuoState(_TrickTable):
         """Who won and why (Y13.9, Y13.10), from the houses."""
         t = self.house_size(NPC)
         h0, h1 = self.house_size(0), self.house_size(1)
-        winners, why = duo_winners(h0, h1, t)
-        result = "it is a draw" if len(winners) == 2 else f"{'AB'[winners[0]]} wins"
-        return f"the NPC's house is {t}, the target; A has {h0} and B {h1}: {why}, so {result} (rules Y13.9, Y13.10)"
+        a, b = self.seat_label(0), self.seat_label(1)
+        winners, why = duo_winners(h0, h1, t, (a, b))
+        result = "it is a draw" if len(winners) == 2 else f"{self.seat_label(winners[0])} wins"
+        return f"the NPC's house is {t}, the target; {a} has {h0} and {b} {h1}: {why}, so {result} (rules Y13.9, Y13.10)"
 
     def _start(self, order: list[int], ev: list[Event] | None) -> None:
         """Deal (Y13.2, Y13.13): 10 cards to each player, alternately, the first player in table order
@@ -1589,10 +1591,10 @@ class DuoState(_TrickTable):
         self.is_terminal = False
         if ev is not None:
             order = self._cfg.order
-            deal_event = _DEALS.get(order)
+            deal_event = _DEALS.get((order, self.names))
             if deal_event is None:  # the same words for every game at this table: made once
                 table = ", ".join(self._who(w) for w in order)
-                deal_event = _DEALS[order] = Event(
+                deal_event = _DEALS[order, self.names] = Event(
                     "deal", {"order": [self.seat_label(w) for w in order]}, "Y13.2",
                     f"Each player gets 10 cards; the other 16 form the NPC's face-down deck (rule Y13.2). "
                     f"Clockwise the table is {table}, and {self._who(order[0])} leads the first trick "
@@ -1611,7 +1613,7 @@ class DuoState(_TrickTable):
             "game": "yadokarick",
             "mode": "duo",
             "players": 2,
-            "names": ["A", "B"],
+            "names": [self.seat_label(0), self.seat_label(1)],
             "seat": seat,
             "phase": self._phase,
             "current": self._cur,
@@ -1621,7 +1623,7 @@ class DuoState(_TrickTable):
             "hands": [self.hand(s) if seat is None or s == seat else None for s in range(2)],
             "hand_counts": [len(h) for h in self._hands],
             "trick": [{"who": self.seat_label(w), "card": c} for w, c in self.trick],
-            "participants": ["A", "B", "NPC"],
+            "participants": [self.seat_label(0), self.seat_label(1), "NPC"],
             **self._house_view(seat, 3),
             "target": self.house_size(NPC),
             "house_limit": self._cfg.house_limit,

@@ -2,9 +2,7 @@
 
 * Before Sphinx reads anything (``config-inited``), the generators of
   :mod:`cwdocs.generate` write the rules reference, the lessons, the notebook copies
-  and the replays into the source folder. A section whose library module is missing
-  (the HTML export) is left out with a message in the build log, and its entry is
-  dropped from the toctrees that list it.
+  and the replays into the source folder.
 * Every rule heading of ``rules/<game>`` gets the rule ID itself as its HTML id, so
   ``rules/depot.html#D4.2`` is a stable link (what ``cardwidgets.rules.url`` returns).
   A rule that ends up without its anchor is a build warning (an error with ``-W``).
@@ -91,36 +89,9 @@ def _generate(app: Sphinx, config: Any) -> None:
     (src / "_generated" / "extra").mkdir(parents=True, exist_ok=True)  # html_extra_path
     generate.rules_pages(src)
     generate.notebook_copies(src, root / "notebooks")
-    skipped: set[str] = set()
     for section, make in (("lessons", generate.lessons_pages), ("export", generate.replay_pages)):
-        why = generate.missing(section)
-        if why is None:
-            for note in make(src).notes:
-                logger.info(f"[cwdocs] {section}: {note}")
-            continue
-        generate.leave_out(src, section)
-        pages = generate.OPTIONAL[section]
-        logger.info(f"[cwdocs] the {section} section ({', '.join(pages)}) is left out of this build: "
-                    f"{why}", color="darkred")
-        for page in pages:
-            folder, _, name = page.rpartition("/")
-            config.exclude_patterns.append(f"{folder}/*" if name == "index" else f"{page}.md")
-        skipped.update(pages)
-    app.env_cw_skipped = skipped  # type: ignore[attr-defined]
-
-
-def _drop_skipped(app: Sphinx, docname: str, source: list[str]) -> None:
-    """Remove the toctree lines that name a page of a skipped section."""
-    skipped = getattr(app, "env_cw_skipped", set())
-    if not skipped:
-        return
-    folder = docname.rsplit("/", 1)[0] + "/" if "/" in docname else ""
-    # A toctree names a page relative to the page that holds it, or absolutely with "/".
-    names = {f"/{p}" for p in skipped} | {p[len(folder):] for p in skipped if p.startswith(folder)}
-    lines = source[0].split("\n")
-    kept = [line for line in lines if line.strip() not in names]
-    if len(kept) != len(lines):
-        source[0] = "\n".join(kept)
+        for note in make(src).notes:
+            logger.info(f"[cwdocs] {section}: {note}")
 
 
 # --------------------------------------------------------------------------- anchors and links
@@ -398,7 +369,6 @@ def _check(app: Sphinx, env: Any) -> None:
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("config-inited", _generate, priority=400)
-    app.connect("source-read", _drop_skipped)
     app.add_transform(RuleAnchors)
     app.add_role("rule", RuleRole())
     app.connect("doctree-resolved", _resolve_rule_links)

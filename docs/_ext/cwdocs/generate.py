@@ -15,16 +15,10 @@ when its text changes, which keeps Sphinx's incremental builds incremental.
 from __future__ import annotations
 
 import re
-import shutil
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
-
-#: The sections a build leaves out while the library module they show is missing, with
-#: their pages (relative to docs/; a folder's index stands for the whole folder).
-OPTIONAL = {"lessons": ("lessons/index", "api/lessons"), "export": ("replays/index", "api/export")}
-
 
 @dataclass
 class Written:
@@ -264,27 +258,3 @@ def replay_pages(src: Path) -> Written:
     write_if_changed(src / "_generated" / "replays-toc.md",
                      toctree([p.split("/")[1] for p in out.pages]))
     return out
-
-
-def missing(section: str) -> str | None:
-    """Why an optional section (:data:`OPTIONAL`) cannot be built, or ``None`` if it can."""
-    import importlib
-
-    from cardwidgets import Timeline
-
-    try:
-        importlib.import_module(f"cardwidgets.{section}")
-    except ImportError as e:
-        return f"cardwidgets.{section} cannot be imported ({e})"
-    if section == "export" and not hasattr(Timeline, "to_html"):
-        return "this version of cardwidgets has no Timeline.to_html"
-    return None
-
-
-def leave_out(src: Path, section: str) -> None:
-    """Remove what an earlier build generated for a section this build leaves out."""
-    if section == "lessons":
-        _prune(src / "lessons", set(), "*.md")
-    if section == "export":
-        _prune(src / "replays", set(), "*.md")
-        shutil.rmtree(src / "_generated" / "extra" / "replays", ignore_errors=True)

@@ -4,9 +4,9 @@
 // bots' pace), the banner for a position in the past, the hold panel (Continue), the
 // outcome, the refusal, the legal-moves strip, the preview of the move pointed at, the
 // narration, the scrubber with the lines of play (and play/pause), the lesson panel of a
-// lesson table, the rule chips and their cards, and the keys. It sends only messages: act,
-// goto, undo, switch, continue, clear_error, speed, skip, preview, play, pause, hint,
-// restart, next_lesson.
+// lesson table, the rule chips and their cards, the hot-seat curtain, and the keys. It sends
+// only messages: act, goto, undo, switch, continue, clear_error, speed, skip, preview, play,
+// pause, hint, restart, next_lesson, iam.
 import { h, append } from "./dom.js";
 import { mountTable, navigable } from "./table.js";
 import { renderError } from "./error.js";
@@ -67,6 +67,7 @@ import { renderLesson } from "./lesson.js";
  */
 
 /** @typedef {{kind: string, text: string}} Hold  the pause event's kind and narration; details come from the view */
+/** @typedef {{seat: number, name: string}} Curtain  the seat a hot-seat table waits for ("I am <name>") */
 
 /**
  * Everything a layout reads, computed once per redraw.
@@ -80,7 +81,10 @@ import { renderLesson } from "./lesson.js";
  * @property {(i: number | null | undefined) => string} name
  * @property {(i: number | null | undefined) => string} label    the name, with "(you)" for the viewer: "A (you)"
  * @property {(i: number | null | undefined) => boolean} you      the viewer's own seat (never in teacher view)
- * @property {boolean} teacher
+ * @property {boolean} teacher        no seat in the view: every seat is drawn alike (the teacher, or nobody)
+ * @property {boolean} spectator      a hot-seat table between two people: the view of nobody, no hand, no moves
+ * @property {boolean} hotseat        people share this screen (the `hotseat` trait)
+ * @property {Curtain | null} curtain  the person the hot-seat table waits for
  * @property {boolean} finished
  * @property {number | null} current
  * @property {number | null} actor    whose hand the controls act for (teacher view: the seat to act)
@@ -134,6 +138,13 @@ export function makeFrame(ctx, layout) {
   const names = arr(view.names);
   const name = (/** @type {number | null | undefined} */ i) => (i == null ? "" : names[i] ?? `Seat ${i + 1}`);
   const teacher = view.seat == null;
+  const hotseat = !!ctx.get("hotseat");
+  // A hot-seat table with nobody seated shows the view of nobody: seats are drawn as in the
+  // teacher view, all hands face down, and there is no hand to play from.
+  const spectator = teacher && hotseat;
+  const rawCurtain = ctx.get("curtain");
+  const curtain = rawCurtain && typeof rawCurtain === "object" && Number.isInteger(rawCurtain.seat)
+    ? /** @type {Curtain} */ ({ seat: rawCurtain.seat, name: String(rawCurtain.name ?? name(rawCurtain.seat)) }) : null;
   const current = view.current ?? null;
   const finished = !!view.outcome || current == null;
   const bots = new Set(arr(ctx.get("bot_seats")).map(Number));
@@ -156,8 +167,8 @@ export function makeFrame(ctx, layout) {
   const f = {
     ctx, layout, view, legal, moves, n: Number(view.players) || names.length,
     name, you, label: (i) => (you(i) && name(i).toLowerCase() !== "you" ? `${name(i)} (you)` : name(i)),
-    teacher, finished, current,
-    actor: teacher ? (finished ? null : current) : view.seat,
+    teacher, spectator, hotseat, curtain, finished, current,
+    actor: spectator ? null : teacher ? (finished ? null : current) : view.seat,
     bots, thinking, botTurn, canAct: !finished && !botTurn && legal.length > 0,
     cursor, historyLen, past, playing, hold, refusals,
     local: {},
@@ -185,8 +196,9 @@ export function drawFrame(ctx, layout) {
   const f = makeFrame(ctx, layout);
   const { root } = ctx;
   const overlay = !f.past && f.hold && !f.finished ? renderHold(f, f.hold)
-    : f.finished && layout.outcome && !f.local.hideOutcome ? renderOutcome(f, layout.outcome(f)) : null;
-  const player = layout.player ? layout.player(f) : null;
+    : f.curtain ? renderCurtain(f, f.curtain)
+      : f.finished && layout.outcome && !f.local.hideOutcome ? renderOutcome(f, layout.outcome(f)) : null;
+  const player = layout.player && !f.spectator ? layout.player(f) : null;
   const main = h("div", { class: "cw-main" }, [
     // the felt and a panel laid over it share one grid cell: the felt is as tall as the larger
     h("div", { class: ["cw-felt", overlay && "cw-felt-covered"] }, [h("div", { class: "cw-felt-content" }, layout.felt(f)), overlay]),
@@ -339,7 +351,8 @@ function renderHeader(f) {
     h("div", { class: "cw-title" }, [f.layout.logo ? h("span", { class: "cw-logo", "aria-hidden": "true" }, typeof f.layout.logo === "function" ? f.layout.logo() : f.layout.logo) : null, f.layout.title]),
     h("div", { class: "cw-chips" }, [
       f.layout.chips ? f.layout.chips(f) : null,
-      f.teacher ? h("span", { class: "cw-chip cw-chip-teacher", title: "every hand is shown; you act for the player to move" }, "Teacher view") : null,
+      f.teacher && !f.spectator ? h("span", { class: "cw-chip cw-chip-teacher", title: "every hand is shown; you act for the player to move" }, "Teacher view") : null,
+      f.hotseat ? h("span", { class: "cw-chip cw-chip-hotseat", title: "people share this screen: a curtain hides every hand between two people's turns" }, "Hot seat") : null,
       f.finished && f.local.hideOutcome
         ? h("button", { type: "button", class: "cw-chip cw-chip-button", "data-control": "show-outcome",
           onClick: () => { f.local.hideOutcome = false; f.redraw(); } }, "Show the result") : null,
@@ -454,6 +467,24 @@ function renderHold(f, hold) {
 }
 
 /**
+ * The hot-seat curtain: every hand is hidden until the person to play says who they are.
+ * @param {Frame} f
+ * @param {Curtain} c
+ */
+function renderCurtain(f, c) {
+  return h("section", { class: "cw-overlay cw-curtain", "data-seat": c.seat, role: "dialog", "aria-label": `${c.name}'s turn` }, [
+    h("div", { class: "cw-overlay-head" }, [h("span", { class: "cw-curtain-mark", "aria-hidden": "true" }, "⇄"), `${c.name}'s turn`]),
+    h("p", null, `Every hand is hidden. Pass the screen to ${c.name}; the cards show when ${c.name} says so.`),
+    h("div", { class: "cw-overlay-actions" }, [
+      h("button", {
+        type: "button", class: "cw-btn cw-btn-primary", "data-control": "iam", "data-seat": c.seat,
+        onClick: () => f.send({ type: "iam", seat: c.seat }),
+      }, `I am ${c.name}`),
+    ]),
+  ]);
+}
+
+/**
  * The default headline of a result.
  * @param {Frame} f
  * @param {number[]} winners
@@ -512,7 +543,7 @@ export function seatHead(f, i, extra = null) {
   const thinkingHere = f.thinking && f.current === i;
   return h("div", { class: "cw-seat-head" }, [
     h("span", { class: "cw-avatar", "data-seat-tone": i % 5, "aria-hidden": "true" }, (f.name(i)[0] || "?").toUpperCase()),
-    h("span", { class: "cw-seat-name" }, f.name(i)),
+    h("span", { class: "cw-seat-name", title: f.name(i) }, f.name(i)),
     f.you(i) ? h("span", { class: "cw-you-mark", title: "your seat" }, "(you)") : null,
     f.bots.has(i) ? h("span", { class: "cw-tag cw-tag-bot", title: "played by the computer" }, "bot") : null,
     extra,

@@ -7,14 +7,14 @@ import { watchPreviews } from "./preview.js";
 
 /** The synced traits whose change redraws a table. */
 export const TRAITS = ["view", "legal", "narration", "cursor", "history_len", "last_error", "thinking", "bot_seats",
-  "branch", "branches", "hold", "refusals", "rules", "seat", "bot_delay", "animations", "playing", "lesson"];
+  "branch", "branches", "hold", "refusals", "rules", "seat", "bot_delay", "animations", "playing", "lesson", "hotseat", "curtain"];
 // (`preview` is not one: an answer only refills the preview's slot, see preview.js)
 
 /**
  * Messages that change the game: while one is on its way, another one is not sent (a double
  * click must not play for the next player too).
  */
-const ONE_AT_A_TIME = new Set(["act", "continue", "undo", "skip", "restart", "next_lesson"]);
+const ONE_AT_A_TIME = new Set(["act", "continue", "undo", "skip", "restart", "next_lesson", "iam"]);
 /** Messages that are no action of the person: they leave a refusal on show. */
 const QUIET = new Set(["clear_error", "preview"]);
 /** A move not answered after this long no longer blocks the next (ms): the kernel may be gone. */
@@ -35,7 +35,7 @@ const ANSWER_TIMEOUT = 4000;
  *   | {type: "switch", branch: string} | {type: "continue"} | {type: "clear_error"}
  *   | {type: "speed", delay: number} | {type: "skip"} | {type: "preview", action: string}
  *   | {type: "play", speed?: number} | {type: "pause"} | {type: "hint"} | {type: "restart"}
- *   | {type: "next_lesson"}} Message
+ *   | {type: "next_lesson"} | {type: "iam", seat: number}} Message
  */
 
 /**
@@ -96,7 +96,7 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
   /** @type {{at: string, err: string, timer: any} | null} */
   let waiting = null;
   const stamp = () => JSON.stringify([model.get("cursor"), model.get("history_len"), model.get("branch"),
-    model.get("hold"), model.get("thinking")]);
+    model.get("hold"), model.get("thinking"), model.get("seat"), model.get("curtain")]);
   /** Has Python answered the move on its way? A new position, or a new refusal. */
   const isAnswer = () => {
     if (!waiting) return false;

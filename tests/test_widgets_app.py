@@ -1,0 +1,192 @@
+"""The app without code (``cardwidgets.app.App``) and ``cardwidgets play``, without a browser:
+the chooser reads every game's ``SPEC``, Start builds the table it says, errors are shown, and
+the command serves the app's notebook through Voilà."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+import ipywidgets as w
+import pytest
+
+from cardwidgets import available_games, game_spec
+from cardwidgets.app import HOTSEAT, PERSON, TEACHER, App
+from cardwidgets.app import server
+from cardwidgets.bots import bot_names
+from cardwidgets.cli import main
+
+
+def each_mode():
+    for game in available_games():
+        spec = game_spec(game)
+        for mode in spec.modes:
+            yield game, mode
+
+
+@pytest.mark.parametrize("game, mode", list(each_mode()), ids=lambda x: getattr(x, "name", x))
+def test_the_chooser_offers_what_the_spec_declares(game, mode):
+    app = App(game)
+    app.mode.value = mode.name
+    spec = game_spec(game)
+    assert app.players.options == tuple(str(n) for n in mode.players)
+    assert (app.mode.layout.display == "none") == (len(spec.modes) == 1)
+    boxes = {b.description: b for b in app.options_box.children}
+    for opt in spec.options_for(mode.name):
+        if opt.allowed is not None:
+            box = boxes[opt.name]
+            assert isinstance(box, w.Dropdown) and [v for _, v in box.options] == list(opt.allowed)
+            assert box.value == opt.default
+        elif isinstance(opt.default, (bool, int, float, str, type(None))):
+            assert isinstance(boxes[opt.name], w.Text) and boxes[opt.name].value == ""
+        else:
+            assert opt.name not in boxes  # a table of numbers keeps its default
+    assert set(boxes) <= {o.name for o in spec.options_for(mode.name)}
+    n = int(app.players.value)
+    assert len(app.seats_box.children) == n
+    assert [who.value for _, who in app._seats][0] == PERSON
+    choices = [v for _, v in app._seats[1][1].options] if n > 1 else []
+    assert all(c == PERSON or c[4:] in bot_names(game) for c in choices)
+    table = app.start()
+    assert table is not None, app.status.value
+    assert type(table).__name__ == spec.table and table.state.mode == mode.name and table.seat == 0
+    assert sorted(table.bot_seats) == list(range(1, n)) and table.bot_delay == 0.7
+
+
+def test_start_builds_the_table_the_chooser_says():
+    app = App("depot")
+    app.players.value = "3"
+    boxes = {b.description: b for b in app.options_box.children}
+    boxes["games"].value = 3
+    boxes["starting_player"].value = "random"
+    boxes["max_turns"].value = "400"
+    app._seats[0][0].value = "  Ann "
+    app._seats[2][1].value = "bot:random"
+    app.pace.value = 0.0
+    app.seed.value = "11"
+    kw = app.arguments()
+    assert kw == {"players": 3, "games": 3, "starting_player": "random", "max_turns": 400,
+                  "names": ["Ann", "B", "C"], "bots": {1: "greedy", 2: "random"}, "seat": 0, "seed": 11,
+                  "bot_delay": 0.0}
+    t = app.start()
+    assert t.state.options["games"] == 3 and t.state.names == ("Ann", "B", "C") and t.state.seed == 11
+    assert app.table_box.children == (t,) and "Depot, 3 players, Ann's seat: seed 11" in app.status.value
+    assert app.start_button.description == "Start a new game"
+    # a new game replaces the old table, which is closed
+    t2 = app.start()
+    assert t2 is not t and app.table is t2 and t.comm is None and app.table_box.children == (t2,)
+
+
+def test_two_people_share_the_screen_or_watch_as_teachers():
+    app = App("crypto_trick")
+    app.players.value = "3"
+    app._seats[1][1].value = PERSON
+    app._seats[0][0].value, app._seats[1][0].value = "Ann", "Bob"
+    assert [v for _, v in app.screen.options] == [HOTSEAT, TEACHER] and app.screen.value == HOTSEAT
+    t = app.start()
+    assert t.hotseat and t.curtain == {"seat": 0, "name": "Ann"} and t.bot_seats == [2]
+    app.screen.value = TEACHER
+    t = app.start()
+    assert not t.hotseat and t.seat is None
+    app._seats[1][1].value = "bot:greedy"  # one person again: their seat, or still the teacher's view
+    assert app.screen.value == TEACHER and app.screen.options[0] == ("Ann's seat: their cards only", 0)
+    app.screen.value = HOTSEAT if HOTSEAT in [v for _, v in app.screen.options] else 0
+    assert app.start().seat == 0
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda a: setattr(a._seats[1][0], "value", "ann"), "names must differ"),
+    (lambda a: setattr(a.seed, "value", "twelve"), "the seed must be a whole number"),
+    (lambda a: [setattr(who, "value", "bot:random") for _, who in a._seats], "at least one seat for a person"),
+    (lambda a: setattr({b.description: b for b in a.options_box.children}["rounds"], "value", "0"), "rounds=0"),
+])
+def test_a_bad_choice_is_said_and_the_table_stays(change, words):
+    app = App("crypto_trick")
+    app._seats[0][0].value = "Ann"
+    first = app.start()
+    change(app)
+    assert app.start() is None
+    assert words in app.status.value and "cw-app-error" in app.status.value
+    assert app.table is first and app.table_box.children == (first,) and first.comm is not None
+
+
+def test_changing_the_player_count_keeps_the_seats_chosen():
+    app = App("depot")
+    app._seats[0][0].value = "Ann"
+    app._seats[1][1].value = "bot:random"
+    app.players.value = "5"
+    assert len(app._seats) == 5 and app._seats[0][0].value == "Ann" and app._seats[1][1].value == "bot:random"
+    app.game.value = "yadokarick"
+    app.mode.value = "solo"
+    assert app.players.options == ("1",) and len(app._seats) == 1 and app._seats[0][0].value == "Ann"
+    t = app.start()
+    assert t.state.mode == "solo" and t.view["names"] == ["Ann"]
+
+
+# --------------------------------------------------------------------------- cardwidgets play
+def test_play_help_explains_the_command(capsys):
+    assert main(["play", "--help"]) == 0
+    out = capsys.readouterr().out
+    for words in ("Voilà", "--port", "--no-browser", "Start", "hot seat", "cardwidgets play --port 8900"):
+        assert words in out, words
+    assert main(["--help"]) == 0
+    assert "play" in capsys.readouterr().out
+
+
+def test_play_refuses_a_bad_port(capsys):
+    assert main(["play", "--port", "70000"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("cardwidgets play: error: --port must be 1 to 65535") and err.count("\n") == 1
+
+
+class FakeVoila:
+    """Stands in for the Voilà process: records its command line and the notebook it serves."""
+
+    calls: list = []
+
+    def __init__(self, cmd, cwd=None):
+        nb = Path(cmd[3])
+        FakeVoila.calls.append({"cmd": cmd, "cwd": cwd, "notebook": nb.read_text(), "folder": nb.parent})
+
+    def wait(self, timeout=None):
+        return 0
+
+
+def test_play_serves_the_app_notebook_through_voila(monkeypatch, capsys):
+    monkeypatch.setattr(server.subprocess, "Popen", FakeVoila)
+    FakeVoila.calls = []
+    assert main(["play", "--port", "8999", "--no-browser"]) == 0
+    out = capsys.readouterr().out
+    assert out.strip() == "cardwidgets play: http://127.0.0.1:8999/ (Ctrl+C stops the server)"
+    (call,) = FakeVoila.calls
+    cmd = call["cmd"]
+    assert cmd[1:3] == ["-m", "voila"] and "--port=8999" in cmd and "--no-browser" in cmd
+    assert "--Voila.ip=127.0.0.1" in cmd
+    assert "from cardwidgets.app import App" in call["notebook"] and "App()" in call["notebook"]
+    assert not call["folder"].exists()  # the notebook's folder is gone with the server
+    FakeVoila.calls = []
+    assert main(["play", "--port", "8999"]) == 0
+    assert "--Voila.open_browser=True" in FakeVoila.calls[0]["cmd"]
+
+
+def test_the_default_port_skips_a_busy_one():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        busy = s.getsockname()[1]
+        assert server.free_port(busy) == busy + 1 or server.free_port(busy) > busy
+
+
+def test_play_without_voila_says_how_to_get_it(monkeypatch, capsys):
+    import builtins
+
+    real = builtins.__import__
+
+    def no_voila(name, *a, **k):
+        if name == "voila":
+            raise ImportError("no voila")
+        return real(name, *a, **k)
+
+    monkeypatch.setattr(builtins, "__import__", no_voila)
+    assert main(["play", "--no-browser"]) == 1
+    assert 'pip install "cardwidgets[app]"' in capsys.readouterr().err
