@@ -264,6 +264,29 @@ def test_worlds_are_sound_games_without_a_history():
     assert st.sample_world(S1, 9).to_dict() == st.sample_world(S1, 9).to_dict()
 
 
+def test_a_world_samples_as_its_position_does():
+    """A world has no history to recount the round from, but the seat remembers the round:
+    sampling from a world (a search's twin of the position) gives the worlds the position
+    gives for the same random numbers, and a move made in the world starts afresh."""
+    compared = 0
+    for seed in range(6):
+        st = new_game(players=4, seed=seed)
+        rng = random.Random(seed)
+        while not st.is_terminal:
+            for seat in range(4):
+                w = st.sample_world(seat, rng.randrange(2**31))
+                for k in range(2):
+                    assert w.sample_world(seat, k).to_dict() == st.sample_world(seat, k).to_dict()
+                    compared += 1
+            st.apply(rng.choice(st.legal_actions()))
+    assert compared > 1000
+    w = ct02().sample_world(S1, 1)
+    known = w._know
+    w.apply(w.legal_actions()[0])
+    w.sample_world(S1, 2)
+    assert w._know is not known
+
+
 def test_a_finished_game_has_nothing_to_deal():
     st = new_game(players=2, seed=3, rounds=1)
     rng = random.Random(2)

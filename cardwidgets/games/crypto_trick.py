@@ -1353,12 +1353,17 @@ class CryptoTrickState(State):
         The other hands, the hidden card and the cards left out are dealt again among the
         places each card can be; an exchange ``seat`` did not see gets a card that fits.
         The world has no history: its last move, which the views show, is kept (with the
-        world's card when it was an exchange ``seat`` did not see)."""
+        world's card when it was an exchange ``seat`` did not see), and so is what ``seat``
+        worked out from the history, for sampling again from the world."""
         world = self.clone()
         world._history, world._moves, world._know = None, 0, None
         if self._ph == FINISHED:
             return world  # nothing is hidden any more
         know = self._knowledge(seat)
+        # The world has no history to recount the round from, but the seat remembers it: the
+        # world keeps the seat's knowledge (until a move is made in it), so the worlds sampled
+        # from a world are those sampled from this position, whatever the hidden cards.
+        world._know = (None, {seat: know})
         deal, chosen = know.world(rng)
         for i, p in enumerate(know.others):
             world._hands[p] = sorted(deal[i])
