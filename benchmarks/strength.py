@@ -186,7 +186,7 @@ def main() -> None:
         "# Playing strength: IS-MCTS, greedy, random",
         "",
         f"Made with `python benchmarks/strength.py --main {args.main} --other {args.other} "
-        f"--workers {args.workers}` on {datetime.date.today().isoformat()} "
+        f"--workers {args.workers}{' --only ' + args.only if args.only else ''}` on {datetime.date.today().isoformat()} "
         f"({platform.python_implementation()} {platform.python_version()}, {os.cpu_count()} cores shared with "
         f"other work): {elapsed / 60:.1f} minutes.",
         "",
