@@ -24,7 +24,7 @@ File format
 A rule starts at a heading ``## <ID> — <Title>`` or ``### <ID> — <Title>``
 (an em dash with a space on each side) and its text runs to the next ``##``
 or ``###`` heading. IDs look like ``D4`` / ``D4.2`` / ``Y14.10`` or like
-``DA-7`` / ``ASM-3``. Headings without an ID (``## Action notation``) hold
+``DA-7`` / ``YA-3``. Headings without an ID (``## Action notation``) hold
 free text that belongs to no rule. The files are read with
 :mod:`importlib.resources`, parsed once on first use and cached.
 """
@@ -59,7 +59,7 @@ class Rule:
     Attributes
     ----------
     id:
-        The rule ID, e.g. ``"D4.2"``, ``"DA-7"``, ``"ASM-3"`` or ``"G1"``.
+        The rule ID, e.g. ``"D4.2"``, ``"DA-7"`` or ``"G1"``.
     game:
         The game that defines it (``"depot"``, ...), or ``"core"`` for G1–G4.
     title:
@@ -376,7 +376,7 @@ def url(rule_id: str, game: str | None = None, *, base: str = "") -> str:
 
 _BARE = r"[A-Z]{1,3}\d+"
 _ANY_ID = r"[A-Z]{1,3}\d+(?:\.\d+)*|[A-Z]{1,3}-\d+"
-# Dotted (D4.2) and hyphenated (DA-7, ASM-3) IDs cannot be mistaken for card names, so they
+# Dotted (D4.2) and hyphenated (DA-7) IDs cannot be mistaken for card names, so they
 # count wherever they stand.
 _SHAPED_RE = re.compile(r"(?<![\w.\-])([A-Z]{1,3}\d+(?:\.\d+)+|[A-Z]{1,3}-\d+)(?![\w\-]|\.\d)")
 _TOKEN_RE = re.compile(rf"(?<![\w.\-])(?:{_ANY_ID})(?![\w\-]|\.\d)")
@@ -398,7 +398,7 @@ def _ids_in(span: str, offset: int) -> list[tuple[int, str]]:
 def cited(text: str, *, game: str | None = None) -> list[str]:
     """List the rule IDs a narration or refusal line cites, in order, each once.
 
-    Dotted IDs (``D4.2``) and hyphenated ones (``DA-7``, ``ASM-3``) count
+    Dotted IDs (``D4.2``) and hyphenated ones (``DA-7``) count
     wherever they appear. A bare ID such as ``D6`` or ``G3`` could also be a
     card name (``G3`` is a green 3 in two of the games), so it counts only
     after the word "rule"/"rules" (``rules N2.3, N6``), when it is the whole
