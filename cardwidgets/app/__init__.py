@@ -60,7 +60,7 @@ class App(w.VBox):
         style = {"description_width": "110px"}
         self.game = w.Dropdown(options=[(game_spec(g).title, g) for g in games], value=game or games[0],
                                description="Game", style=style)
-        self.mode = w.Dropdown(description="Mode", style=style)
+        self.mode = w.Dropdown(description="Mode", style=style, layout=w.Layout(width="420px"))  # its text says what a mode is
         self.players = w.Dropdown(description="Players", style=style)
         self.options_box = w.GridBox(layout=w.Layout(grid_template_columns="repeat(2, minmax(260px, 1fr))",
                                                      grid_gap="2px 16px"))
