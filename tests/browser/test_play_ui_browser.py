@@ -171,7 +171,7 @@ def test_every_game_and_mode_to_its_end_by_clicking(lab_page, gid, frontend, cel
     expect(outcome).to_be_visible()
     expect(table.locator(".cw-header .cw-turn")).to_contain_text("over")
     for w in WIDTHS:
-        set_output_width(lab_page, table, w)
+        heights[f"end {w}"] = set_output_width(lab_page, table, w)["height"]
         cards_at_rest(lab_page.page)
         lab_page.screenshot(table, f"{gid}-{frontend}-end-{w}.png")
         for p in layout_problems(table):
