@@ -12,6 +12,8 @@ import json
 import pickle
 import random
 import re
+import subprocess
+import sys
 from typing import Any, Iterable
 
 import pytest
@@ -345,3 +347,12 @@ def lesson_seen(run: Any, hide: Iterable[str] = ()) -> str:
     the keys in ``hide``, such as tables of the whole card set) and its narration."""
     view = {k: v for k, v in run.state.view(run.seat).items() if k not in set(hide)}
     return json.dumps(view) + "\n" + "\n".join(run.timeline.narration(run.seat))
+
+
+# --------------------------------------------------------------------------- imports
+def modules_loaded(code: str, modules: Iterable[str]) -> list[str]:
+    """Which of ``modules`` a fresh interpreter has imported after running ``code``."""
+    probe = (f"{code}\nimport json as _json, sys as _sys\n"
+             f"print(_json.dumps(sorted(m for m in {tuple(modules)!r} if m in _sys.modules)))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    return json.loads(out.splitlines()[-1])

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+import kit
+
 from cardwidgets import Timeline, make
 from cardwidgets.cli import COMMANDS, Command, main
 
@@ -238,9 +240,7 @@ def test_simulate_as_a_program_with_workers_and_progress(tmp_path):
 
 def test_rules_and_replay_load_no_tables_and_no_pandas(replay_file):
     path, _ = replay_file
-    code = ("import sys, contextlib, io\nfrom cardwidgets.cli import main\n"
+    code = ("import contextlib, io\nfrom cardwidgets.cli import main\n"
             "with contextlib.redirect_stdout(io.StringIO()):\n"
-            f"    main(['rules', 'D4.2']); main(['replay', {str(path)!r}])\n"
-            "print(sorted(m for m in ('pandas', 'joblib', 'anywidget', 'traitlets') if m in sys.modules))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "[]"
+            f"    main(['rules', 'D4.2']); main(['replay', {str(path)!r}])")
+    assert kit.modules_loaded(code, ("pandas", "joblib", "anywidget", "traitlets")) == []
