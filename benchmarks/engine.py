@@ -1,26 +1,34 @@
 """Engine benchmarks: random playouts and clones, one core. Prints figures; asserts nothing.
 
-    python benchmarks/engine.py [--seconds S] [--game NAME ...] [--no-hearts]
+    python benchmarks/engine.py [--seconds S] [--slices K] [--game NAME ...] [--no-hearts]
 
 Per configuration (every mode of every registered game, read from its ``SPEC``):
 
 * ``checked act/s``: ``legal_actions()`` + ``apply()`` (validation and narration);
 * ``fast act/s``: ``legal_actions()`` + ``apply_unchecked()`` (the simulation path);
 * ``vs Hearts``: fast act/s divided by OpenSpiel's C++ Hearts decisions per second,
-  driven from Python the same way and measured in the same run (``pip install open_spiel``);
+  driven from Python the same way (``pip install open_spiel``);
 * ``games/s`` on the fast path, and ``clone()`` per second at a mid-game position.
 
-Compare ratios within one run: the machine is shared and noisy. Times are the process's
-CPU time (``time.process_time``), so that other programs on the machine do not count.
+How the ratio is measured. The machine is shared: the speed of both programs drifts by
+up to 1.7x within a minute, even in CPU time. So Hearts is not timed once for the whole
+run: the fast path and Hearts take turns in ``--slices`` short slices of ``--seconds / slices``
+each, a ratio is taken per pair of neighbouring slices, and the table gives their median
+with the lowest and the highest (``spread``). Times are the process's CPU time
+(``time.process_time``), so that other programs on the machine do not count. Each game
+first plays one untimed slice: its memo tables (plays by hand pattern, Storage contents)
+fill during a long simulation, and the figure is the steady state such a simulation meets.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any, Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -56,25 +64,34 @@ def configs(game: str) -> list[dict]:
     return out
 
 
-def playouts(mod, cfg: dict, fast: bool, budget: float) -> tuple[int, int, float]:
-    rng = random.Random(1)
-    actions = games = 0
-    start = clock()
-    seed = 0
-    while clock() - start < budget:
-        st = mod.new_game(seed=seed, **cfg)
-        seed += 1
-        if fast:
-            while not st.is_terminal:
-                legal = st.legal_actions()
-                st.apply_unchecked(legal[rng.randrange(len(legal))])
-        else:
-            while not st.is_terminal:
-                legal = st.legal_actions()
-                st.apply(legal[rng.randrange(len(legal))])
-        actions += st.move_count
-        games += 1
-    return actions, games, clock() - start
+class Playouts:
+    """Random playouts of one configuration, resumable: each call plays on for ``budget`` CPU
+    seconds (whole games) with the same random stream and the next seeds."""
+
+    def __init__(self, mod: Any, cfg: dict, fast: bool) -> None:
+        self.mod, self.cfg, self.fast = mod, cfg, fast
+        self.rng = random.Random(1)
+        self.seed = 0
+
+    def __call__(self, budget: float) -> tuple[int, int, float]:
+        """``(actions, games, CPU seconds)`` of the games played."""
+        mod, cfg, rng = self.mod, self.cfg, self.rng
+        actions = games = 0
+        start = clock()
+        while clock() - start < budget:
+            st = mod.new_game(seed=self.seed, **cfg)
+            self.seed += 1
+            if self.fast:
+                while not st.is_terminal:
+                    legal = st.legal_actions()
+                    st.apply_unchecked(legal[rng.randrange(len(legal))])
+            else:
+                while not st.is_terminal:
+                    legal = st.legal_actions()
+                    st.apply(legal[rng.randrange(len(legal))])
+            actions += st.move_count
+            games += 1
+        return actions, games, clock() - start
 
 
 def clones_per_second(mod, cfg: dict, n: int = 50_000) -> float:
@@ -90,52 +107,83 @@ def clones_per_second(mod, cfg: dict, n: int = 50_000) -> float:
     return n / (clock() - start)
 
 
-def hearts(budget: float) -> float | None:
-    """OpenSpiel's C++ Hearts from Python: decisions per second (chance outcomes sampled)."""
+def hearts() -> Callable[[float], float] | None:
+    """OpenSpiel's C++ Hearts from Python: a function playing on for ``budget`` CPU seconds and
+    returning decisions per second (chance outcomes sampled, not counted); ``None`` if
+    OpenSpiel is not installed."""
     try:
         import pyspiel
     except ImportError:
         return None
     game = pyspiel.load_game("hearts")
     rng = random.Random(1)
-    decisions = 0
-    start = clock()
-    while clock() - start < budget:
-        st = game.new_initial_state()
-        while not st.is_terminal():
-            if st.is_chance_node():
-                outcomes = st.chance_outcomes()
-                st.apply_action(outcomes[rng.randrange(len(outcomes))][0])
-            else:
-                legal = st.legal_actions()
-                st.apply_action(legal[rng.randrange(len(legal))])
-                decisions += 1
-    return decisions / (clock() - start)
+
+    def run(budget: float) -> float:
+        decisions = 0
+        start = clock()
+        while clock() - start < budget:
+            st = game.new_initial_state()
+            while not st.is_terminal():
+                if st.is_chance_node():
+                    outcomes = st.chance_outcomes()
+                    st.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+                else:
+                    legal = st.legal_actions()
+                    st.apply_action(legal[rng.randrange(len(legal))])
+                    decisions += 1
+        return decisions / (clock() - start)
+
+    return run
+
+
+def interleaved(fast: Playouts, ref: Callable[[float], float] | None, seconds: float,
+                slices: int) -> tuple[float, float, list[float], list[float]]:
+    """Fast-path and Hearts slices in turn: ``(actions/s, games/s, ratios, Hearts rates)``."""
+    per = seconds / slices
+    fast(per)  # untimed warm-up: the memo tables of a long simulation
+    actions = games = 0
+    cpu = 0.0
+    ratios: list[float] = []
+    refs: list[float] = []
+    for _ in range(slices):
+        a, g, t = fast(per)
+        actions, games, cpu = actions + a, games + g, cpu + t
+        if ref is not None:
+            refs.append(ref(per))
+            ratios.append(a / t / refs[-1])
+    return actions / cpu, games / cpu, ratios, refs
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seconds", type=float, default=2.0, help="time budget per measurement")
+    ap.add_argument("--seconds", type=float, default=3.0, help="CPU seconds of fast-path play per configuration")
+    ap.add_argument("--slices", type=int, default=10, help="fast-path/Hearts slices the seconds are cut into")
     ap.add_argument("--game", action="append", help="only these games")
     ap.add_argument("--no-hearts", action="store_true", help="skip the OpenSpiel Hearts reference")
     args = ap.parse_args()
-    ref = None if args.no_hearts else hearts(args.seconds)
-    print("(rates per second of this process's CPU time, time.process_time)")
-    print(f"OpenSpiel Hearts: {'not installed' if ref is None else f'{ref:,.0f} decisions/s'}")
+    ref = None if args.no_hearts else hearts()
+    print("(rates per second of this process's CPU time, time.process_time; Hearts in turn with each game)")
+    print(f"OpenSpiel Hearts: {'not installed' if ref is None else 'interleaved, C++ driven from Python'}")
     print(f"{'game':<13} {'config':<28} {'checked act/s':>13} {'fast act/s':>11} {'vs Hearts':>9} "
-          f"{'games/s':>9} {'clones/s':>10}")
+          f"{'spread':>11} {'Hearts/s':>9} {'games/s':>9} {'clones/s':>10}")
+    all_refs: list[float] = []
     for game in args.game or available_games():
         mod = game_module(game)
         for cfg in configs(game):
-            c_act, _, c_t = playouts(mod, cfg, False, args.seconds)
-            f_act, f_games, f_t = playouts(mod, cfg, True, args.seconds)
+            c_act, _, c_t = Playouts(mod, cfg, False)(args.seconds / 2)
+            fast, games, ratios, refs = interleaved(Playouts(mod, cfg, True), ref, args.seconds, args.slices)
+            all_refs += refs
             label = ",".join(f"{k}={v}" for k, v in cfg.items())
-            fast = f_act / f_t
-            ratio = "" if ref is None else f"{fast / ref:.2f}x"
-            print(f"{game:<13} {label:<28} {c_act / c_t:>13,.0f} {fast:>11,.0f} {ratio:>9} "
-                  f"{f_games / f_t:>9,.1f} {clones_per_second(mod, cfg):>10,.0f}", flush=True)
-    if ref is not None:
-        print(f"OpenSpiel Hearts (again, for drift): {hearts(args.seconds):,.0f} decisions/s")
+            ratio = spread = hrate = ""
+            if ratios:
+                ratio = f"{statistics.median(ratios):.2f}x"
+                spread = f"{min(ratios):.2f}-{max(ratios):.2f}"
+                hrate = f"{statistics.median(refs) / 1000:,.0f}k"
+            print(f"{game:<13} {label:<28} {c_act / c_t:>13,.0f} {fast:>11,.0f} {ratio:>9} {spread:>11} "
+                  f"{hrate:>9} {games:>9,.1f} {clones_per_second(mod, cfg):>10,.0f}", flush=True)
+    if all_refs:
+        print(f"OpenSpiel Hearts over the run: median {statistics.median(all_refs):,.0f}, "
+              f"{min(all_refs):,.0f} to {max(all_refs):,.0f} decisions/s")
 
 
 if __name__ == "__main__":
