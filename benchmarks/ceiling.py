@@ -26,12 +26,12 @@ import argparse
 import random
 import statistics
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import cardwidgets.core.rng as crng  # noqa: E402
+import cardwidgets.core.state as cstate  # noqa: E402
 from cardwidgets.games import available_games, game_module  # noqa: E402
 
 from engine import Playouts, clock, configs, hearts  # noqa: E402
@@ -55,7 +55,6 @@ class Recorded:
             return randrange(seed, k, n)
 
         # State._shuffle and _randrange call these through the module globals of core.state.
-        import cardwidgets.core.state as cstate
         cstate.shuffle, cstate.randrange = rec_shuffle, rec_randrange
         try:
             rng = random.Random(1)
@@ -139,8 +138,8 @@ def main() -> None:
             rec = Recorded(mod, cfg, args.games)
             real = Playouts(mod, cfg, True)
             per = args.seconds / args.slices
-            loop_cost(rec, per)  # warm-up, and the real game's memo tables
-            real(per)
+            loop_cost(rec, per)  # warm-up
+            real(per)  # warm-up: the real game's memo tables fill as in a long simulation
             loops, chances, reals, refs = [], [], [], []
             for _ in range(args.slices):
                 loops.append(loop_cost(rec, per / 2))
