@@ -31,10 +31,28 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import cardwidgets.core.rng as crng  # noqa: E402
-import cardwidgets.core.state as cstate  # noqa: E402
 from cardwidgets.games import available_games, game_module  # noqa: E402
 
 from engine import Playouts, clock, configs, hearts  # noqa: E402
+
+
+class Sizes(crng.Recorder):
+    """The seeded chance decisions of one game, noted with their sizes as they are made:
+    ``(kind, seed, k, size)`` into ``out`` (the stream is the seed's own, as a Recorder's)."""
+
+    __slots__ = ("out",)
+
+    def __init__(self, seed: int, out: list[tuple[str, int, int, int]]) -> None:
+        super().__init__(seed)
+        self.out = out
+
+    def shuffle(self, k: int, items: list) -> None:
+        self.out.append(("shuffle", self.seed, k, len(items)))
+        super().shuffle(k, items)
+
+    def randrange(self, k: int, n: int) -> int:
+        self.out.append(("randrange", self.seed, k, n))
+        return super().randrange(k, n)
 
 
 class Recorded:
@@ -44,29 +62,14 @@ class Recorded:
         self.lists: list[list] = []  # every legal list, in play order (games one after another)
         self.ends: list[bool] = []  # whether the action after the list ended its game
         self.chance: list[tuple[str, int, int, int]] = []  # (kind, seed, k, size)
-        shuffle, randrange = crng.shuffle, crng.randrange
-
-        def rec_shuffle(seed, k, items):
-            self.chance.append(("shuffle", seed, k, len(items)))
-            shuffle(seed, k, items)
-
-        def rec_randrange(seed, k, n):
-            self.chance.append(("randrange", seed, k, n))
-            return randrange(seed, k, n)
-
-        # State._shuffle and _randrange call these through the module globals of core.state.
-        cstate.shuffle, cstate.randrange = rec_shuffle, rec_randrange
-        try:
-            rng = random.Random(1)
-            for seed in range(games):
-                st = mod.new_game(seed=seed, **cfg)
-                while not st.is_terminal:
-                    legal = st.legal_actions()
-                    self.lists.append(legal)
-                    st.apply_unchecked(legal[rng.randrange(len(legal))])
-                    self.ends.append(st.is_terminal)
-        finally:
-            cstate.shuffle, cstate.randrange = shuffle, randrange
+        rng = random.Random(1)
+        for seed in range(games):
+            st = mod.new_game(seed=seed, chance=Sizes(seed, self.chance), **cfg)
+            while not st.is_terminal:
+                legal = st.legal_actions()
+                self.lists.append(legal)
+                st.apply_unchecked(legal[rng.randrange(len(legal))])
+                self.ends.append(st.is_terminal)
         self.actions = len(self.lists)
 
 

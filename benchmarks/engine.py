@@ -10,8 +10,8 @@ Per configuration (every mode of every registered game, read from its ``SPEC``):
   driven from Python the same way (``pip install open_spiel``);
 * ``games/s`` on the fast path, and ``clone()`` per second at a mid-game position.
 
-How the ratio is measured. The machine is shared: the speed of both programs drifts by
-up to 1.7x within a minute, even in CPU time. So Hearts is not timed once for the whole
+How the ratio is measured. The machine is shared: the speed of both programs drifts more
+than twofold within a minute, even in CPU time. So Hearts is not timed once for the whole
 run: the fast path and Hearts take turns in ``--slices`` short slices of ``--seconds / slices``
 each, a ratio is taken per pair of neighbouring slices, and the table gives their median
 with the lowest and the highest (``spread``). Times are the process's CPU time
