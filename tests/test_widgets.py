@@ -500,7 +500,8 @@ def test_speed_message_sets_the_bot_delay_within_bounds():
 
     t = widgets.CryptoTrick(players=3, seed=5, seat=0, bots="greedy", bot_delay=0.7)
     assert t.get_state()["bot_delay"] == 0.7  # synced: the page's speed control shows it
-    for asked, got in [(0.3, 0.3), (0, 0.0), (2, 2.0), (-4, 0.0), (99, MAX_BOT_DELAY), (1e300, MAX_BOT_DELAY)]:
+    for asked, got in [(0.3, 0.3), (0, 0.0), (2, 2.0), (-4, 0.0), (-10**400, 0.0), (10**400, MAX_BOT_DELAY),
+                       (99, MAX_BOT_DELAY), (1e300, MAX_BOT_DELAY)]:
         send(t, {"type": "speed", "delay": asked})
         assert t.bot_delay == got and t.last_error == "", (asked, t.bot_delay, t.last_error)
     before = snapshot(t)
@@ -510,6 +511,23 @@ def test_speed_message_sets_the_bot_delay_within_bounds():
         assert snapshot(t) == before and t.bot_delay == MAX_BOT_DELAY
     send(t, {"type": "speed"})
     assert t.last_error.startswith("Bad 'speed' message")
+
+
+def test_text_the_kernel_cannot_send_is_refused():
+    """A lone surrogate ("\\ud800" in the page's JSON) parses into a Python string that UTF-8
+    cannot encode: kept in a trait, it would stop every later message to the page."""
+    from jupyter_client.session import json_packer
+
+    t = widgets.Depot(players=3, seed=2, seat=0, bot_delay=0)
+    before = snapshot(t)
+    for msg in ({"type": "preview", "action": "\ud800"}, {"type": "act", "action": "play \udfff"},
+                {"type": "preview", "action": "ok", "x\ud800": 1}):
+        send(t, msg)
+        assert t.last_error == "Bad message: its text is not valid Unicode (an unpaired surrogate).", msg
+        assert snapshot(t) == before
+        json_packer(t.get_state())  # the whole table can still be sent
+    send(t, {"type": "preview", "action": "play 1 \U0001F0A1"})  # an astral character is fine
+    assert t.preview["action"] == "play 1 \U0001F0A1"
 
 
 def test_a_new_pace_applies_to_the_move_already_scheduled():

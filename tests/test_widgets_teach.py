@@ -209,12 +209,14 @@ def test_a_replay_playing_stops_when_a_person_acts_or_pauses(loop, how):
 def test_play_messages_are_checked(loop):
     t = widgets.Depot.from_replay(played("depot", 5))
     before = table_key(t, loop)
-    for bad in [None, "fast", True, 0, -2, float("nan"), float("inf"), [2], {"s": 1}]:
+    for bad in [None, "fast", True, 0, -2, -10**400, float("nan"), float("inf"), [2], {"s": 1}]:
         send(t, {"type": "play", "speed": bad})
         assert t.last_error.startswith("Bad 'play' message"), bad
         assert table_key(t, loop) == before and t.playing == 0
     send(t, {"type": "play", "speed": 1e9})
     assert t.playing == 20.0
+    send(t, {"type": "play", "speed": 10**400})  # a JSON int too big for a float: the fastest pace
+    assert t.playing == 20.0 and t.last_error == ""
     send(t, {"type": "play"})  # the default pace
     assert t.playing == 2.0 and len(loop.live()) == 1
     send(t, {"type": "pause"})

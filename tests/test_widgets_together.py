@@ -421,7 +421,10 @@ def test_the_games_table_moves_the_game_and_the_views_follow():
     t.goto(back)  # the teacher takes the game back: the views that follow the game go with it
     assert [v.cursor for v in views] == [5 if s == watcher else back for s in range(4)]
     other = next(a for a in views[actor].legal if a != t.timeline.line[back])
-    send(views[actor], {"type": "act", "action": other})  # a new line of play, from a view
+    before = t.timeline.to_replay().to_json()
+    send(views[actor], {"type": "act", "action": other})  # others play this game too: no re-deal (G5)
+    assert views[actor].last_error.startswith("Illegal: rule G5") and t.timeline.to_replay().to_json() == before
+    t.step(other)  # the teacher's table branches the game (exactly, as the teacher's moves are)
     assert t.branch == "branch-1" and all(v.branch == "branch-1" for v in views)
     assert views[watcher].cursor == back + 1  # it looked at the old line: now it follows the game
 
@@ -508,3 +511,70 @@ def test_hostile_messages_to_hot_seat_tables_and_views(game, kind, report):
         if t.state.is_terminal:
             t = fresh()
     report("hostile messages", f"{game} {kind}", messages=sent, iam=iam)
+
+
+# --------------------------------------------------------------------------- time travel with others (G5)
+@pytest.mark.parametrize("game, kw", CONFIGS)
+def test_a_move_in_the_past_is_refused_while_others_play(game, kw):
+    """A line re-dealt for one seat deals the others new hands from the cards that seat cannot
+    see: each new hand rules cards out of that seat's hand. So with other people at the game
+    (a table per player here), a seated player's different move in the past is refused (G5)."""
+    n = kw["players"]
+    t = cls_of(game)(seed=6, seat=0, names=NAMES[:n], bot_delay=0, **kw)
+    views = [t.view_for(s) for s in range(1, n)]
+    start = t.timeline.position(0)
+    if start.current_player != 0 or len(start.legal_actions()) < 2:
+        pytest.skip("seat 0 has no choice at the start")
+    send(t, {"type": "act", "action": t.legal[0]})
+    while t.state.current_player not in (0, None) and t.timeline.length < 30:
+        actor = t.state.current_player
+        send(views[actor - 1], {"type": "act", "action": views[actor - 1].legal[0]})
+    before = t.timeline.to_replay().to_json()
+    send(t, {"type": "goto", "index": 0})
+    seen = [json.dumps(v.view) for v in views]  # the views follow the game back
+    send(t, {"type": "act", "action": [str(a) for a in start.legal_actions()][1]})
+    assert t.last_error.startswith("Illegal: rule G5"), t.last_error
+    assert "also play" in t.last_error and t.timeline.to_replay().to_json() == before
+    assert [json.dumps(v.view) for v in views] == seen
+    for v in views:  # the table left alone, it re-deals as before: one person, the bots
+        v.close()
+    send(t, {"type": "act", "action": [str(a) for a in start.legal_actions()][1]})
+    assert t.last_error == "" and t.timeline.branches[-1].dealt_for == 0
+
+
+def test_a_hot_seat_move_in_the_past_is_refused_unless_the_others_are_bots():
+    t = widgets.CryptoTrick(players=3, seed=5, hotseat=True, names=["Ann", "Bob", "Cy"], bot_delay=0)
+    for _ in range(3):
+        send(t, {"type": "iam", "seat": t.curtain["seat"]})
+        send(t, {"type": "act", "action": t.legal[0]})
+    before = t.timeline.to_replay().to_json()
+    send(t, {"type": "goto", "index": 0})
+    send(t, {"type": "iam", "seat": 0})
+    send(t, {"type": "act", "action": t.legal[1]})
+    assert t.last_error.startswith("Illegal: rule G5 — Bob, Cy also play this game")
+    assert t.timeline.to_replay().to_json() == before
+    # one person against bots: the move in the past is re-dealt for that person
+    solo = widgets.CryptoTrick(players=3, seed=5, hotseat=True, bots={1: "greedy", 2: "greedy"}, bot_delay=0)
+    send(solo, {"type": "iam", "seat": 0})
+    send(solo, {"type": "act", "action": solo.legal[0]})
+    send(solo, {"type": "goto", "index": 0})
+    send(solo, {"type": "act", "action": solo.legal[1]})
+    assert solo.last_error == "" and solo.timeline.branches[-1].dealt_for == 0
+
+
+def test_timeline_refuses_a_re_deal_that_others_would_see():
+    from cardwidgets import IllegalActionError, Timeline
+
+    tl = Timeline(game_module("crypto_trick").new_game(players=3, seed=4))
+    first = [str(a) for a in tl.state.legal_actions()]
+    tl.step(first[0], seat=0)
+    tl.goto(0)
+    with pytest.raises(IllegalActionError) as e:
+        tl.step(first[1], seat=0, shared_with={0, 2})
+    assert e.value.rule == "G5" and "C also plays this game" in str(e.value)
+    assert tl.line_count == 1 and tl.cursor == 0
+    tl.step(first[1], seat=0, shared_with={0})  # only the seat itself: re-dealt for it
+    assert tl.branches[-1].dealt_for == 0
+    tl.goto(0)
+    tl.step(first[2], shared_with={0, 1, 2})  # the teacher (code) branches exactly
+    assert tl.branches[-1].dealt_for is None

@@ -21,6 +21,7 @@ CORE_RULES = {
     "G1": "the game is over",
     "G2": "this action does not exist in the current phase",
     "G3": "it is not this seat's turn",
+    "G5": "other people share this game: no new line in the past",
 }
 
 
@@ -35,7 +36,7 @@ class IllegalActionError(ValueError):
     ----------
     rule:
         The rule ID that forbids it, e.g. ``"D4.7"`` (``cardwidgets.rules.lookup``
-        explains it), or a core ID ``G1``–``G3``.
+        explains it), or a core ID ``G1``–``G5``.
     reason:
         Plain words with the concrete numbers of the position.
     action:

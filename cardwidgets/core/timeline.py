@@ -21,8 +21,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Collection
 
+from .errors import IllegalActionError
 from .events import Event
 from .replay import Branch, Line, Replay, dealt_start
 from .state import ANY, State
@@ -220,7 +221,7 @@ class Timeline:
 
     # ------------------------------------------------------------------ acting
     def step(self, action: Any, seat: Any = ANY, *, max_lines: int | None = None,
-             redeal: bool = True) -> list[Event]:
+             redeal: bool = True, shared_with: Collection[int] = ()) -> list[Event]:
         """Play ``action`` (object or notation, possibly standing for several actions)
         at the cursor and move the cursor past it.
 
@@ -238,6 +239,12 @@ class Timeline:
         where the cards are in the new line. The seat follows a line already played
         from there only if it is the current line or a branch re-dealt for that seat.
         ``redeal=False`` plays the branch exactly, as the teacher's moves always are.
+
+        A re-dealt line is for its seat alone: the other seats' new hands are drawn from
+        the cards that seat cannot see, so each of them rules cards out of its hand.
+        ``shared_with`` names the seats of other people at the game (a hot-seat table,
+        a table per player); while there are any, a move that would re-deal is refused
+        (``IllegalActionError``, rule G5) and changes nothing.
         """
         actions = self.state.plan(action, seat)
         dealt_for = seat if redeal and type(seat) is int and 0 <= seat < self._root.players else None
@@ -263,6 +270,13 @@ class Timeline:
             first = line.position(self._root, n)
             dealt = None
             if branching and dealt_for is not None:
+                people = sorted(set(shared_with) - {dealt_for})
+                if people:
+                    raise IllegalActionError("G5", (
+                        f"{', '.join(first.seat_label(s) for s in people)} also "
+                        f"{'plays' if len(people) == 1 else 'play'} this game: a new move in the past would "
+                        f"deal them new cards, which would tell them yours; look back, or play on from the "
+                        f"latest move"))
                 dealt = self._redeal(first, dealt_for, number)
                 first = dealt
             # Validate fully, then mutate: every move is played on copies first.

@@ -4,7 +4,8 @@ Every game's rules are written out in a Markdown file in this package
 (``depot.md``, ``cirno_neu.md``, ``crypto_trick.md``, ``yadokarick.md``), plus
 ``core.md`` for the rules every game shares (``G1`` the game is over,
 ``G2`` the action does not exist in this step, ``G3`` not this seat's turn,
-``G4`` the engine's safety cap on a game's length).
+``G4`` the engine's safety cap on a game's length, ``G5`` no new line in the past while
+others share the game).
 Each rule has a stable ID, the same ID that refusals, events and narration
 lines cite, so a table can show the rule behind any message.
 
@@ -61,7 +62,7 @@ class Rule:
     id:
         The rule ID, e.g. ``"D4.2"``, ``"DA-7"`` or ``"G1"``.
     game:
-        The game that defines it (``"depot"``, ...), or ``"core"`` for G1–G4.
+        The game that defines it (``"depot"``, ...), or ``"core"`` for G1–G5.
     title:
         A short title, e.g. ``"Sets and runs"``.
     text:
@@ -212,7 +213,7 @@ def rules(game: str) -> dict[str, Rule]:
     Parameters
     ----------
     game:
-        A name from :func:`games` (or ``"core"`` for G1–G4). Core rules are
+        A name from :func:`games` (or ``"core"`` for G1–G5). Core rules are
         not included in a game's rules; :func:`lookup` falls back to them.
 
     Returns
@@ -231,7 +232,7 @@ def rules(game: str) -> dict[str, Rule]:
     >>> list(depot)[:3]
     ['D1', 'D1.1', 'D1.2']
     >>> "G1" in depot, list(rules("core"))
-    (False, ['G1', 'G2', 'G3', 'G4'])
+    (False, ['G1', 'G2', 'G3', 'G4', 'G5'])
     """
     return dict(_load(_check_game(game)))
 
@@ -314,7 +315,7 @@ def as_json(game: str) -> dict[str, dict[str, str]]:
     -------
     dict[str, dict[str, str]]
         ``{id: {"title": ..., "text": ...}}``: the game's rules in file order,
-        then G1–G4.
+        then G1–G5.
 
     Raises
     ------
@@ -335,7 +336,7 @@ def url(rule_id: str, game: str | None = None, *, base: str = "") -> str:
     """The address of a rule in the documentation site: ``rules/<game>.html#<ID>``.
 
     Every rule of the site's rules reference has an anchor named by its ID, so
-    the address is stable; the core rules G1-G4 are on ``rules/core.html``.
+    the address is stable; the core rules G1-G5 are on ``rules/core.html``.
 
     Parameters
     ----------
@@ -384,7 +385,7 @@ _SEP = r"\s*(?:,|/|&|;|–|\band\b|\bor\b)\s*"
 _LIST = rf"(?:{_ANY_ID})(?:{_SEP}(?:{_ANY_ID}))*"
 # A bare ID such as D6 or G3 could also be a card (G3 is a green 3 in Crypto Trick and
 # Yadokarick), so it only counts after "rule"/"rules", as a whole line, or in parentheses
-# that hold nothing but rule IDs and name a real section (never G1-G4 there: "(G3)" in a
+# that hold nothing but rule IDs and name a real section (never G1-G5 there: "(G3)" in a
 # trick narration is far more likely a card).
 _AFTER_RULE_RE = re.compile(rf"\b(?i:rules?)\s+({_LIST})(?![\w\-]|\.\d)")
 _PAREN_RE = re.compile(rf"\(\s*({_LIST})\s*\)")
@@ -403,7 +404,7 @@ def cited(text: str, *, game: str | None = None) -> list[str]:
     card name (``G3`` is a green 3 in two of the games), so it counts only
     after the word "rule"/"rules" (``rules N2.3, N6``), when it is the whole
     line, or inside parentheses that hold only rule IDs and name a section of
-    a game's reference (``(D6)``, ``(D6.5, D9)``); the core rules G1-G4 are
+    a game's reference (``(D6)``, ``(D6.5, D9)``); the core rules G1-G5 are
     recognised bare only in the first two forms. The IDs are not required to
     exist: use :func:`lookup` to resolve them.
 

@@ -311,7 +311,7 @@ class TableWidget(anywidget.AnyWidget):
         return events
 
     def _push(self, action: Any, seat: Any, by_bot: bool = False, max_lines: int | None = None) -> list[Any]:
-        events = self.timeline.step(action, seat, max_lines=max_lines)
+        events = self.timeline.step(action, seat, max_lines=max_lines, shared_with=self._people())
         with self.hold_sync():  # one message to the browser
             if not by_bot:  # a person's move supersedes a scheduled bot move, a wait, a stall and a replay
                 self._cancel_pending()
@@ -474,6 +474,9 @@ class TableWidget(anywidget.AnyWidget):
         if len(msg) > 4 or _size(msg) > MAX_MESSAGE:
             self.last_error = f"Bad message: more than {MAX_MESSAGE} characters."
             return
+        if not _encodable(msg):  # a trait holding such text could never be sent to the page again
+            self.last_error = "Bad message: its text is not valid Unicode (an unpaired surrogate)."
+            return
         kind = msg["type"]
         if self._handle_together(kind, msg):
             return
@@ -522,10 +525,11 @@ class TableWidget(anywidget.AnyWidget):
 
     def _set_speed(self, delay: Any) -> None:
         """The page's speed control: a new pace for the bots, from the next move on."""
-        if isinstance(delay, bool) or not isinstance(delay, (int, float)) or not math.isfinite(delay):
+        seconds = _clamped(delay, 0.0, MAX_BOT_DELAY)
+        if seconds is None:
             self.last_error = f"Bad 'speed' message: 'delay' must be a number of seconds (0 to {MAX_BOT_DELAY:g})."
             return
-        self.bot_delay = min(max(float(delay), 0.0), MAX_BOT_DELAY)
+        self.bot_delay = seconds
         if self._pending is not None:  # the move already scheduled takes the new pace too
             self._pending.cancel()
             self._pending = None
@@ -731,6 +735,17 @@ class TableWidget(anywidget.AnyWidget):
         """
         return type(self)(timeline=self.timeline, seat=seat, animations=self.animations, _group=self._group)
 
+    def _people(self) -> set[int]:
+        """The seats people play at on this game: every table's seat, and a hot-seat table's
+        seats without a bot (a player's move in the past is refused while there are others, G5)."""
+        seats: set[int] = set()
+        for table in (self, *self._group.others(self)):
+            if table.hotseat:
+                seats.update(s for s in range(table.state.players) if s not in self._bots)
+            elif table.seat is not None:
+                seats.add(table.seat)
+        return seats
+
     def _is_teacher(self) -> bool:
         """Whether the viewer may see everything (a teacher's table; never a hot-seat one)."""
         return self.seat is None and not self.hotseat
@@ -878,9 +893,37 @@ class TableWidget(anywidget.AnyWidget):
 
 def _replay_speed(speed: Any) -> float | None:
     """A replay's pace in positions per second, clamped to the allowed range (``None``: not a number)."""
-    if isinstance(speed, bool) or not isinstance(speed, (int, float)) or not math.isfinite(speed) or speed <= 0:
+    if isinstance(speed, (int, float)) and not isinstance(speed, bool) and speed <= 0:
         return None
-    return min(max(float(speed), MIN_REPLAY_SPEED), MAX_REPLAY_SPEED)
+    return _clamped(speed, MIN_REPLAY_SPEED, MAX_REPLAY_SPEED)
+
+
+def _encodable(value: Any) -> bool:
+    """Whether every text in a message (already bounded by :func:`_size`) can be sent as UTF-8."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            try:
+                v.encode("utf-8")
+            except UnicodeEncodeError:
+                return False
+        elif isinstance(v, dict):
+            stack.extend(v)
+            stack.extend(v.values())
+        elif isinstance(v, (list, tuple)):
+            stack.extend(v)
+    return True
+
+
+def _clamped(value: Any, low: float, high: float) -> float | None:
+    """``value`` clamped to ``low..high`` as a float, or ``None`` if it is not a finite number
+    (an int of any size is clamped before it becomes a float, which it could overflow)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return float(min(max(value, low), high))
 
 
 def _size(value: Any, budget: int = MAX_MESSAGE) -> int:
