@@ -578,3 +578,13 @@ def test_timeline_refuses_a_re_deal_that_others_would_see():
     tl.goto(0)
     tl.step(first[2], shared_with={0, 1, 2})  # the teacher (code) branches exactly
     assert tl.branches[-1].dealt_for is None
+
+
+def test_a_hot_seat_table_exports_a_page_only_for_a_named_seat(tmp_path):
+    t = widgets.CryptoTrick(players=3, seed=5, hotseat=True, names=["Ann", "Bob", "Cy"], bot_delay=0)
+    send(t, {"type": "iam", "seat": 0})
+    with pytest.raises(ValueError, match="say whose page it is"):
+        t.to_html(tmp_path / "x.html")  # its seat now is Ann's only until the curtain falls
+    assert not (tmp_path / "x.html").exists()
+    page = t.to_html(tmp_path / "bob.html", seat=1).read_bytes()
+    assert page == t.timeline.to_html(tmp_path / "tl.html", 1).read_bytes()

@@ -269,10 +269,16 @@ class TableWidget(anywidget.AnyWidget):
         """The whole game (every line and note) as a :class:`~cardwidgets.Replay`."""
         return self.timeline.to_replay()
 
-    def to_html(self, path: str | pathlib.Path) -> pathlib.Path:
+    def to_html(self, path: str | pathlib.Path, seat: Any = ANY) -> pathlib.Path:
         """Write the game (every line and note) as one self-contained page that plays without
-        Python, each position as this table's seat sees it; see ``Timeline.to_html``."""
-        return self.timeline.to_html(path, self.seat)
+        Python, each position as ``seat`` sees it (by default this table's seat; ``None``: the
+        teacher view); see ``Timeline.to_html``. A hot-seat table has no one viewer: name the seat."""
+        if seat is ANY:
+            if self.hotseat:
+                raise ValueError("a hot-seat table is shared by several people: say whose page it is "
+                                 "(seat=k), or seat=None for the teacher view with every hand open")
+            seat = self.seat
+        return self.timeline.to_html(path, seat)
 
     @classmethod
     def from_replay(cls, replay: Any, seat: int | None = None, **kwargs: Any) -> "TableWidget":
