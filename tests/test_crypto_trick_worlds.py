@@ -318,3 +318,53 @@ def test_knowledge_is_worked_out_once_per_position():
     st.apply("Y1")
     st.sample_world(S1, 3)
     assert st._know[1][S1] is not know
+
+
+# --------------------------------------------------------------------------- won piles kept face down
+HIDDEN_PILES = ("crypto_trick/1 players=3 won_pile_visibility=block_count_only round=1 trick=4 phase=offer turn=B "
+                "first=B indicator=R4 hidden=Y5 hands=Y4,B3,R6/B1,B5,B6/Y6,B2,R2 won=Y2,Y3,Y1/R1,R3,R5,W6,B4,W1/- "
+                "last=B:W6,B4,W1 gives=1:C>A:B3,2:C>A:R6 move=A:play:W1")
+
+
+def test_won_piles_the_seat_cannot_see_are_dealt_again():
+    """With ``won_pile_visibility="block_count_only"`` a hand-built position's won piles hold
+    cards from tricks the seat never saw: they are unseen like the hands. Swapping one of
+    them with a card in a hand (Y2 in A's pile, Y6 in C's hand) changes nothing B sees, so
+    B's worlds and B's bot are the same; the worlds keep each pile's size and block colours
+    in order, and the last trick, which B saw."""
+    from cardwidgets.bots import ISMCTSBot, ask
+    p = ct.from_position(HIDDEN_PILES, seed=5)
+    q = ct.from_position(HIDDEN_PILES.replace("Y6,B2,R2 won=Y2,", "Y2,B2,R2 won=Y6,"), seed=5)
+    assert p.view(S1) == q.view(S1) and p.to_dict() != q.to_dict()
+    for k in range(20):
+        a, b = p.sample_world(S1, k), q.sample_world(S1, k)
+        assert a.to_dict() == b.to_dict() and a.view(S1) == p.view(S1)
+        assert a.won(S1) == p.won(S1) and len(a.won(S0)) == 3 and a.won(S2) == []
+        kit.roundtrips(a)
+    assert ask(ISMCTSBot(iterations=60, seed=1), p) == ask(ISMCTSBot(iterations=60, seed=1), q)
+    # The pile's cards go anywhere B cannot see: into hands, the hidden card, other piles.
+    spots = {next((s for s in (S0, S2) if "Y2" in w.hand(s)), "pile" if "Y2" in w.won(S0) + w.won(S2) else "hidden")
+             for w in worlds(p, S1)}
+    assert spots == {S0, S2, "pile", "hidden"}
+    # A sees its own pile; B's pile is dealt again but for the last trick, which A saw.
+    for w in worlds(p, S0, 50):
+        assert w.won(S0) == p.won(S0) and w.won(S1)[3:] == ["W6", "B4", "W1"] and w.view(S0) == p.view(S0)
+    assert len({tuple(w.won(S1)) for w in worlds(p, S0, 50)}) > 1
+
+
+def test_won_piles_seen_filled_stay_as_they_are():
+    """In a game played from its deal every won card was played in a trick the seat saw:
+    the worlds keep every pile, also with ``block_count_only``, and a world of a world too."""
+    checked = 0
+    for players, seed in ((3, 1), (4, 2), (5, 3)):
+        st = new_game(players=players, seed=seed, won_pile_visibility="block_count_only")
+        rng = random.Random(seed)
+        while not st.is_terminal:
+            seat = rng.randrange(players)
+            w = st.sample_world(seat, rng.randrange(2**31))
+            piles = [st.won(s) for s in range(players)]
+            assert [w.won(s) for s in range(players)] == piles and w.view(seat) == st.view(seat)
+            assert [w.sample_world(seat, 1).won(s) for s in range(players)] == piles
+            checked += 1
+            st.apply(rng.choice(st.legal_actions()))
+    assert checked > 300

@@ -1367,8 +1367,17 @@ class CryptoTrickState(State):
         deal, chosen = know.world(rng)
         for i, p in enumerate(know.others):
             world._hands[p] = sorted(deal[i])
-        world._hidden_card = deal[-2][0]
-        world._out = tuple(sorted(deal[-1]))
+        world._hidden_card = deal[know.hid][0]
+        world._out = tuple(sorted(deal[know.hid + 1]))
+        for p, colours, spots in know.piles:
+            # The pile's unseen cards again: its block colours in the order the view shows,
+            # its other cards among them anywhere (the view does not say where).
+            dealt = {key: rng.sample(deal[i], len(deal[i])) for key, i in spots.items()}
+            size = len(colours) + len(dealt.get(-1, ()))
+            plain = set(rng.sample(range(size), len(dealt.get(-1, ()))))
+            blocks = iter(colours)
+            prefix = [dealt[-1 if i in plain else next(blocks)].pop() for i in range(size)]
+            world._won[p] = prefix + world._won[p][size:]
         if chosen:
             gives = list(world._gives)
             for gi, c in chosen.items():
@@ -1960,9 +1969,12 @@ class _Deal:
 class _Knowledge(_Deal):
     """What one seat knows of the cards it cannot see in the round in play.
 
-    The unseen cards are the other hands, the hidden card and the cards left out of a
-    hand-built round: every card not in the seat's hand and not face up. Places are the
-    other seats' hands (in seat order), then the hidden card, then the cards left out.
+    The unseen cards are the other hands, the hidden card, the cards left out of a
+    hand-built round and, with ``won_pile_visibility="block_count_only"``, the cards of
+    the other won piles that no trick the seat can recount put there (a hand-built
+    position's): every card not in the seat's hand and not face up. Places are the other
+    seats' hands (in seat order), then the hidden card, then the cards left out, then those
+    won-pile cards, one place per pile and block colour (and one for cards without blocks).
 
     What the seat saw limits where a card can be:
 
@@ -1982,20 +1994,45 @@ class _Knowledge(_Deal):
     the seat saw, so the worlds a seat gets do not depend on the real hidden cards.
     """
 
-    __slots__ = ("seat", "others", "events", "special", "unseen")
+    __slots__ = ("seat", "others", "hid", "piles", "events", "special", "unseen")
 
     def __init__(self, st: "CryptoTrickState", seat: int) -> None:
         n, cfg = st.players, st._cfg
         self.seat = seat
         self.others = others = [p for p in range(n) if p != seat]
         place = {p: i for i, p in enumerate(others)}
-        hid, out = len(others), len(others) + 1
-        cards = sorted([c for p in others for c in st._hands[p]] + [st._hidden_card, *st._out])
+        self.hid = hid = len(others)
+        out = hid + 1
+        cards = [c for p in others for c in st._hands[p]] + [st._hidden_card, *st._out]
         sizes = [len(st._hands[p]) for p in others] + [1, len(st._out)]
-        unknown = set(cards)
         pub = cfg.public_give
-        recs, _, _ = _recount(st)
+        recs, _, left = _recount(st)
         first_known = min(recs) if recs else st._trick
+        # Won piles the seat cannot see (block_count_only, C11.5): the cards of another pile that
+        # no trick the seat can recount put there (the first left[p], from tricks before a
+        # hand-built position) are unseen too. They are dealt again keeping what the view shows
+        # of the pile, its size and the colours of its block cards in order: one place per
+        # (pile, block colour) and one for its cards without blocks (key -1).
+        self.piles: list[tuple[int, list[int], dict[int, int]]] = []  # (seat, block colours in order, key -> place)
+        pile_spots: dict[int, list[int]] = {}  # card class (colour, or -1) -> pile places
+        if not cfg.public_won:
+            for p in others:
+                prefix = st._won[p][:left[p]]
+                if not prefix:
+                    continue
+                colours = [c // 100 for c in prefix if cfg.block[c]]
+                counts = Counter(colours)
+                counts[-1] = len(prefix) - len(colours)
+                spots = {}
+                for key, m in sorted(counts.items()):
+                    if m:
+                        spots[key] = len(sizes)
+                        pile_spots.setdefault(key, []).append(len(sizes))
+                        sizes.append(m)
+                self.piles.append((p, colours, spots))
+                cards += prefix
+        cards.sort()
+        unknown = set(cards)
         gives = st._gives
         # The round's public facts, oldest first (from the tricks recounted in full).
         events: list[tuple] = []
@@ -2014,13 +2051,18 @@ class _Knowledge(_Deal):
                         events.append((_VOID, p, mask))
         # Cards seen changing hands: who may hold each now.
         tracked: dict[int, set[int]] = {}
-        for _, a, r, c in gives:
+        played_since: set[int] = set()  # seen given before the tricks recounted: maybe played since
+        for gt, a, r, c in gives:
             seen = pub or seat in (a, r)
             for chain in tracked.values():
                 if not seen and a in chain:
                     chain.add(r)
             if seen and c in unknown:
                 tracked[c] = {r}
+                if gt < first_known:
+                    played_since.add(c)
+                else:
+                    played_since.discard(c)
         # Voids, and how many cards of a colour a hand may hold after cards came in face down.
         strict = [0] * n
         caps: dict[tuple[int, int], int] = {}
@@ -2048,10 +2090,14 @@ class _Knowledge(_Deal):
         every = list(range(len(sizes)))
         for c in cards:
             bit = 1 << (c // 100)
+            in_piles = pile_spots.get(c // 100 if cfg.block[c] else -1, [])
             if c in tracked:
                 spots = [place[p] for p in sorted(tracked[c]) if p != seat]
+                if c in played_since:
+                    spots += in_piles
             else:
                 spots = [place[p] for p in others if not strict[p] & bit] + [hid] + ([out] if st._out else [])
+                spots += in_piles
             allowed[c] = spots if spots else every
         super().__init__(cards, sizes, allowed, [(pl, mask, cap) for (pl, mask), cap in sorted(caps.items())])
         unseen = any(e[0] == _GIVEN and e[3] is None for e in events)
@@ -2067,7 +2113,9 @@ class _Knowledge(_Deal):
             raise AssertionError("no world fits what this seat saw")
         deal, chosen = found
         for gi in self.unseen:
-            pool = sorted(c for part in deal[:-2] for c in part) or self.cards
+            # Any card a player may hold or have played since (a won pile's unseen card).
+            pool = sorted(c for i, part in enumerate(deal) if i not in (self.hid, self.hid + 1)
+                          for c in part) or self.cards
             chosen[gi] = pool[rng.randrange(len(pool))]
         return deal, chosen
 
