@@ -127,6 +127,42 @@ def test_count_only_collapsed_cards_a_hand_built_start_put_there_are_unknown():
         assert public.sample_world(0, rng).collapsed(1) == ["P13", "P15"]  # public piles are seen
 
 
+def test_count_only_scoring_is_not_previewed_while_a_pile_is_face_down():
+    """The last marker move of a round scores it, which gives every collapsed size F (Y10.2).
+    While another pile holds cards the seat never saw face up (a hand-built start's), the
+    preview and the explanation stop before the scoring, in the position and in its worlds
+    (and in a world's world) alike; with public piles, or in a game played from its deal,
+    where the seat saw every collapsed card in a house, they go on to the scores."""
+    text = ("yadokarick/1 players=3 mode=standard collapsed_visibility=count_only trick=10 turn=A "
+            "hands=G1/G36/G18 houses=G2,G3,G4,G5,G6,G7/G12,G13,G14,G15,G16,G17/G23,G24,G25,G26,G27,G28 "
+            "collapsed=G8,G9,G11/G19,G21,G22/G29,G31,G32 aside=?")
+    st = Y.from_position(text, seed=1)
+    for a in ("play G1", "play G36", "play G18"):
+        st.apply(a)
+    seat = st.current_player
+    said = [e.text for e in st.explain("move stay", seat=seat).effects]
+    assert said[-1].startswith("Then the round is scored") and not any(" scores " in t for t in said)
+    rng = random.Random(3)
+    for _ in range(10):
+        world = st.sample_world(seat, rng)
+        for twin in (world, world.sample_world(seat, rng)):
+            assert twin.view(seat) == st.view(seat)
+            assert [e.text for e in twin.explain("move stay", seat=seat).effects] == said
+            assert [e.text for e in twin.preview("move stay")] == said
+    shown = Y.from_position(text.replace(" collapsed_visibility=count_only", ""), seed=1)
+    for a in ("play G1", "play G36", "play G18"):
+        shown.apply(a)
+    assert any(" scores " in e.text for e in shown.preview("move stay"))
+    played = Y.new_game(players=3, seed=0, collapsed_visibility="count_only")
+    rng = random.Random(0)
+    while played.view(None)["round"] == 1:
+        if played.phase == "marker" and played.view(None)["trick_no"] == 10 and len(played._movers) == 1:
+            last = played.current_player
+            assert any(played.collapsed(w) for w in range(3) if w != last)  # seen in a house before
+            assert any(" scores " in e.text for e in played.preview(played.legal_actions()[0]))
+        played.apply(rng.choice(played.legal_actions()))
+
+
 def test_duo_the_next_npc_card_is_unknown_until_turned():
     st = advance(Y.new_game(mode="duo", seed=6), 6)
     seat = st.current_player

@@ -140,7 +140,14 @@ class _TrickTable(State):
     _parse = staticmethod(parse_action)
     # ``is_terminal`` is a plain attribute kept in step with ``_cur`` (set where a game starts,
     # ends or is loaded): a simulation reads it once per action, and a property costs more.
-    __slots__ = ("is_terminal",)
+    # ``_blind_start``: a world's memory of what its seat never saw (see ``_blind``).
+    __slots__ = ("is_terminal", "_blind_start")
+
+    @classmethod
+    def _create(cls, *args: Any, **kwargs: Any) -> Any:
+        st = super()._create(*args, **kwargs)
+        st._blind_start = None
+        return st
 
     # ------------------------------------------------------------- reading
     @property
@@ -382,12 +389,22 @@ class _TrickTable(State):
         saw. With ``collapsed_visibility="count_only"`` a collapsed pile is face down to the
         others, but every card in it was seen face up in a house, except those a hand-built
         position put there at the start of this round."""
-        if self._cfg.collapsed_public or self._origin is None:
-            return []
-        start = _origin_start(self)
+        start = self._start_piles()
         if start is None or start[0] != getattr(self, "_round", 1):
             return []
-        return [(w, len(pile)) for w, pile in enumerate(start[1]) if w != seat and pile]
+        return [(w, k) for w, k in enumerate(start[1]) if w != seat and k]
+
+    def _start_piles(self) -> tuple[int, tuple[int, ...]] | None:
+        """The round of the hand-built start and how many cards each collapsed pile held then,
+        if those cards are face down to the others (count_only). A world sampled from such a
+        position has no start (``sample_world`` drops it: it holds the real cards) but keeps
+        this in ``_blind_start``, so it samples, previews and explains as its position does."""
+        if self._cfg.collapsed_public:
+            return None
+        if self._origin is None:
+            return self._blind_start
+        start = _origin_start(self)
+        return None if start is None else (start[0], tuple(map(len, start[1])))
 
 
 # =========================================================================== standard
@@ -407,6 +424,7 @@ class StandardState(_TrickTable):
     FIELDS = (
         Field("_cfg", save=False),
         Field("is_terminal", save=False),
+        Field("_blind_start", save=False),
         Field("_hands", "lists", _enc_hands, _dec_hands),
         Field("_houses", "lists", encode_lists, decode_lists),
         Field("_collapsed", "lists", encode_lists, decode_lists),
@@ -686,6 +704,10 @@ class StandardState(_TrickTable):
         else:
             leader = self._moved[-1]
         if self._trick_no == TRICKS:
+            if self._previewing and self._blind(p):
+                # Scoring gives every collapsed size F (Y10.2): a preview for p stops before it when
+                # p never saw all the cards of another collapsed pile (count_only, Y15.3).
+                self._hidden(ev, "the round is scored and the collapsed piles are turned up (rules Y10.2, Y15.3)")
             self._end_round(ev)
             return
         self._trick_no += 1
@@ -942,6 +964,7 @@ class StandardState(_TrickTable):
         for s, k in blind:
             pool += self._collapsed[s][:k]
         world = self.clone()
+        world._blind_start = self._start_piles()
         world._aside = tuple(_deal(world, rng, pool, others, blind))
         return world
 
@@ -1340,6 +1363,7 @@ class DuoState(_TrickTable):
     FIELDS = (
         Field("_cfg", save=False),
         Field("is_terminal", save=False),
+        Field("_blind_start", save=False),
         Field("_hands", "lists", _enc_hands, _dec_hands),
         Field("_npc_deck", "list", lambda d: names(d[::-1]), lambda v: decode_cards(v, "npc_deck")[::-1]),
         Field("_aside", encode=names, decode=lambda v: tuple(decode_cards(v, "aside"))),
@@ -1694,6 +1718,7 @@ class DuoState(_TrickTable):
         for s, k in blind:
             pool += self._collapsed[s][:k]
         world = self.clone()
+        world._blind_start = self._start_piles()
         rest = _deal(world, rng, pool, [other], blind)
         world._aside = tuple(rest[:len(self._aside)])
         world._npc_deck = rest[len(self._aside):]
