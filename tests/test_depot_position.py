@@ -167,6 +167,29 @@ def test_finished_games_matches_and_stopped_games_round_trip():
     _round_trip(mid)
 
 
+def test_games_stopped_at_any_turn_round_trip():
+    """A game stopped by max_turns has nobody to act, but the text keeps the seat that was to
+    act (it leads, or the passes are counted from it), so even a stop after one play with no
+    pass since reads back as it was, passes and that seat included."""
+    st = new_game(players=3, seed=0, max_turns=1)
+    st.apply(st.legal_actions()[0])
+    assert "turn=B aborted=1" in st.to_position()
+    _round_trip(st)
+    stops = 0
+    for players in (3, 4, 5):
+        for cap in range(1, 40, 3):
+            stopped = _play(new_game(players=players, seed=cap, max_turns=cap), cap)
+            stops += stopped.outcome().termination.value == "aborted"
+            _round_trip(stopped)
+            again = from_position(stopped.to_position(), seed=1).to_dict()["state"]
+            assert (again["current"], again["passes"]) == (stopped._current, stopped._passes)
+    assert stops > 30
+    # Text written with turn=- gives the passes, none when left out.
+    text = "depot/1 players=4 turn=- aborted=1 standing=A:3 hands=?9/?9/?9/?8 storage=1,2,3"
+    assert from_position(text, seed=1)._passes == 0
+    assert from_position(text.replace("turn=-", "turn=- passes=2"), seed=1)._passes == 2
+
+
 def test_hand_built_positions_round_trip_with_their_cards():
     st = setup_position(5, [[1] * 5] * 5, [2, 3, 4, 5], standing=(0, [1]), current=1, target=6, round=2)
     assert "cards=26,1,1,1,1,0,0,0" in st.to_position() and "target=6" in st.to_position()

@@ -1665,14 +1665,14 @@ class DepotState(State):
             out.append(("target", str(self._target)))
         finished = self._phase == "finished"
         aborted = self._termination is Termination.ABORTED
-        out.append(("turn", "-" if finished else seat_text(self._current)))
+        # A game stopped by the cap keeps the seat that was to act: it leads the round in play,
+        # or the passes since the standing play are counted from it (D9.3).
+        out.append(("turn", "-" if finished and not aborted else seat_text(self._current)))
         if aborted:
             out.append(("aborted", "1"))
         if self._standing is not None:
             owner, play = self._standing
             out.append(("standing", f"{seat_text(owner)}:{cards_text(play.cards)}"))
-            if aborted and self._passes:
-                out.append(("passes", str(self._passes)))  # no seat to act to count them from
         if self._last is not None:
             out.append(("last", f"{seat_text(self._last[0])}:{str(self._last[1]).replace(' ', '_')}"))
         out.append(("hands", "/".join(cards_text(_cards(h)) for h in self._hands)))
@@ -1750,7 +1750,9 @@ class DepotState(State):
             self._passes = 0
             if self._standing is not None:
                 derived = (self._current - self._standing[0] - 1) % n
-                self._passes = field("passes", str(derived)).int(0, n - 2) if turn is None else derived
+                # A stopped game written with turn=- has no seat to count the passes from: passes=
+                # says how many (none if left out).
+                self._passes = field("passes", "0").int(0, n - 2) if turn is None else derived
                 if turn is None:
                     self._current = (self._standing[0] + 1 + self._passes) % n
                 elif derived == n - 1:
