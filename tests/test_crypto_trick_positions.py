@@ -285,3 +285,29 @@ def test_texts_with_a_part_changed_are_refused_with_a_column_or_play_to_the_end(
                     counts["played"] += 1
     assert counts["refused"] and counts["played"]
     report("crypto_trick positions", "crypto_trick", **counts)
+
+
+def test_a_saved_game_is_its_start_with_its_history_played():
+    """A changed seed is refused (the history no longer plays from the deal); a hand-built
+    start is a position: one that has a start of its own (nested without end, which JSON
+    could not even write) is refused."""
+    st = new_game(players=3, seed=1)
+    rng = random.Random(1)
+    for _ in range(8):
+        st.apply(rng.choice(st.legal_actions()))
+    d = st.to_dict()
+    assert Replay.from_state(ct.from_dict(d)).build() == st
+    d["seed"] += 1
+    d["rng"][0] += 1
+    with pytest.raises(ValueError):
+        ct.from_dict(d)
+    built = setup_position(3, [["Y1"], ["B2"], ["R4"]], "B1", "W6", first=0, won=[["Y2", "Y3", "R3"], [], []])
+    data = built.to_dict()
+    assert ct.from_dict(data) == built
+    inner = {k: v for k, v in data.items() if k != "history"}
+    for depth in (1, 3000):
+        nested = dict(inner)
+        for _ in range(depth):
+            nested = dict(inner, position=nested)
+        with pytest.raises(ValueError, match="start of its own"):
+            ct.from_dict(dict(data, position=nested))

@@ -141,7 +141,7 @@ def tuple_field(name: str) -> Field:
 _COPY = {"ref": "self.{n}", "list": "self.{n}[:]", "lists": "[x[:] for x in self.{n}]",
          "dict": "dict(self.{n})"}
 _BASE_FIELDS = ("players", "seed", "options", "mode", "names", "deck_order", "_origin", "_rng_count", "_chance",
-                "_history", "_moves", "_previewing", "setup_events")
+                "_history", "_moves", "_previewing", "setup_events", "_sampled")
 _PREFIX = re.compile(r"\s*(?:S([0-9])|([A-H]))\s*:\s*", re.IGNORECASE)
 
 
@@ -179,6 +179,9 @@ class State(ABC):
     _previewing: bool
     #: Events of the automatic steps done while setting up (the first deal ...).
     setup_events: list[Event]
+    #: A world of :meth:`sample_world` (or a game played on from one): its seed and history
+    #: are not a record of how it came about, so loading it replays nothing.
+    _sampled: bool
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -370,6 +373,7 @@ class State(ABC):
         world._origin = None
         world._chance = None
         world._previewing = False
+        world._sampled = True
         if world._history is None:
             # A game may drop a history that would tell hidden cards; how many moves were
             # made is public, so the world still counts them.
@@ -624,6 +628,7 @@ class State(ABC):
         st._moves = 0
         st._previewing = False
         st.setup_events = []
+        st._sampled = False
         return st
 
     def _mark_origin(self) -> None:
@@ -636,7 +641,7 @@ class State(ABC):
     # ----------------------------------------------------------------- persistence
     def to_dict(self) -> dict[str, Any]:
         """A JSON-safe snapshot that :meth:`from_dict` restores exactly (RNG included)."""
-        return {
+        out = {
             "game": self.game,
             "version": self.SPEC.version,
             "mode": self.mode,
@@ -651,6 +656,9 @@ class State(ABC):
             "history": [str(a) for a in self.history],
             "state": self._state_dict(),
         }
+        if self._sampled:
+            out["sampled"] = True  # only worlds say so: every other save is as it always was
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "State":
@@ -668,6 +676,7 @@ class State(ABC):
             deck = data.get("deck")
             st.deck_order = None if deck is None else tuple(deck)
             st._origin = data.get("position")
+            check_start(st._origin)
             count = data["rng"][1]
             if isinstance(count, bool) or not isinstance(count, int) or count < 0:
                 raise ValueError(f"bad rng position {count!r}")
@@ -677,14 +686,69 @@ class State(ABC):
             for a in data["history"]:
                 st._history = (st._history, cls._parse(a))
                 st._moves += 1
+            sampled = data.get("sampled", False)
+            if sampled is not False and sampled is not True:
+                raise ValueError(f"sampled: true for a world of sample_world, else left out, got {show(sampled)}")
+            st._sampled = sampled
             st._load_state(data["state"])
             st._derive()
             st._check_loaded()
+            if st._history is not None and not sampled:
+                st._check_replayed()
         except (KeyError, IndexError, TypeError, AttributeError) as e:
             raise ValueError(f"not a valid {cls.SPEC.name} state: {type(e).__name__}: {quote(str(e), 80)}") from None
         except InvalidActionError as e:
             raise ValueError(f"not a valid {cls.SPEC.name} state: {e}") from None
         return st
+
+    def _first_position(self) -> "State":
+        """This game's first position, set up again: its hand-built start (position text, or a
+        saved state, which may not have a start of its own), or a new game from its seed, deck,
+        recorded chance and options. Raises ``ValueError`` if it cannot be set up."""
+        from .registry import game_module  # the games import this module
+
+        mod = game_module(self.game)
+        origin = self._origin
+        if isinstance(origin, str):
+            return mod.from_position(origin, self.seed)
+        if isinstance(origin, dict):
+            check_start(origin)
+            start = type(self).from_dict({**origin, "history": []})
+            start._origin = origin
+            return start
+        if origin is not None:
+            raise ValueError(f"a hand-built start is position text or a saved state, not {show(origin)}")
+        options = dict(self.options)
+        if len(self.SPEC.modes) > 1:
+            options["mode"] = self.mode
+        if self.names is not None:
+            options["names"] = list(self.names)
+        chance = self._chance
+        if isinstance(chance, Recorder):
+            chance = chance.recorded()
+        return mod.new_game(players=self.players, seed=self.seed,
+                            deck=None if self.deck_order is None else list(self.deck_order),
+                            chance=chance, **options)
+
+    def _check_replayed(self) -> None:
+        """``ValueError`` unless this loaded state is its start with its history played on it.
+
+        Chance comes from the seed (or the recorded decisions), so a state that has moved from
+        its start is fully determined by that start and its history: a history, seed or option
+        changed by hand would otherwise load and then fail to replay (``Replay.from_state``)."""
+        try:
+            game = self._first_position()
+        except Exception as e:  # noqa: BLE001 - whatever the start's own loader refuses
+            raise ValueError(f"its start cannot be set up again: {e}") from None
+        actions = self.history
+        for i, a in enumerate(actions):
+            problem = game.refusal(a)
+            if problem is not None:
+                raise ValueError(f"history[{i}] ({a}) cannot be played from the game's start: {problem}")
+            game.apply_unchecked(a)
+        if game.to_dict() != self.to_dict():
+            raise ValueError(f"the game's start with its history of {plural(len(actions), 'action')} does not "
+                             f"lead to this state (its seed, options or history were changed)")
 
     # Generated per game from FIELDS (see _generate).
     def clone(self) -> "State":  # pragma: no cover - replaced
@@ -707,6 +771,14 @@ class State(ABC):
         return self.to_dict() == other.to_dict()  # type: ignore[union-attr]
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def check_start(origin: Any) -> None:
+    """``ValueError`` unless ``origin`` can be a saved hand-built start: a saved state that does
+    not itself start from another (one level only: a start nested without end could not be
+    saved as JSON, nor checked)."""
+    if isinstance(origin, dict) and origin.get("position") is not None:
+        raise ValueError("a hand-built start (\"position\") is a position, not a game that has a start of its own")
 
 
 def _restore(cls: type, data: dict[str, Any]) -> State:
