@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import textwrap
 from dataclasses import dataclass
@@ -135,7 +136,8 @@ def _simulate_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the run: the same seed plays the same games "
                                                        "(default 0)")
     p.add_argument("--workers", type=int, default=1, metavar="W",
-                   help="processes to play on (default 1; -1: every core)")
+                   help="processes to play on (default 1; -1: every core). More than the cores play on "
+                        "every core, and never more processes start than there are chunks of games")
     p.add_argument("--out", metavar="FILE", help="also save one row per game to FILE (.parquet or .csv)")
     p.add_argument("--progress", action="store_true", help="show a progress bar on stderr")
 
@@ -147,11 +149,10 @@ def _simulate(args: argparse.Namespace) -> int:
         raise CommandError(str(e)) from None
     if args.games < 1:
         raise CommandError(f"-n must be at least 1, got {args.games}")
-    if args.out:
-        from .sim._result import file_format
-
-        file_format(Path(args.out))  # a bad file name fails before minutes of play
+    if args.out is not None:
+        _check_out(args.out)  # a file that cannot be written fails before minutes of play
     kwargs: dict[str, Any] = dict(args.option)
+    _check_options(args.game, kwargs)
     for name, value in (("players", args.players), ("mode", args.mode)):
         if value is not None:
             if name in kwargs:
@@ -166,6 +167,54 @@ def _simulate(args: argparse.Namespace) -> int:
         result.save(args.out)
         print(f"saved {len(result)} games to {args.out}")
     return 0
+
+
+#: simulate's own parameters, which are flags rather than rule options.
+_FLAGS = {"seed": "--seed", "bots": "--bots", "workers": "--workers", "n": "-n", "game": "the GAME argument",
+          "progress": "--progress", "out": "--out"}
+
+
+def _check_options(game: str, options: dict[str, Any]) -> None:
+    """Only the game's rule options (and players, mode) are ``--option``: simulate's own
+    parameters would clash with its flags, and new_game's other arguments are not rules."""
+    from .games import game_spec
+
+    spec = game_spec(game)
+    known = {o.name for o in spec.options} | {"players", "mode"}
+    for name in options:
+        if name in known:
+            continue
+        if name in _FLAGS:
+            raise CommandError(f"--option {name}=...: {name} is not a rule option; use {_FLAGS[name]}")
+        if name == "backend":
+            raise CommandError("--option backend=...: backend is not a rule option; the command plays on "
+                               "this machine (--workers); pass backend= to cardwidgets.sim.simulate for others")
+        raise CommandError(f"--option {name}=...: {spec.title} has no option {name!r}; its options: "
+                           f"{', '.join(o.name for o in spec.options)}")
+
+
+def _check_out(out: str) -> None:
+    """``CommandError`` unless ``out`` names a .parquet or .csv file that can be written."""
+    import tempfile
+
+    from .sim._result import file_format
+
+    if not out.strip():
+        raise CommandError("--out needs a file name, such as runs.csv or runs.parquet")
+    path = Path(out)
+    file_format(path)
+    if path.is_dir():
+        raise CommandError(f"--out {out}: is a folder; give a file name in it, such as {path / 'runs.csv'}")
+    folder = path.parent
+    if not folder.is_dir():
+        raise CommandError(f"--out {out}: no folder {folder}")
+    if path.exists() and not os.access(path, os.W_OK):
+        raise CommandError(f"--out {out}: the file cannot be written (permission denied)")
+    try:  # the surest test that the folder takes a new file (permissions, read-only or virtual file systems)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as e:
+        raise CommandError(f"--out {out}: cannot write in {folder}: {e.strerror or e}") from None
 
 
 register(Command(
@@ -196,7 +245,13 @@ def _load_timeline(file: str) -> Any:
     from .core.timeline import Timeline
 
     try:
-        return Timeline.from_replay(Replay.load(Path(file)))
+        try:
+            # Not validated here: from_replay plays every line once, and says what is wrong.
+            replay = Replay.load(Path(file), validate=False)
+        except ReplayError:
+            # A bad structure: the validating load looks for the file's first problem and raises it.
+            replay = Replay.load(Path(file))
+        return Timeline.from_replay(replay)
     except OSError as e:
         raise CommandError(f"cannot read {file}: {e.strerror or e}") from None
     except ReplayError as e:  # it says which line of the file, and which action
@@ -212,7 +267,9 @@ def _seat(text: str | None, players: int) -> int | None:
     if text is None:
         return None
     t = text.strip().upper()
-    seat = int(t) if t.isdigit() else (ord(t) - ord("A") if len(t) == 1 and "A" <= t <= "Z" else None)
+    # isascii: "²" and other Unicode digits pass isdigit but are no number int() reads
+    seat = int(t) if t.isascii() and t.isdigit() else (ord(t) - ord("A") if len(t) == 1 and "A" <= t <= "Z"
+                                                       else None)
     if seat is None or not 0 <= seat < players:
         last = chr(ord("A") + players - 1)
         raise CommandError(f"--seat {text!r}: this game has seats 0-{players - 1} (A-{last})")
@@ -345,9 +402,18 @@ def main(argv: Sequence[str] | None = None) -> int:
               file=sys.stderr)
         return USAGE
     try:
-        return args.run(args)
+        code = args.run(args)
+        sys.stdout.flush()  # a closed pipe shows here, not at the interpreter's exit
+        return code
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader has gone (cardwidgets replay f.json | head): stop quietly. As Python's
+        # documentation recommends (signal module, "Note on SIGPIPE"), point stdout at devnull
+        # so that the flush at exit does not raise again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return FAILED
     except (CommandError, ValueError, TypeError, LookupError, OSError, ImportError) as e:
         # Engines and files say what is wrong (and where) in their messages: one line of it.
         text = str(e.args[0]) if isinstance(e, KeyError) and e.args else str(e)

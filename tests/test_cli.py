@@ -128,11 +128,45 @@ def test_simulate_modes_workers_and_parquet(capsys, tmp_path):
     (["simulate", "depot", "--workers", "0"], ["workers"]),
     (["simulate", "depot", "--out", "runs.xlsx"], ["runs.xlsx: save a result as .parquet or .csv"]),
     (["simulate", "depot", "--players", "3", "--option", "players=4"], ["give players once"]),
+    # simulate's own parameters are flags, not rule options
+    (["simulate", "depot", "--option", "seed=5"], ["seed is not a rule option; use --seed"]),
+    (["simulate", "depot", "--option", "bots=greedy"], ["use --bots"]),
+    (["simulate", "depot", "--option", "workers=2"], ["use --workers"]),
+    (["simulate", "depot", "--option", "n=3"], ["use -n"]),
+    (["simulate", "depot", "--option", "game=depot"], ["use the GAME argument"]),
+    (["simulate", "depot", "--option", "backend=threading"], ["backend is not a rule option", "--workers"]),
+    (["simulate", "depot", "--option", "deck=[1,2]"], ["Depot has no option 'deck'", "max_turns"]),
+    (["simulate", "depot", "--workers", "-3"], ["workers must be a positive int (or -1"]),
 ])
 def test_simulate_bad_arguments(capsys, argv, words):
     code, out, err = run(capsys, *argv)
     one_line_error(code, err, *words)
     assert "saved" not in out
+
+
+@pytest.mark.parametrize("out, words", [
+    ("", ["--out needs a file name"]),
+    ("   ", ["--out needs a file name"]),
+    ("{tmp}/nowhere/x.csv", ["no folder", "nowhere"]),
+    ("{tmp}/folder.csv", ["folder.csv: is a folder"]),
+    ("/proc/x.csv", ["--out /proc/x.csv: cannot write in /proc"]),
+])
+def test_simulate_checks_the_out_file_before_playing(capsys, monkeypatch, tmp_path, out, words):
+    import cardwidgets.sim._run as sim_run
+
+    if out.startswith("/proc") and not Path("/proc").is_dir():
+        pytest.skip("no /proc here")
+    (tmp_path / "folder.csv").mkdir()
+    monkeypatch.setattr(sim_run, "play_chunk", lambda *a: pytest.fail("a game was played"))
+    code, printed, err = run(capsys, "simulate", "depot", "-n", "5", "--out", out.format(tmp=tmp_path))
+    one_line_error(code, err, *words)
+    assert printed == ""
+
+
+def test_simulate_help_says_how_workers_are_capped(capsys):
+    code, out, _ = run(capsys, "simulate", "--help")
+    assert code == 0 and "-1: every core" in " ".join(out.split())
+    assert "never more processes start than there are chunks" in " ".join(out.split())
 
 
 # --------------------------------------------------------------------------- replay
@@ -184,9 +218,35 @@ def test_replay_bad_files_and_arguments(capsys, replay_file, tmp_path):
     one_line_error(code, err, "bad.json is not a valid replay", "Z9")
     code, _, err = run(capsys, "replay", str(path), "--branch", "nope")
     one_line_error(code, err, "'nope'", "main, branch-1")
-    for seat in ("4", "E", "-1", "AB"):
+    for seat in ("4", "E", "-1", "AB", "²", "٣"):  # Unicode digits pass str.isdigit
         code, _, err = run(capsys, "replay", str(path), "--seat", seat)
         one_line_error(code, err, "seats 0-3 (A-D)")
+
+
+def test_replay_plays_the_file_once(capsys, monkeypatch, replay_file):
+    from cardwidgets.core.replay import Replay
+
+    path, tl = replay_file
+    real, calls = Replay.play, []
+    monkeypatch.setattr(Replay, "play", lambda self: calls.append(1) or real(self))
+    code, out, _ = run(capsys, "replay", str(path))
+    assert code == 0 and out.splitlines() == tl.narration(None)
+    assert len(calls) == 1
+
+
+def test_replay_into_a_closed_pipe_stops_quietly(replay_file):
+    """``cardwidgets replay f.json | head``: the reader goes away; no error is printed."""
+    import os
+
+    path, _ = replay_file
+    read, write = os.pipe()
+    os.close(read)  # the reader has gone before the first line is written
+    try:
+        done = subprocess.run([sys.executable, "-m", "cardwidgets", "replay", str(path)], stdout=write,
+                              stderr=subprocess.PIPE, text=True, cwd=ROOT, timeout=60)
+    finally:
+        os.close(write)
+    assert done.stderr == "" and done.returncode == 1  # as Python's documentation does it
 
 
 # --------------------------------------------------------------------------- rules

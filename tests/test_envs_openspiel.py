@@ -180,6 +180,16 @@ def test_serialize_clone_and_returns(game, params):
         assert st.returns() == spec.rewards(st.table.state)
 
 
+def test_an_action_id_out_of_range_is_a_clear_error():
+    st = load("depot").new_initial_state()
+    names = st.table.spec.names
+    assert st.action_to_string(0, len(names) - 1) == names[-1]
+    for action in (len(names), 10 ** 6, -1):  # -1 would name the last action
+        with pytest.raises(ValueError, match=rf"action {action} is not an action id of python_cardwidgets_depot: "
+                                             rf"the ids run from 0 to {len(names) - 1}"):
+            st.action_to_string(0, action)
+
+
 def test_random_agents_play_through_rl_environment():
     game = load("yadokarick", players=3, rounds=1, rng_seed=4)
     env = rl_environment.Environment(game)

@@ -8,6 +8,7 @@ import pickle
 import subprocess
 import sys
 import threading
+import types
 
 import pytest
 
@@ -145,12 +146,71 @@ def test_bot_objects_are_copied_per_game_and_must_pickle_for_processes():
     (dict(bots=7), TypeError, "bots must be"),
     (dict(colour="red"), TypeError, "colour"),
     (dict(players=9), ValueError, "players"),
+    (dict(n=True), ValueError, "n must be a positive"),
+    (dict(workers=-2), ValueError, "workers must be"),
+    (dict(backend=5), TypeError, "backend must be a joblib backend name"),
 ])
 def test_bad_arguments_fail_before_any_game(kwargs, error, match):
     args = dict(n=5, bots="random", seed=1, players=3) | kwargs
     n = args.pop("n")
     with pytest.raises(error, match=match):
         simulate("depot", n, **args)
+
+
+def test_numpy_integers_and_a_bot_with_parameters_for_every_seat():
+    np = pytest.importorskip("numpy")
+    base = simulate("depot", 2, bots="random", seed=1, players=3)
+    pd.testing.assert_frame_equal(simulate("depot", np.int64(2), bots="random", seed=np.int64(1), players=3,
+                                           workers=np.int32(1)).games, base.games)
+    # a mapping with a "name" is one bot with its parameters (as make_bot reads it), not seats
+    searched = simulate("depot", 2, bots={"name": "ismcts", "iterations": 5}, seed=1, players=3)
+    assert searched.bots == ("ismcts",) * 3
+    listed = simulate("depot", 2, bots=[{"name": "ismcts", "iterations": 5}] * 3, seed=1, players=3)
+    pd.testing.assert_frame_equal(searched.games, listed.games)
+
+
+def test_workers_are_capped_at_the_cores_and_the_chunks(monkeypatch):
+    """Three games start at most three processes, and a huge worker count neither hangs nor
+    starts more processes than there are cores."""
+    import joblib
+
+    import cardwidgets.sim._run as run
+
+    started = []
+    real = run._parallel
+
+    def spy(game, kwargs, specs, seed, chunks, workers, backend):
+        started.append(workers)
+        return real(game, kwargs, specs, seed, chunks, workers, backend)
+
+    monkeypatch.setattr(run, "_parallel", spy)
+    base = simulate("depot", 3, bots="random", seed=1, players=3)
+    for workers in (200, 100_000, -1):
+        res = simulate("depot", 3, bots="random", seed=1, players=3, workers=workers)
+        pd.testing.assert_frame_equal(res.games, base.games)
+    assert all(w <= min(3, joblib.cpu_count()) for w in started), started
+    started.clear()
+    simulate("depot", 3, bots="random", seed=1, players=3, workers=3, backend="threading")
+    assert started and all(w <= 3 for w in started)
+
+
+def test_chunks_are_made_as_they_are_played(monkeypatch):
+    """A huge run costs no memory up front, and Ctrl+C stops it at once."""
+    import cardwidgets.sim._run as run
+
+    # checked on a small run first: a list of chunks here would fill the memory below
+    chunks = run._chunks(10 ** 6, 4)
+    assert isinstance(chunks, types.GeneratorType) and next(chunks) == range(0, run.MAX_CHUNK)
+    played = []
+
+    def interrupted(game, kwargs, specs, seed, indexes):
+        played.append(indexes)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(run, "play_chunk", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        simulate("depot", 10 ** 12, bots="random", seed=1, players=3)
+    assert len(played) == 1
 
 
 def test_bad_game():
@@ -260,6 +320,23 @@ def test_bad_files(tmp_path):
     df.to_parquet(parquet)
     with pytest.raises(ValueError, match=r"runs\.parquet, row 0, column 'length': expected a whole number"):
         load(parquet)
+    # cells that read, but disagree with the game's number of players or what a column holds
+    for col, value, said in [("scores", "[1]", "expected 3 entries .one per seat., got 1"),
+                             ("bots", '["greedy"]', "expected 3 entries"),
+                             ("winners", "[9]", r"expected distinct seats from 0 to 2, got \[9\]"),
+                             ("winners", "[1, 1]", "expected distinct seats"),
+                             ("starter", "5", "expected a seat from 0 to 2, got 5"),
+                             ("length", "-5", r"expected a whole number from 0 to 2\*\*63 - 1, got '-5'"),
+                             ("seed", "1" * 30, "expected a whole number from 0 to 2"),
+                             ("players", "0", "expected a whole number from 1 to")]:
+        df = good.copy()
+        df.loc[1, col] = value
+        df.to_csv(path, index=False)
+        with pytest.raises(ValueError, match=rf"runs\.csv, line 3, column '{col}': {said}"):
+            load(path)
+    path.write_text("")
+    with pytest.raises(ValueError, match=r"runs\.csv: the file is empty"):
+        load(path)
     pd.DataFrame({"game": ["depot"]}).to_csv(path, index=False)
     with pytest.raises(ValueError, match=r"runs\.csv: not a saved simulation \(no column 'game_index'"):
         load(path)
@@ -359,6 +436,7 @@ def test_compare_with_a_function_of_the_games_table():
     (dict(variants={"x": {"seed": 3}}), TypeError, "same seeds"),
     (dict(variants={"x": 3}), TypeError, "variant 'x'"),
     (dict(variants={"x": {"players": 4}}, bots=["greedy"] * 3), ValueError, "expected 4 entries"),
+    (dict(variants={1: {}, "1": {"players": 3}}), ValueError, "variants 1 and '1' have the same label"),
 ])
 def test_compare_bad_arguments(kwargs, error, match):
     args = dict(variants={"a": {"players": 3}}, n=3, bots="greedy", seed=1) | kwargs

@@ -70,7 +70,7 @@ def test_start_builds_the_table_the_chooser_says():
                   "bot_delay": 0.0}
     t = app.start()
     assert t.state.options["games"] == 3 and t.state.names == ("Ann", "B", "C") and t.state.seed == 11
-    assert app.table_box.children == (t,) and "Depot, 3 players, Ann's seat: seed 11" in app.status.value
+    assert app.table_box.children == (t,) and "Depot, 3 players, Ann's seat</span>" in app.status.value
     assert app.start_button.description == "Start a new game"
     # a new game replaces the old table, which is closed
     t2 = app.start()
@@ -97,7 +97,8 @@ def test_two_people_share_the_screen_or_watch_as_teachers():
 @pytest.mark.parametrize("change, words", [
     (lambda a: setattr(a._seats[1][0], "value", "ann"), "names must differ"),
     (lambda a: setattr(a.seed, "value", "twelve"), "the seed must be a whole number"),
-    (lambda a: [setattr(who, "value", "bot:random") for _, who in a._seats], "at least one seat for a person"),
+    (lambda a: setattr({b.description: b for b in a.options_box.children}["rounds"], "value",
+                       "[" * 100_000 + "]" * 100_000), "rounds: the value is nested too deeply"),
     (lambda a: setattr({b.description: b for b in a.options_box.children}["rounds"], "value", "0"), "rounds=0"),
 ])
 def test_a_bad_choice_is_said_and_the_table_stays(change, words):
@@ -108,6 +109,37 @@ def test_a_bad_choice_is_said_and_the_table_stays(change, words):
     assert app.start() is None
     assert words in app.status.value and "cw-app-error" in app.status.value
     assert app.table is first and app.table_box.children == (first,) and first.comm is not None
+
+
+def test_the_seed_is_shown_on_the_teacher_screen_only():
+    """The seed deals every hand: a seated or hot-seat player who saw it could rebuild them all."""
+    app = App("crypto_trick")
+    app.players.value = "3"
+    t = app.start()
+    assert t.seat == 0 and "seed" not in app.status.value and str(t.state.seed) not in app.status.value
+    app._seats[1][1].value = PERSON
+    t = app.start()
+    assert t.hotseat and "seed" not in app.status.value and str(t.state.seed) not in app.status.value
+    app.screen.value = TEACHER
+    t = app.start()
+    assert t.seat is None and f"teacher view: seed {t.state.seed}" in app.status.value
+
+
+def test_every_seat_a_bot_plays_on_the_teacher_screen():
+    app = App("depot")
+    for _, who in app._seats:
+        who.value = "bot:random"
+    assert [v for _, v in app.screen.options] == [TEACHER]
+    t = app.start()
+    assert t is not None, app.status.value
+    assert t.seat is None and sorted(t.bot_seats) == list(range(len(app._seats)))
+
+
+def test_a_seat_name_is_text_in_the_status_line():
+    app = App("depot")
+    app._seats[0][0].value = "<svg/onload=alert()>"
+    assert app.start() is not None
+    assert "<svg" not in app.status.value and "&lt;svg/onload=alert()&gt;'s seat" in app.status.value
 
 
 def test_changing_the_player_count_keeps_the_seats_chosen():
@@ -137,6 +169,31 @@ def test_play_refuses_a_bad_port(capsys):
     assert main(["play", "--port", "70000"]) == 1
     err = capsys.readouterr().err
     assert err.startswith("cardwidgets play: error: --port must be 1 to 65535") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("host", ["999.1.1.1", "8.8.8.8"])
+def test_play_refuses_a_host_it_cannot_listen_on_in_one_line(monkeypatch, capsys, host):
+    monkeypatch.setattr(server.subprocess, "Popen", FakeVoila)  # Voilà must not even start
+    FakeVoila.calls = []
+    assert main(["play", "--host", host, "--port", "8997", "--no-browser"]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and FakeVoila.calls == []
+    assert err.startswith(f"cardwidgets play: error: cannot listen on {host} port 8997") and err.count("\n") == 1
+
+
+def test_play_refuses_a_busy_port_and_voila_never_moves_to_another(monkeypatch, capsys):
+    monkeypatch.setattr(server.subprocess, "Popen", FakeVoila)
+    FakeVoila.calls = []
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        busy = s.getsockname()[1]
+        assert main(["play", "--port", str(busy), "--no-browser"]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and FakeVoila.calls == []
+    assert err.startswith(f"cardwidgets play: error: port {busy} is in use") and err.count("\n") == 1
+    # the printed address is the one served: Voilà is told not to try other ports
+    assert "--Voila.port_retries=0" in server.command(Path("x.ipynb"), 8999, "127.0.0.1", False)
 
 
 class FakeVoila:

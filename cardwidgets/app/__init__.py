@@ -199,7 +199,10 @@ class App(w.VBox):
                 if box.value != spec.option(name).default:
                     kw[name] = box.value
             elif box.value.strip():
-                kw[name] = _read(box.value.strip())
+                try:
+                    kw[name] = _read(box.value.strip())
+                except RecursionError:  # json.loads of "[[[[...": no value of a game's option is that deep
+                    raise ValueError(f"{name}: the value is nested too deeply to read") from None
         names = [t.value.strip() for t, _ in self._seats]
         if any(names):
             kw["names"] = [n or "ABCDEFGH"[s] for s, n in enumerate(names)]
@@ -224,21 +227,28 @@ class App(w.VBox):
         """Start a game with the chosen arguments; the new table replaces the old one."""
         from .. import widgets
 
+        # With every seat a bot, the only screen offered is the teacher's: the bots play it out.
         try:
             kw = self.arguments()
-            if not self.people():
-                raise ValueError("choose at least one seat for a person")
             table = getattr(widgets, self.spec.table)(**kw)
-        except (ValueError, TypeError) as e:
-            self.status.value = f"<span class='cw-app-error' style='color:#b42318'>{html.escape(str(e))}</span>"
+        except (ValueError, TypeError, RecursionError) as e:
+            # RecursionError: a deeply nested value that the engine's checks recurse into.
+            said = "an option's value is nested too deeply" if isinstance(e, RecursionError) else str(e)
+            self.status.value = f"<span class='cw-app-error' style='color:#b42318'>{html.escape(said)}</span>"
             return None
         old, self.table = self.table, table
         self.table_box.children = [table]
         if old is not None:
             old.close()
-        who = ("hot seat" if kw.get("hotseat") else "teacher view" if "seat" not in kw
-               else f"{self._name(kw['seat'])}'s seat")
+        # The seed deals every hand: only the teacher's screen, where every hand is face up,
+        # may show it (to play the same deal again); a seated or hot-seat player must not see it.
+        if kw.get("hotseat"):
+            who = "hot seat"
+        elif "seat" in kw:
+            who = f"{self._name(kw['seat'])}'s seat"
+        else:
+            who = f"teacher view: seed {table.state.seed}"
         self.status.value = (f"<span class='cw-app-started'>{html.escape(self.spec.title)}, "
-                             f"{kw['players']} players, {who}: seed {table.state.seed}</span>")
+                             f"{kw['players']} players, {html.escape(who, quote=False)}</span>")
         self.start_button.description = "Start a new game"
         return table

@@ -248,7 +248,11 @@ class CardState(pyspiel.State):
         self.table.step(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
-        return self.table.spec.names[action]
+        names = self.table.spec.names
+        if not 0 <= action < len(names):  # a negative index would name another action
+            raise ValueError(f"action {action} is not an action id of {self.get_game().get_type().short_name}: "
+                             f"the ids run from 0 to {len(names) - 1}")
+        return names[action]
 
     def is_terminal(self) -> bool:
         return self.table.is_terminal

@@ -197,6 +197,13 @@ def compare(game: str, variants: Mapping[str, Mapping[str, Any]], n: int, *,
     if not isinstance(variants, Mapping) or not variants:
         raise ValueError("variants: give a mapping label -> new_game keyword arguments, at least one")
     _metric(metric)  # an unknown metric fails before any game is played
+    # Results are keyed by the label as text (tables, plots): 1 and "1" would be one variant.
+    seen: dict[str, Any] = {}
+    for label in variants:
+        if str(label) in seen:
+            raise ValueError(f"variants {seen[str(label)]!r} and {label!r} have the same label as text; "
+                             "give every variant its own label")
+        seen[str(label)] = label
     results: dict[str, SimResult] = {}
     for label, kwargs in variants.items():
         if not isinstance(kwargs, Mapping):

@@ -41,12 +41,15 @@ def bot_seed(game_seed: int, seat: int) -> int:
 
 
 def bot_specs(bots: Any, players: int) -> list[Any]:
-    """One bot spec (a name or an object with ``act``) per seat.
+    """One bot spec (a name, a mapping with a ``"name"`` and the bot's parameters, or an
+    object with ``act``) per seat.
 
     ``bots`` is one spec for every seat, a sequence with one per seat, or a mapping
     seat -> spec (seats it leaves out play ``"random"``).
     """
-    if isinstance(bots, str) or hasattr(bots, "act"):
+    # A mapping with a "name" is one bot with its parameters, as make_bot takes it
+    # ({"name": "ismcts", "iterations": 50}); seats are ints, so no seat mapping has that key.
+    if isinstance(bots, str) or hasattr(bots, "act") or (isinstance(bots, Mapping) and "name" in bots):
         return [bots] * players
     if isinstance(bots, Mapping):
         extra = [s for s in bots if not (isinstance(s, int) and 0 <= s < players)]

@@ -209,12 +209,19 @@ def load(path: str | Path) -> SimResult:
     kind = file_format(p)
     if kind == "csv":
         # Every cell is read as text and checked below, where an error can say where it is.
-        df = pd.read_csv(p, dtype=str, keep_default_na=False)
+        try:
+            df = pd.read_csv(p, dtype=str, keep_default_na=False)
+        except pd.errors.EmptyDataError:
+            raise ValueError(f"{p.name}: the file is empty, not a saved simulation") from None
     else:
         df = pd.read_parquet(p)
     missing = [c for c in GAMES_COLUMNS if c not in df.columns]
     if missing:
         raise ValueError(f"{p.name}: not a saved simulation (no column {', '.join(map(repr, missing))})")
+    def where(r: int, col: str) -> str:
+        # In a CSV file line 1 is the header, so data row r is on line r + 2.
+        return f"{p.name}, {f'line {r + 2}' if kind == 'csv' else f'row {r}'}, column {col!r}"
+
     columns = {}
     for col in GAMES_COLUMNS:
         values = []
@@ -222,10 +229,12 @@ def load(path: str | Path) -> SimResult:
             try:
                 values.append(_cell(v, col, kind))
             except (TypeError, ValueError) as e:
-                # In a CSV file line 1 is the header, so data row r is on line r + 2.
-                at = f"line {r + 2}" if kind == "csv" else f"row {r}"
-                raise ValueError(f"{p.name}, {at}, column {col!r}: {e}") from None
+                raise ValueError(f"{where(r, col)}: {e}") from None
         columns[col] = values
+    for r in range(len(df)):
+        problem = _row_problem({c: columns[c][r] for c in GAMES_COLUMNS})
+        if problem is not None:
+            raise ValueError(f"{where(r, problem[0])}: {problem[1]}")
     try:
         return SimResult(games_frame(list(zip(*(columns[c] for c in GAMES_COLUMNS)))))
     except (TypeError, ValueError) as e:
@@ -249,10 +258,33 @@ def _cell(value: Any, col: str, kind: str) -> Any:
     if col in _INTS or col == "starter":
         if isinstance(value, float) or (isinstance(value, str) and not value.strip().lstrip("-").isdigit()):
             raise ValueError(f"expected a whole number, got {str(value)[:40]!r}")
-        return int(value)
+        number = int(value)
+        low = 1 if col == "players" else 0
+        if not low <= number < 2 ** 63:  # an int64 column; seeds are 63-bit (game_seed)
+            raise ValueError(f"expected a whole number from {low} to 2**63 - 1, got {str(value)[:40]!r}")
+        return number
     if not isinstance(value, str):
         raise ValueError(f"expected text, got {str(value)[:40]!r}")
     return value
+
+
+def _row_problem(row: dict[str, Any]) -> tuple[str, str] | None:
+    """``(column, problem)`` of a row whose cells disagree with its number of players."""
+    players = row["players"]
+    for col in ("bots", "scores"):
+        if len(row[col]) != players:
+            return col, f"expected {players} entries (one per seat), got {len(row[col])}"
+    if not all(isinstance(b, str) for b in row["bots"]):
+        return "bots", "expected a bot name per seat"
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in row["scores"]):
+        return "scores", "expected a number per seat"
+    winners = row["winners"]
+    if not all(isinstance(s, int) and not isinstance(s, bool) and 0 <= s < players for s in winners) \
+            or len(set(winners)) != len(winners):
+        return "winners", f"expected distinct seats from 0 to {players - 1}, got {list(winners)}"
+    if row["starter"] is not None and not row["starter"] < players:
+        return "starter", f"expected a seat from 0 to {players - 1}, got {row['starter']}"
+    return None
 
 
 def file_format(path: Path) -> str:

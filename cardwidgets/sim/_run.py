@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import operator
 import time
 import warnings
 from typing import Any, Iterator, Sequence
@@ -32,15 +33,19 @@ def simulate(game: str, n: int, *, bots: Any, seed: int, workers: int = 1, backe
     bots:
         One bot for every seat, a list with one per seat, or a mapping seat -> bot
         (seats it leaves out play ``"random"``). A bot is a name
-        (``cardwidgets.bots.bot_names(game)``) or an object with ``act(view, legal)``;
+        (``cardwidgets.bots.bot_names(game)``), a mapping with a ``"name"`` and the bot's
+        parameters (``{"name": "ismcts", "iterations": 50}``, as ``make_bot`` takes it)
+        or an object with ``act(view, legal)``;
         an object is copied for every game, so no game depends on the games before it.
     seed:
         The run's seed. Game ``i`` is seeded with ``game_seed(seed, i)`` and its bots
         from that game seed, so the rows are the same whatever ``workers`` and
         ``backend``, and runs with nearby seeds share no games.
     workers:
-        Processes to play on (``-1``: every core). Games are sent in chunks, so that
-        starting processes and sending rows back stays small next to playing.
+        Processes to play on: ``-1`` (joblib's convention) or more than the backend
+        has cores play on every core; never more than the chunks of games, so
+        a few games start few processes. Games are sent in chunks, so that starting
+        processes and sending rows back stays small next to playing.
     backend:
         A joblib backend name for ``workers != 1`` (default ``"loky"``, processes on
         this machine). ``"dask"`` plays on a Dask cluster: create a
@@ -62,12 +67,17 @@ def simulate(game: str, n: int, *, bots: Any, seed: int, workers: int = 1, backe
     >>> len(res.games), res.bots, res.games["seed"].is_unique
     (20, ('greedy', 'random', 'random'), True)
     """
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise ValueError(f"n must be a positive number of games, got {n!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError(f"seed must be an int, got {seed!r}")
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers == 0:
-        raise ValueError(f"workers must be a positive int (or -1 for every core), got {workers!r}")
+    given = {"n": n, "seed": seed, "workers": workers}  # the values as given, for the messages
+    n, seed, workers = _integer(n), _integer(seed), _integer(workers)
+    if n is None or n < 1:
+        raise ValueError(f"n must be a positive number of games, got {given['n']!r}")
+    if seed is None:
+        raise ValueError(f"seed must be an int, got {given['seed']!r}")
+    if workers is None or not (workers >= 1 or workers == -1):
+        raise ValueError(f"workers must be a positive int (or -1 for every core), got {given['workers']!r}")
+    if backend is not None and not isinstance(backend, str):
+        raise TypeError(f"backend must be a joblib backend name such as 'loky', 'threading' or 'dask', "
+                        f"got {backend!r}")
     # A probe game checks the players, mode and options before any worker starts.
     probe = game_module(game).new_game(seed=seed, **new_game_kwargs)
     specs = bot_specs(bots, probe.players)
@@ -85,7 +95,13 @@ def simulate(game: str, n: int, *, bots: Any, seed: int, workers: int = 1, backe
         _check_picklable(specs)
 
     start = time.perf_counter()
-    chunks = _chunks(n, _effective_workers(workers, backend) if parallel else 1)
+    if parallel:
+        workers = _effective_workers(workers, backend)
+        chunks = _chunks(n, workers)
+        workers = min(workers, _chunk_count(n, workers))  # three games start no more than three processes
+        parallel = workers > 1 or backend is not None
+    else:
+        chunks = _chunks(n, 1)
     bar = _bar(n, game) if progress else None
     rows: list[tuple] = []
     try:
@@ -105,19 +121,41 @@ def simulate(game: str, n: int, *, bots: Any, seed: int, workers: int = 1, backe
     return SimResult(games_frame(full), seconds=time.perf_counter() - start, bots=specs)
 
 
-def _chunks(n: int, workers: int) -> list[range]:
-    size = max(1, min(MAX_CHUNK, math.ceil(n / (workers * CHUNKS_PER_WORKER))))
-    return [range(i, min(n, i + size)) for i in range(0, n, size)]
+def _integer(value: Any) -> int | None:
+    """``value`` as an int if it is a whole number (an int, a NumPy integer ...) but not a bool."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
+
+
+def _chunk_size(n: int, workers: int) -> int:
+    return max(1, min(MAX_CHUNK, math.ceil(n / (workers * CHUNKS_PER_WORKER))))
+
+
+def _chunk_count(n: int, workers: int) -> int:
+    return math.ceil(n / _chunk_size(n, workers))
+
+
+def _chunks(n: int, workers: int) -> Iterator[range]:
+    # A generator: joblib takes the chunks as it sends them, so a huge n costs no memory up front.
+    size = _chunk_size(n, workers)
+    return (range(i, min(n, i + size)) for i in range(0, n, size))
 
 
 def _effective_workers(workers: int, backend: str | None) -> int:
+    """The workers to play on: ``-1`` and any number above the backend's cores are every core
+    (more processes than cores play no faster, and thousands of them never start)."""
     import joblib
 
     with joblib.parallel_config(backend=backend or "loky"):
-        return max(1, joblib.effective_n_jobs(workers))
+        cores = max(1, joblib.effective_n_jobs(-1))
+    return cores if workers == -1 else min(workers, cores)
 
 
-def _parallel(game: str, kwargs: dict[str, Any], specs: Sequence[Any], seed: int, chunks: list[range],
+def _parallel(game: str, kwargs: dict[str, Any], specs: Sequence[Any], seed: int, chunks: Iterator[range],
               workers: int, backend: str | None) -> Iterator[list[tuple]]:
     import joblib
 
