@@ -148,18 +148,33 @@ def _diff(a: Any, b: Any) -> Any:
 
 
 def _patch(base: Any, patch: Any) -> Any:
-    """``base`` with ``patch`` applied (a new value; ``base`` is left as it is)."""
-    if isinstance(patch, list):
+    """``base`` with ``patch`` applied (a new value; ``base`` is left as it is). A patch that
+    does not fit ``base`` (read from a file: anything may stand there) is a ``ValueError``."""
+    if isinstance(patch, list) and len(patch) == 1:
         return patch[0]
+    if not isinstance(patch, dict):
+        raise ValueError(f"a patch is [value] or an object of patches, got {_short(patch)}")
     if isinstance(base, list):
         out = list(base)
         for key, change in patch.items():
+            # digits only: int("-1") would patch from the end, and the page's player would not
+            if not (isinstance(key, str) and key.isascii() and key.isdigit() and int(key) < len(out)):
+                raise ValueError(f"the patch index {_short(key)} is not an index of a list of {len(out)}")
             out[int(key)] = _patch(out[int(key)], change)
         return out
+    if not isinstance(base, dict):
+        raise ValueError(f"a patch by key or index does not apply to {_short(base)}")
     out = dict(base)
     for key, change in patch.items():
+        if key not in out:
+            raise ValueError(f"the patch key {_short(key)} is not a key of the value patched")
         out[key] = _patch(out[key], change)
     return out
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 # --------------------------------------------------------------------------- reading it back
@@ -174,14 +189,18 @@ class Exported:
     def __init__(self, data: dict[str, Any]) -> None:
         if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("version") != VERSION:
             raise ValueError(f"not {FORMAT} data of version {VERSION}")
+        _check(data)
         self.data = data
         self.lines: dict[str, dict[str, Any]] = {line["name"]: line for line in data["lines"]}
         self._views: dict[str, list[Any]] = {}
-        for line in data["lines"]:  # a line's parent comes before it
-            base = data["root"][0] if line["from"] == 0 else self.view(line["parent"], line["from"])
+        for line in data["lines"]:  # a line's parent comes before it (checked): no cycle
+            base = data["root"][0] if line["parent"] is None else self.view(line["parent"], line["from"])
             self._views[line["name"]] = out = []
-            for patch, _ in line["steps"]:
-                base = _patch(base, patch)
+            for i, (patch, _) in enumerate(line["steps"]):
+                try:
+                    base = _patch(base, patch)
+                except (ValueError, RecursionError) as e:
+                    raise ValueError(f"not {FORMAT} data: line {line['name']!r}, step {i}: {e}") from None
                 out.append(base)
 
     @property
@@ -223,8 +242,62 @@ class Exported:
         return {int(k): v for k, v in self.lines[line]["notes"].items()}
 
 
+def _check(data: dict[str, Any]) -> None:
+    """Refuse data whose shape this reader cannot follow (``ValueError``, saying what is wrong):
+    a file may hold anything, and a line whose parent came after it made :meth:`Exported.view`
+    loop for ever (two lines each the other's parent)."""
+    def bad(msg: str) -> ValueError:
+        return ValueError(f"not {FORMAT} data: {msg}")
+
+    strings = data.get("strings")
+    if not isinstance(strings, list) or not all(isinstance(t, str) for t in strings):
+        raise bad('"strings" must be a list of text')
+
+    def narration(ids: Any, where: str) -> None:
+        if not isinstance(ids, list) or not all(type(i) is int and 0 <= i < len(strings) for i in ids):
+            raise bad(f"{where}: the narration must be a list of indexes into \"strings\"")
+
+    seat = data.get("seat")
+    if seat is not None and type(seat) is not int:
+        raise bad(f'"seat" must be a seat number or null, got {_short(seat)}')
+    if not isinstance(data.get("game"), str):
+        raise bad('"game" must be text')
+    root = data.get("root")
+    if not isinstance(root, list) or len(root) != 2:
+        raise bad('"root" must be [view, narration]')
+    narration(root[1], '"root"')
+    lines = data.get("lines")
+    if not isinstance(lines, list) or not lines:
+        raise bad('"lines" must be a non-empty list of lines of play')
+    length: dict[str, int] = {}
+    for k, line in enumerate(lines):
+        if not isinstance(line, dict) or not {"name", "parent", "from", "length", "notes", "steps"} <= set(line):
+            raise bad(f'line #{k} must be an object of "name", "parent", "from", "length", "notes", "steps"')
+        name, parent, start, steps = line["name"], line["parent"], line["from"], line["steps"]
+        if not isinstance(name, str) or name in length:
+            raise bad(f"line #{k}: the name {_short(name)} is not a new name")
+        if (parent is None) != (k == 0) or (parent is not None and parent not in length):
+            raise bad(f"line {name!r}: the parent {_short(parent)} is not an earlier line (only the first line "
+                      f"has none)")
+        top = 0 if parent is None else length[parent]
+        if type(start) is not int or not 0 <= start <= top:
+            raise bad(f'line {name!r}: "from" must be a position 0..{top} of its parent, got {_short(start)}')
+        if not isinstance(steps, list) or line["length"] != start + len(steps) or type(line["length"]) is not int:
+            raise bad(f'line {name!r}: "length" must be "from" plus the number of steps')
+        for i, step in enumerate(steps):
+            if not isinstance(step, list) or len(step) != 2:
+                raise bad(f"line {name!r}, step {i}: a step is [patch, narration]")
+            narration(step[1], f"line {name!r}, step {i}")
+        notes = line["notes"]
+        if not isinstance(notes, dict) or not all(isinstance(n, str) and n.isascii() and n.isdigit()
+                                                  and isinstance(v, str) for n, v in notes.items()):
+            raise bad(f'line {name!r}: "notes" must map action indexes to text')
+        length[name] = line["length"]
+
+
 def decode(data: dict[str, Any]) -> Exported:
-    """Read export data back (every view rebuilt from its patches)."""
+    """Read export data back (every view rebuilt from its patches); ``ValueError`` for data
+    that is not what :func:`export_data` writes."""
     return Exported(data)
 
 
@@ -234,7 +307,11 @@ def read_html(path: str | Path) -> Exported:
     m = re.search(rf'<script type="application/json" id="{DATA_ID}">(.*?)</script>', text, re.S)
     if m is None:
         raise ValueError(f"{Path(path).name} is not a page written by cardwidgets' to_html")
-    return decode(json.loads(m.group(1)))
+    try:
+        data = json.loads(m.group(1))
+    except (ValueError, RecursionError) as e:  # RecursionError: "[[[[..." past what the decoder follows
+        raise ValueError(f"{Path(path).name}: the page's data is not valid JSON ({e})") from None
+    return decode(data)
 
 
 # --------------------------------------------------------------------------- the page

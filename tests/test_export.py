@@ -139,6 +139,74 @@ def test_patch_forms():
     assert export._diff({"a": {"b": None}}, {"a": {"b": None}}) is None
 
 
+def _lines_data() -> dict:
+    """Export data of a main line and a branch ``b`` from its 5th position, 3 moves long."""
+    tl = Timeline(game_module("depot").new_game(seed=2, players=3))
+    for _ in range(8):
+        tl.step(tl.state.legal_actions()[0])
+    tl.goto(5)
+    for _ in range(3):
+        tl.step(tl.state.legal_actions()[-1])
+    data = export.export_data(tl)
+    assert [(ln["name"], ln["parent"], ln["from"], ln["length"]) for ln in data["lines"]] == \
+        [("main", None, 0, 8), (tl.branch, "main", 5, 8)]
+    return json.loads(json.dumps(data))
+
+
+def _with(data: dict, change) -> dict:
+    data = json.loads(json.dumps(data))
+    change(data)
+    return data
+
+
+def _cycle(d: dict) -> None:
+    a, b = json.loads(json.dumps(d["lines"][1])), json.loads(json.dumps(d["lines"][1]))
+    a.update(name="a", parent="b")
+    b.update(name="b", parent="a")
+    d["lines"][1:] = [a, b]
+
+
+@pytest.mark.parametrize("change, words", [
+    (_cycle, "the parent 'b' is not an earlier line"),
+    (lambda d: d["lines"][1]["steps"][0].__setitem__(0, {"hands": {"7": [[]]}}), "step 0: the patch index '7'"),
+    (lambda d: d["lines"][1]["steps"][0].__setitem__(0, {"nope": [1]}), "the patch key 'nope'"),
+    (lambda d: d["lines"][1]["steps"][0].__setitem__(0, []), "a patch is"),
+    (lambda d: d.pop("lines"), '"lines" must be'),
+    (lambda d: d["lines"][1].update(parent="nowhere"), "not an earlier line"),
+    (lambda d: d["lines"][1].update({"from": 9}), '"from" must be a position 0..8'),
+    (lambda d: d["lines"][1].update(length=99), '"length" must be'),
+    (lambda d: d["lines"][0]["steps"][0][1].append(10**6), "indexes into"),
+    (lambda d: d["lines"][0].update(notes={"x": "y"}), '"notes" must map'),
+    (lambda d: d["lines"][1].pop("steps"), "line #1 must be an object"),
+    (lambda d: d.update(root=[{}]), '"root" must be'),
+])
+def test_malformed_data_is_a_value_error_and_view_ends(change, words):
+    """The reader trusted the file: two lines each the other's parent made decode() loop for
+    ever, a patch index out of range raised IndexError, data with no "lines" KeyError."""
+    from test_position_fuzz import watchdog
+
+    data = _lines_data()
+    branch = data["lines"][1]["name"]
+    good = export.decode(data)
+    assert good.view(branch, 8) != good.view("main", 8) and good.view(branch, 5) == good.view("main", 5)
+    with watchdog(10, "decode"):
+        with pytest.raises(ValueError, match=re.escape(words)):
+            export.decode(_with(data, change))
+
+
+def test_read_html_refuses_what_decode_refuses(tmp_path):
+    from test_position_fuzz import watchdog
+
+    data = _with(_lines_data(), _cycle)
+    page = tmp_path / "x.html"
+    page.write_text(f'<script type="application/json" id="{export.DATA_ID}">{json.dumps(data)}</script>')
+    with watchdog(10, "read_html"), pytest.raises(ValueError, match="not an earlier line"):
+        export.read_html(page)
+    page.write_text(f'<script type="application/json" id="{export.DATA_ID}">' + "[" * 100_000 + "</script>")
+    with pytest.raises(ValueError, match="not valid JSON"):
+        export.read_html(page)
+
+
 # --------------------------------------------------------------------------- twin deals
 def follow(tl: Timeline, root, seat: int) -> tuple[Timeline, int] | None:
     """Every line of ``tl`` played again from ``root`` with moves that show ``seat`` the same

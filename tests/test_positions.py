@@ -98,3 +98,18 @@ def test_bad_position_text_names_a_column(game):
                 assert e.column is None or 1 <= e.column <= len(bad) + 1, (bad, e)
                 continue
             kit.views_are_safe(again)  # accepted: it must be a sound position
+
+
+@pytest.mark.parametrize("game", sorted({g for g, _ in CASES}))
+def test_an_option_nested_past_the_json_decoder_is_a_position_error(game):
+    """``players=[[[[...`` (2000 deep) raised RecursionError from the JSON decoder, in every
+    game and through every option (``names=``, ``deck_counts=`` ...)."""
+    from cardwidgets import game_spec
+
+    spec = game_spec(game)
+    head = f"{game}/{spec.version} "
+    for key in ["players", "names", *(o.name for o in spec.options)]:
+        for value in ("[" * 2000, "[" * 2000 + "]" * 2000, '{"a":' * 2000):
+            with pytest.raises(PositionError) as info:
+                from_position(head + f"{key}={value}", seed=1)
+            assert (info.value.column, info.value.field) == (len(head) + len(key) + 2, key), str(info.value)

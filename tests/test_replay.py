@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -323,3 +324,188 @@ def test_every_configuration_agrees_with_its_own_header(game):
         expected = st.clone()
         expected.apply(rep.actions[0])
         assert Replay.from_json(rep.to_json()).build().to_dict()["state"] == expected.to_dict()["state"]
+
+
+# --------------------------------------------------------------------------- hostile files
+def test_load_reads_no_more_than_the_limit_from_a_pipe(monkeypatch):
+    """A pipe (or /dev/stdin, /dev/zero, a process substitution) says its size is 0: the size
+    check was skipped and the whole stream read (`cardwidgets replay /dev/zero` ran out of
+    memory). The writer here never closes its end: only a loader that stops at the limit
+    returns (the timer ends the stream after 10 s, so an old loader fails, not hangs)."""
+    import os
+    import threading
+    from pathlib import Path
+
+    from cardwidgets.core import replay as replay_module
+
+    if not Path("/dev/fd").is_dir():
+        pytest.skip("no /dev/fd on this system")
+    monkeypatch.setattr(replay_module, "MAX_BYTES", 1000)
+    r, w = os.pipe()
+    os.write(w, b"[" * 5000)
+    closed = []
+    timer = threading.Timer(10, lambda: closed.append(os.close(w)))
+    timer.start()
+    try:
+        with pytest.raises(ReplayError, match=r"holds more than 1,000 bytes; at most 1,000 are read"):
+            Replay.load(f"/dev/fd/{r}")
+    finally:
+        timer.cancel()
+        timer.join()  # now it has closed the writer's end, or never will
+        os.close(r)
+        if not closed:
+            os.close(w)
+
+
+def test_a_long_string_is_scanned_for_nesting_in_constant_memory():
+    """The nesting scan matched a string with ``"(?:[^"\\\\]|\\\\.)*"``: sre kept a frame per
+    character, 7 GB and 20 s for a 60 MB note of "[". Now a bounded number, whatever the
+    string holds (plain text, escaped quotes, escaped backslashes)."""
+    import tracemalloc
+
+    from cardwidgets.core.replay import MAX_DEPTH, _too_deep
+
+    deep = "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1)
+    for body in ("[" * 2_000_000, '\\"' * 1_000_000, "\\\\" * 1_000_000):
+        text = '{"notes": {"0": "' + body + '"},\n "x": ' + deep + "}"
+        tracemalloc.start()
+        try:
+            line = _too_deep(text)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert line == 2, body[:4]  # the string's brackets do not count, the ones after it do
+        assert peak < 1_000_000, (body[:4], peak)
+    assert _too_deep('{"a": "' + "[" * 100 + '"}') is None
+    assert _too_deep('{"a": "\\\\", "b": ' + deep + "}") == 1  # an escaped backslash ends no string early
+    assert _too_deep('{"a": "\\' + "[" * 100) is None  # no closing quote: json.loads names the line
+
+
+def test_the_actions_of_all_lines_together_are_bounded(monkeypatch):
+    """600 branches each replaying a long game (968k actions in 16 MB) took 135 s and 2.2 GB:
+    each action played keeps a position. The total over all lines is bounded, checked before
+    anything is played, and the error names the action where the total passes the bound."""
+    from cardwidgets.core import replay as replay_module
+
+    rep, _ = _short_replay(n=8)
+    rep.branches = [Branch(f"b{k}", "main", 0, list(rep.actions)) for k in range(3)]  # 4 x 8 actions
+    text = rep.to_json()
+    assert len(Timeline.from_replay(Replay.from_json(text)).branches) == 4
+    monkeypatch.setattr(replay_module, "MAX_ACTIONS", 20)
+    applied = []
+    real = Replay._apply
+    monkeypatch.setattr(Replay, "_apply", lambda self, *a, **kw: applied.append(1) or real(self, *a, **kw))
+    with pytest.raises(ReplayError, match=r"branch 'b1' action #4: the file holds 32 actions over all its lines "
+                                          r"of play; at most 20 are loaded") as info:
+        Replay.from_json(text)
+    e = info.value
+    assert (e.branch, e.index) == ("b1", 4) and e.line == _line_of(text, f'"{rep.actions[4]}"', 2)
+    assert len(applied) <= 20  # nothing past the bound was played
+    with pytest.raises(ReplayError, match="at most 20 are loaded"):
+        Replay.from_json(text, validate=False)
+
+
+@pytest.mark.parametrize("parent", [["main"], {"main": 1}, [], None])
+def test_a_branch_parent_that_is_not_text_is_refused_at_the_branch(parent):
+    """A list or an object as "parent" raised TypeError (unhashable) from the loader."""
+    rep, _ = _short_replay()
+    rep.branches = [Branch("b", "main", 1, [rep.actions[1]])]
+    text = rep.to_json().replace('"parent": "main"', f'"parent": {json.dumps(parent)}')
+    with pytest.raises(ReplayError, match=r"branch #0: the parent .* is not the main line") as info:
+        Replay.from_json(text)
+    assert info.value.line == _line_of(text, '"name": "b"')
+    rep.branches[0].parent = parent  # a Replay built in code: the same refusal when played
+    with pytest.raises(ReplayError, match="the parent"):
+        rep.play()
+
+
+def _bad_first_action() -> tuple[Replay, str, int]:
+    """A replay whose action #0 is illegal, with a branch and a note: text and that line."""
+    rep, _ = _short_replay(n=4)
+    rep.branches = [Branch("b", "main", 1, [rep.actions[1]], {1: "a note"})]
+    rep.notes = {2: "a note"}
+    rep.actions[0] = "play 1 8"
+    text = rep.to_json()
+    return rep, text, _line_of(text, '"play 1 8"')
+
+
+@pytest.mark.parametrize("edit", [
+    ('"notes": {"2": "a note"}', '"notes": {"99": "a note"}'),
+    ('"notes": {"2": "a note"}', '"notes": []'),
+    ('"parent": "main"', '"parent": "nowhere"'),
+    ('"from": 1', '"from": -1'),
+    ('"branches": [', '"colour": 1, "branches": ['),
+    ('"notes": {"2": "a note"}', '"notes": {"2": "\\ud800"}'),
+    ('"name": "b", ', '"name": "b", "name": "c", '),
+])
+def test_the_first_bad_line_is_named_whichever_check_finds_it(edit):
+    """The keys of a file were all checked before any action was played: an illegal action #0
+    (line 3) was reported as a bad note or branch on a later line. The part before a
+    structural problem is played first; the earliest problem wins."""
+    _, text, line = _bad_first_action()
+    assert line == 3
+    bad = text.replace(*edit, 1)
+    assert bad != text
+    with pytest.raises(ReplayError) as info:
+        Replay.from_json(bad)
+    assert (info.value.line, info.value.index) == (line, 0), str(info.value)
+    assert str(info.value).startswith("line 3: action #0 'play 1 8'")
+    with pytest.raises(ReplayError) as info:  # not played: the structural problem itself
+        Replay.from_json(bad, validate=False)
+    assert info.value.line > line
+
+
+def test_a_structural_problem_before_the_bad_action_is_named_first():
+    _, text, _ = _bad_first_action()
+    for bad in (text.replace('"seed": 9', '"seed": 9, "colour": 1'), text.replace('"seed": 9', '"seed": "9"')):
+        with pytest.raises(ReplayError) as info:
+            Replay.from_json(bad)
+        assert info.value.line == 1 and info.value.index is None, str(info.value)
+    # two structural problems: the one of the earlier line, though another check runs first
+    bad = text.replace('"notes": {"2": "a note"}', '"notes": {"99": "a note"}').replace('"branches": [',
+                                                                                     '"colour": 1, "branches": [')
+    with pytest.raises(ReplayError, match='"notes" entry 99'):
+        Replay.from_json(bad.replace('"play 1 8"', f'"{_short_replay(n=4)[0].actions[0]}"'))
+
+
+def test_a_key_given_twice_is_refused_at_the_second():
+    """json.loads keeps the second "actions" while the lines recorded were those of the first:
+    errors pointed into the array that was dropped. A key given twice is refused, at its line."""
+    rep, text = _short_replay(n=4)
+    twice = text.rstrip()[:-1] + ',\n "actions": ["play 1 8"]}'
+    with pytest.raises(ReplayError, match=r"the key 'actions' is given twice") as info:
+        Replay.from_json(twice)
+    assert info.value.line == len(twice.splitlines())
+    rep.branches = [Branch("b", "main", 1, [rep.actions[1]])]
+    text = rep.to_json()
+    for old, new in [('"from": 1', '"from": 1, "from": 0'), ('"players": 4', '"players": 4, "players": 3')]:
+        with pytest.raises(ReplayError, match="given twice") as info:
+            Replay.from_json(text.replace(old, new))
+        assert info.value.line == _line_of(text, old)
+    # an earlier action that cannot be played is still the first problem
+    bad = rep.to_json().replace(f'"{rep.actions[0]}"', '"play 1 8"', 1).rstrip()[:-1] + ', "seed": 1}'
+    with pytest.raises(ReplayError, match="action #0 'play 1 8'"):
+        Replay.from_json(bad)
+
+
+@pytest.mark.parametrize("where", ["note", "branch name", "branch note"])
+def test_text_with_a_lone_surrogate_is_refused_at_its_line(where, tmp_path):
+    """A note or a branch name holding "\\ud800" loaded, then saving and exporting it failed
+    (UnicodeEncodeError): UTF-8 cannot write a lone surrogate. Refused at load, as player
+    names are; a surrogate pair (an emoji written as two escapes) is fine."""
+    rep, _ = _short_replay(n=4)
+    rep.branches = [Branch("b", "main", 1, [rep.actions[1]], {1: "PAIR"})]
+    rep.notes = {2: "PAIR"}
+    text = rep.to_json()
+    assert text.count('"PAIR"') == 2
+    fine = Replay.from_json(text.replace('"PAIR"', '"\\ud83c\\udca1"'))
+    fine.save(tmp_path / "fine.json")
+    assert fine.notes == {2: "\U0001f0a1"}
+    old, new, line = {
+        "note": ('"notes": {"2": "PAIR"}', '"notes": {"2": "\\ud800"}', _line_of(text, '"notes": {"2"')),
+        "branch name": ('"name": "b"', '"name": "b\\udc00"', _line_of(text, '"name": "b"')),
+        "branch note": ('"notes": {"1": "PAIR"}', '"notes": {"1": "x\\uDBFF"}', _line_of(text, '"name": "b"')),
+    }[where]
+    with pytest.raises(ReplayError, match="lone surrogate") as info:
+        Replay.from_json(text.replace(old, new))
+    assert info.value.line == line

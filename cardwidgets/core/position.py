@@ -246,6 +246,9 @@ def _option_value(raw: str, col: int, key: str) -> Any:
         except ValueError:
             raise PositionError(f"{show(raw)} is not a value (a word, a number or JSON)", column=col,
                                 field=key) from None
+        except RecursionError:  # "[[[[..." nested past what the JSON decoder follows
+            raise PositionError(f"{show(raw)} is JSON nested too deeply to be a value", column=col,
+                                field=key) from None
     if not raw:
         raise PositionError("the value is empty", column=col, field=key)
     return raw

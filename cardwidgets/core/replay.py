@@ -35,10 +35,20 @@ position holds (a saved state also fixes the ``seed``). No line of play may be l
 than the game's declared bound (``SPEC.max_actions``, rule G4), and whatever the
 engine raises while setting up or playing a line is reported the same way, naming
 the line. The same input gives the same states and the same bytes back.
+
+Limits, each refused with a ``ReplayError`` before anything is played: at most
+``MAX_BYTES`` (64 MiB) of text are read, from a pipe as from a file; JSON nested
+at most ``MAX_DEPTH`` (64) levels; at most ``MAX_ACTIONS`` (100,000) actions over all
+the lines of play of a file, the main line and every branch (each action played keeps a
+position: about 2 KB and 80 microseconds each in a Depot match, which is a few thousand actions
+long). No key may be given twice in an object, and no text may hold a lone surrogate
+(a ``\\ud800`` escape with no pair, which a UTF-8 file cannot hold). The error names the
+first bad line of the file, whichever check finds it.
 """
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
 from dataclasses import dataclass, field
@@ -57,8 +67,14 @@ VERSION = 2
 MAX_BYTES = 64 * 1024 * 1024
 #: JSON nested deeper than this is refused (a replay is 4 levels deep; a position ~8).
 MAX_DEPTH = 64
+#: Files holding more actions than this over all their lines of play (the main line and every
+#: branch) are refused before any is played: each action played keeps a position. A long Depot
+#: match is a few thousand actions.
+MAX_ACTIONS = 100_000
 _KEYS = {"format", "version", "game", "engine_version", "options", "seed", "deck", "position", "actions",
          "notes", "branches"}
+#: The keys that set a game up (and say nothing of its actions).
+_HEAD = _KEYS - {"actions", "notes", "branches"}
 _BRANCH_KEYS = {"name", "parent", "from", "seat", "seed", "position", "actions", "notes"}
 #: The keys of a re-dealt branch (a seated player's move in the past), given together.
 _DEALT_KEYS = {"seat", "seed", "position"}
@@ -344,21 +360,22 @@ class Replay:
             entries.append((br.name, br.parent, br.start, br.actions, br.notes,
                             self._lines["branches"][k] if self._lines and k < len(self._lines["branches"]) else None,
                             br))
-        for name, parent, start, actions, notes, lines, br in entries:
-            branch = None if parent is None else name
-            at = lines["line"] if lines and parent is not None else self._key_line("actions")
+        for name, parent, start, actions, notes, lines, br in entries:  # br is None: the main line
+            branch = None if br is None else name
+            at = lines["line"] if lines and br is not None else self._key_line("actions")
             if not isinstance(actions, list):
                 raise ReplayError('"actions" must be a list of action strings', line=at, branch=branch)
-            if parent is not None:
-                if not isinstance(name, str) or name in played or parent not in played:
+            if br is not None:
+                if not isinstance(name, str) or name in played or not isinstance(parent, str) \
+                        or parent not in played:
                     raise ReplayError(f"branch {show(name)}: the name must be new and the parent {show(parent)} "
                                       f"the main line or an earlier branch", line=at, branch=branch)
                 length = played[parent].length
                 if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start <= length:
                     raise ReplayError(f"branch {name!r} starts after action {show(start)}, but {parent!r} has "
                                       f"{length}", line=at, branch=name)
-            self._check_length(name, start, actions, bound, lines if parent is not None else None)
-            up = None if parent is None else played[parent]
+            self._check_length(name, start, actions, bound, lines if br is not None else None)
+            up = None if br is None else played[parent]
             dealt = None
             if br is not None and br.position is not None:
                 dealt = self._dealt(br, up.position(root, start), at)  # type: ignore[union-attr]
@@ -474,31 +491,76 @@ class Replay:
         if deep is not None:
             raise ReplayError(f"the JSON is nested more than {MAX_DEPTH} levels deep", line=deep)
         try:
-            data = json.loads(text)
+            # A key given twice keeps its first value, the one whose lines _locate records;
+            # _from_data then refuses the file at the second.
+            data = json.loads(text, object_pairs_hook=_FirstPairs())
         except json.JSONDecodeError as e:
             raise ReplayError(f"not valid JSON: {e.msg}", line=e.lineno) from None
         except (ValueError, RecursionError) as e:  # an int of thousands of digits
-            m = re.search(r"\d{4000,}", text)
+            # The lookbehind starts a run of digits only at its first digit: linear.
+            m = re.search(r"(?<!\d)\d{4000,}", text)
             line = text.count("\n", 0, m.start()) + 1 if m else None
             raise ReplayError(f"not a usable number in the JSON ({quote(str(e), 60)})", line=line) from None
-        rep = cls._from_data(data, text)
+        lines = _locate(text)
+        try:
+            rep = cls._from_data(data, lines)
+        except ReplayError as e:
+            raise (cls._first_problem(data, lines, e) if validate else e) from None
         if validate:
             rep.play()
         return rep
 
     @classmethod
-    def _from_data(cls, data: Any, text: str | None = None) -> "Replay":
-        lines = _locate(text) if text else None
+    def _first_problem(cls, data: Any, lines: dict[str, Any] | None, err: ReplayError) -> ReplayError:
+        """The file's first problem: ``err`` or one on an earlier line.
+
+        ``err`` was found by a check of the file's structure, and these checks do not go in the
+        file's order (all the keys are checked before any action is played). So the part of
+        the file before ``err``'s line is checked on its own, and played: a problem it has lies
+        earlier. A structural one is searched again the same way; each round finds a problem of
+        another kind of check, so there are few rounds, each linear in the file. The part
+        played holds at most ``MAX_ACTIONS`` actions (the part has passed that check too).
+        """
+        if lines is None:
+            return err
+        # The first key given twice, if any, is checked first: it is err itself, and every part
+        # searched lies before it.
+        lines = {**lines, "duplicate": None}
+        while err.line is not None:
+            try:
+                part = cls._from_data(_before(data, lines, err.line), lines)
+            except ReplayError as e:
+                if e.line is None or e.line >= err.line:
+                    return err
+                err = e
+                continue
+            try:
+                part.play()  # plays the lines in the file's order: its first problem is the first
+            except ReplayError as e:
+                if e.line is not None and e.line < err.line:
+                    return e
+            return err
+        return err
+
+    @classmethod
+    def _from_data(cls, data: Any, lines: dict[str, Any] | None = None) -> "Replay":
+        """A replay from parsed JSON, every key checked (``lines``: where they stand in the
+        text, from :func:`_locate`; ``None``: not read from text)."""
         keys = lines["keys"] if lines else {}
 
         def bad(msg: str, key: str | None = None) -> ReplayError:
-            return ReplayError(msg, line=keys.get(key, 1) if text else None)
+            return ReplayError(msg, line=keys.get(key, 1) if lines else None)
 
         if not isinstance(data, dict):
             raise bad("a replay is a JSON object")
-        unknown = sorted(set(data) - _KEYS)
+        if lines and lines.get("duplicate"):
+            line, what = lines["duplicate"]
+            raise ReplayError(f"{what} is given twice: JSON would keep one and drop the other, unseen", line=line)
+        unknown = sorted(set(data) - _KEYS, key=lambda k: (keys.get(k, 1), k))
         if unknown:
             raise bad(f"unknown key {quote(unknown[0])}; a replay has: {', '.join(sorted(_KEYS))}", unknown[0])
+        if lines is None or lines.get("surrogates"):
+            _check_text(data, lines)
         if data.get("format") != FORMAT:
             raise bad(f'"format" must be {FORMAT!r}, got {show(data.get("format"))}', "format")
         version = data.get("version")
@@ -552,7 +614,7 @@ class Replay:
             name, parent, start = b["name"], b.get("parent", "main"), b["from"]
             if not isinstance(name, str) or not name or len(name) > 80 or name in names:
                 raise bbad(f"the name {show(name)} is not a new, non-empty name of at most 80 characters")
-            if parent not in names:
+            if not isinstance(parent, str) or parent not in names:  # a list cannot even be looked up
                 raise bbad(f"the parent {show(parent)} is not the main line or an earlier branch")
             if isinstance(start, bool) or not isinstance(start, int) or start < 0:
                 raise bbad(f'"from" must be a count of actions, got {show(start)}')
@@ -565,6 +627,7 @@ class Replay:
             branches.append(Branch(name, parent, start, b["actions"],
                                    _notes(b.get("notes", {}), start + len(b["actions"]), bbad, low=start),
                                    blines, b.get("position"), b.get("seat"), b.get("seed")))
+        _check_total(actions, branches, lines)
         rep = cls(game=game, options=options, seed=seed, actions=actions, deck=deck, notes=notes,
                   position=position, branches=branches, engine_version=engine)
         rep._lines = lines
@@ -582,9 +645,13 @@ class Replay:
     def load(cls, path: str | Path, *, validate: bool = True) -> "Replay":
         """Read a replay file (UTF-8); every problem is a :class:`ReplayError`."""
         p = Path(path)
-        if p.stat().st_size > MAX_BYTES:
-            raise ReplayError(f"{p.name} is {p.stat().st_size:,} bytes; at most {MAX_BYTES:,} are read")
-        return cls.from_json(p.read_bytes(), validate=validate)
+        # One byte more than the limit, whatever the file is: a pipe, /dev/stdin or /dev/zero
+        # says its size is 0, so the size cannot be asked first.
+        with p.open("rb") as f:
+            data = f.read(MAX_BYTES + 1)
+        if len(data) > MAX_BYTES:
+            raise ReplayError(f"{p.name} holds more than {MAX_BYTES:,} bytes; at most {MAX_BYTES:,} are read")
+        return cls.from_json(data, validate=validate)
 
     def to_html(self, path: str | Path, seat: int | None = None) -> Path:
         """Write every line of this game as one self-contained page that plays without Python,
@@ -635,13 +702,135 @@ def _notes(raw: Any, limit: int, bad: Any, low: int = 0) -> dict[int, str]:
         return _raise(bad('"notes" must be an object {action index: text}'))
     out = {}
     for k, v in raw.items():
-        # isascii: "²".isdigit() is true, but int("²") fails.
-        if not (isinstance(k, str) and k.isascii() and k.isdigit() and len(k) <= 9) or not isinstance(v, str):
+        if not _is_index(k) or not isinstance(v, str):
             return _raise(bad(f'"notes" entry {show(k)}: keys are action indexes, values text'))
         if not low <= int(k) < limit:
             return _raise(bad(f'"notes" entry {k}: there is no action #{k} on that line'))
         out[int(k)] = v
     return out
+
+
+def _is_index(key: Any) -> bool:
+    """Whether a key of "notes" is an action index (isascii: "²".isdigit() is true, but int("²") fails)."""
+    return isinstance(key, str) and key.isascii() and key.isdigit() and len(key) <= 9
+
+
+def _check_total(actions: list[Any], branches: list[Branch], lines: dict[str, Any] | None) -> None:
+    """At most MAX_ACTIONS actions over all the lines of play of a file, refused before any is
+    played, at the action where the total passes the limit in the file's order.
+
+    Every action played keeps a position, and every line a file may hold is bounded only by the
+    game (rule G4): a 16 MB file of 600 branches, each replaying a long game, held 968k actions
+    and took 135 s and 2.2 GB to load."""
+    total = len(actions) + sum(len(b.actions) for b in branches)
+    if total <= MAX_ACTIONS:
+        return
+    # (branch name, actions, their lines) of each line of play, sorted to the file's order.
+    blocks = [(None, len(actions), lines["actions"] if lines else None)]
+    blocks += [(b.name, len(b.actions), b._lines["actions"] if b._lines else None) for b in branches]
+    blocks.sort(key=lambda block: block[2][0] if block[2] else 0)
+    left = MAX_ACTIONS
+    for name, count, at in blocks:
+        if count > left:
+            where = f"action #{left}" if name is None else f"branch {name!r} action #{left}"
+            raise ReplayError(f"{where}: the file holds {total:,} actions over all its lines of play; at most "
+                              f"{MAX_ACTIONS:,} are loaded", line=at[left] if at and left < len(at) else None,
+                              index=left, branch=name)
+        left -= count
+
+
+def _before(data: dict[str, Any], lines: dict[str, Any], stop: int) -> dict[str, Any]:
+    """The part of replay data that lies before line ``stop`` (see ``Replay._first_problem``).
+
+    The header keys wherever they stand (their own problems name their own lines), the other
+    keys that start before ``stop``, and of the actions and branches those that start before
+    it; a note is dropped when its action is (a bad note stays, to be found)."""
+    keys = lines["keys"]
+    part = {k: v for k, v in data.items() if k in _HEAD or keys.get(k, 1) < stop}
+    kept = cut = 0
+    if isinstance(part.get("actions"), list):
+        kept, cut = bisect.bisect_left(lines["actions"], stop), len(part["actions"])
+        part["actions"] = part["actions"][:kept]
+    if "notes" in part:
+        part["notes"] = _notes_before(part["notes"], kept, cut)
+    if keys.get("branches", 0) < keys.get("actions", 0):
+        part.pop("branches", None)  # before the main line in the file: not played before it
+    if isinstance(part.get("branches"), list):
+        branches = []
+        for b, at in zip(part["branches"], lines["branches"]):
+            if at["line"] >= stop:
+                break
+            if isinstance(b, dict) and isinstance(b.get("actions"), list):
+                n, cut = bisect.bisect_left(at["actions"], stop), len(b["actions"])
+                b = {**b, "actions": b["actions"][:n]}
+                start = b.get("from")
+                if "notes" in b and isinstance(start, int):
+                    b["notes"] = _notes_before(b["notes"], start + n, start + cut)
+            branches.append(b)
+        part["branches"] = branches
+    return part
+
+
+def _notes_before(notes: Any, kept: int, cut: int) -> Any:
+    """``notes`` without those on the actions ``kept`` to ``cut`` (dropped from the part)."""
+    if not isinstance(notes, dict):
+        return notes
+    return {k: v for k, v in notes.items() if not (_is_index(k) and kept <= int(k) < cut)}
+
+
+# A lone surrogate as a character, and as the JSON escape that can make one.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _check_text(data: dict[str, Any], lines: dict[str, Any] | None) -> None:
+    """Refuse text holding a lone surrogate (``"\\ud800"`` in JSON, with no pair): such a file
+    loads, but UTF-8 cannot write it, so saving or exporting it fails. ``check_names`` refuses
+    them in player names the same way (Unicode category Cs); here it is any text of the file."""
+    keys = lines["keys"] if lines else {}
+    for key, value in data.items():
+        if key in ("actions", "branches") and isinstance(value, list):
+            what = "action" if key == "actions" else "branch"
+            at = (lines["actions"] if key == "actions" else [b["line"] for b in lines["branches"]]) if lines else []
+            for i, item in enumerate(value):
+                if _has_surrogate(item):
+                    raise ReplayError(f"{what} #{i} holds a lone surrogate (a \\ud800 to \\udfff escape with no "
+                                      f"pair), which no UTF-8 file can hold", line=at[i] if i < len(at) else None)
+        elif _has_surrogate(value):
+            raise ReplayError(f'"{key}" holds a lone surrogate (a \\ud800 to \\udfff escape with no pair), which '
+                              f"no UTF-8 file can hold", line=keys.get(key, 1) if lines else None)
+
+
+def _has_surrogate(value: Any) -> bool:
+    stack = [value]  # no recursion: the JSON is at most MAX_DEPTH deep, a Replay built in code is not
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            if _SURROGATE.search(v):
+                return True
+        elif isinstance(v, dict):
+            stack += v.keys()
+            stack += v.values()
+        elif isinstance(v, (list, tuple)):
+            stack += v
+    return False
+
+
+class _FirstPairs:
+    """A JSON object hook that keeps the first value of a key given twice and counts such keys
+    (``json.loads`` would keep the last, while ``_locate`` records the lines of the first)."""
+
+    def __init__(self) -> None:
+        self.twice = 0
+
+    def __call__(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in out:
+                self.twice += 1
+            else:
+                out[key] = value
+        return out
 
 
 def _raise(e: Exception) -> Any:
@@ -678,18 +867,43 @@ def _decode(data: bytes) -> str:
                           f"UTF-8)", line=line) from None
 
 
+# The brackets that nest, and the quote that opens a string.
+_STRUCTURE = re.compile(r'["\[\]{}]')
+# A string's body from where the last match stopped: a run of plain characters, then at most
+# 4096 escapes each with the plain run after it. CPython's sre keeps a backtracking frame per
+# repetition of a group (not of a single character class), so an unbounded
+# ``(?:[^"\\]|\\.)*`` held one frame per character of the string: 7 GB for a 60 MB note. The
+# bound keeps the frames few whatever the string holds; a string of more escapes takes one more
+# match per 4096 of them.
+_STRING_PART = re.compile(r'[^"\\]*(?:\\.[^"\\]*){0,4096}', re.S)
+
+
 def _too_deep(text: str) -> int | None:
-    """The line where brackets first nest deeper than MAX_DEPTH, outside strings (None: fine)."""
+    """The line where brackets first nest deeper than MAX_DEPTH, outside strings (None: fine).
+
+    Linear in time, constant in memory (see ``_STRING_PART``)."""
     if text.count("[") + text.count("{") <= MAX_DEPTH:
         return None
     depth = 0
-    for m in re.finditer(r'"(?:[^"\\]|\\.)*"|[\[{]|[\]}]', text):
-        tok = m.group(0)
-        if tok[0] == '"':
-            continue
-        depth += 1 if tok in "[{" else -1
-        if depth > MAX_DEPTH:
-            return text.count("\n", 0, m.start()) + 1
+    m = _STRUCTURE.search(text)
+    while m is not None:
+        tok, pos = m.group(), m.end()
+        if tok == '"':
+            while True:  # to the quote that ends the string
+                end = _STRING_PART.match(text, pos).end()
+                if end < len(text) and text[end] == '"':
+                    pos = end + 1
+                    break
+                if end == pos or end == len(text):
+                    return None  # no closing quote (or a backslash ends the text): json.loads names it
+                pos = end  # a backslash after 4096 escapes: go on
+        elif tok in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return text.count("\n", 0, m.start()) + 1
+        else:
+            depth -= 1
+        m = _STRUCTURE.search(text, pos)
     return None
 
 
@@ -708,17 +922,73 @@ class _Lines:
 
 
 _WS = re.compile(r"[\s,:]*")
-_DEC = json.JSONDecoder()
 
 
 def _locate(text: str) -> dict[str, Any] | None:
-    """Lines of the top-level keys, of each action, and of each branch and its actions.
+    """Lines of the top-level keys, of each action, and of each branch and its actions; the
+    first key given twice (``"duplicate"``: its line, and what it is); whether the text may
+    hold a lone surrogate (``"surrogates"``).
 
     One left-to-right scan with the C JSON decoder for every value it skips: linear
     in the size of the text. ``None`` if the text is not a JSON object.
     """
     lines = _Lines(text)
-    out: dict[str, Any] = {"keys": {}, "actions": [], "branches": []}
+    pairs = _FirstPairs()
+    dec = json.JSONDecoder(object_pairs_hook=pairs)
+    out: dict[str, Any] = {"keys": {}, "actions": [], "branches": [], "duplicate": None,
+                           "surrogates": bool(_SURROGATE_ESCAPE.search(text) or _SURROGATE.search(text))}
+
+    def twice(pos: int, what: str) -> None:
+        if out["duplicate"] is None:
+            out["duplicate"] = (lines.at(pos), what)
+
+    def skip(pos: int) -> int:
+        """Past the value at ``pos``, noting a key given twice inside it (at the value's line)."""
+        before = pairs.twice
+        _, end = dec.raw_decode(text, pos)
+        if pairs.twice > before:
+            twice(pos, "a key inside this value")
+        return end
+
+    def elements(pos: int, into: list[int]) -> int:
+        pos += 1
+        while True:
+            pos = _WS.match(text, pos).end()
+            if text[pos] == "]":
+                return pos + 1
+            into.append(lines.at(pos))
+            pos = skip(pos)
+
+    def branches(pos: int) -> int:
+        pos += 1
+        while True:
+            pos = _WS.match(text, pos).end()
+            if text[pos] == "]":
+                return pos + 1
+            entry: dict[str, Any] = {"line": lines.at(pos), "actions": []}
+            out["branches"].append(entry)
+            if text[pos] != "{":
+                pos = skip(pos)
+                continue
+            pos += 1
+            seen = set()
+            while True:
+                pos = _WS.match(text, pos).end()
+                if text[pos] == "}":
+                    pos += 1
+                    break
+                at = pos
+                key, pos = dec.raw_decode(text, pos)
+                pos = _WS.match(text, pos).end()
+                if key in seen:
+                    twice(at, f"the key {quote(key)} of branch #{len(out['branches']) - 1}")
+                    pos = skip(pos)
+                elif key == "actions" and text[pos] == "[":
+                    pos = elements(pos, entry["actions"])
+                else:
+                    pos = skip(pos)
+                seen.add(key)
+
     try:
         pos = _WS.match(text, 0).end()
         if text[pos] != "{":
@@ -728,49 +998,20 @@ def _locate(text: str) -> dict[str, Any] | None:
             pos = _WS.match(text, pos).end()
             if text[pos] == "}":
                 return out
-            key, pos = _DEC.raw_decode(text, pos)
-            out["keys"].setdefault(key, lines.at(pos))
+            at = pos
+            key, pos = dec.raw_decode(text, pos)
+            if key in out["keys"]:
+                # The lines recorded stay those of the first value: the one json.loads keeps here.
+                twice(at, f"the key {quote(key)}")
+                pos = skip(_WS.match(text, pos).end())
+                continue
+            out["keys"][key] = lines.at(pos)
             pos = _WS.match(text, pos).end()
             if key == "actions" and text[pos] == "[":
-                pos = _elements(text, pos, lines, out["actions"])
+                pos = elements(pos, out["actions"])
             elif key == "branches" and text[pos] == "[":
-                pos = _branches(text, pos, lines, out["branches"])
+                pos = branches(pos)
             else:
-                _, pos = _DEC.raw_decode(text, pos)
+                pos = skip(pos)
     except (ValueError, IndexError, RecursionError):
         return out
-
-
-def _elements(text: str, pos: int, lines: _Lines, into: list[int]) -> int:
-    pos += 1
-    while True:
-        pos = _WS.match(text, pos).end()
-        if text[pos] == "]":
-            return pos + 1
-        into.append(lines.at(pos))
-        _, pos = _DEC.raw_decode(text, pos)
-
-
-def _branches(text: str, pos: int, lines: _Lines, into: list[dict[str, Any]]) -> int:
-    pos += 1
-    while True:
-        pos = _WS.match(text, pos).end()
-        if text[pos] == "]":
-            return pos + 1
-        entry: dict[str, Any] = {"line": lines.at(pos), "actions": []}
-        into.append(entry)
-        if text[pos] != "{":
-            _, pos = _DEC.raw_decode(text, pos)
-            continue
-        pos += 1
-        while True:
-            pos = _WS.match(text, pos).end()
-            if text[pos] == "}":
-                pos += 1
-                break
-            key, pos = _DEC.raw_decode(text, pos)
-            pos = _WS.match(text, pos).end()
-            if key == "actions" and text[pos] == "[":
-                pos = _elements(text, pos, lines, entry["actions"])
-            else:
-                _, pos = _DEC.raw_decode(text, pos)
