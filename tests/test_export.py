@@ -344,6 +344,17 @@ def test_text_in_notes_and_names_cannot_break_out_of_the_page(tmp_path):
     assert back.view("main", 3) == tl.position(3).view(0)
 
 
+def test_a_note_that_could_never_be_saved_is_refused():
+    tl = played("depot", {"players": 3}, seed=2, moves=4)
+    tl.goto(2)
+    before = tl.notes()
+    with pytest.raises(ValueError, match="unpaired surrogate"):
+        tl.note("a \ud800 note")
+    assert tl.notes() == before
+    tl.note("\U0001F0A1 a card")  # astral characters are text like any other
+    assert tl.notes()[1] == "\U0001F0A1 a card"
+
+
 def test_the_player_is_inlined_without_ending_its_element():
     assert export._inline('a="</script>";b=/<\\/SCRIPT/', "script") == 'a="<\\/script>";b=/<\\/SCRIPT/'
     with pytest.raises(ValueError, match="<!--"):

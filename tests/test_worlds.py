@@ -14,6 +14,7 @@ import random
 import pytest
 
 import kit
+from cardwidgets import Replay
 from cardwidgets.games import game_module
 from test_conformance import CASES, IDS
 
@@ -30,6 +31,8 @@ def check_world(st, seat: int, rng: random.Random) -> object:
     if hasattr(st, "all_cards"):
         assert world.all_cards() == st.all_cards(), "the world created or lost cards"
     assert world.seed != st.seed and world.deck_order is None and world._origin is None
+    with pytest.raises(ValueError, match="world of sample_world"):
+        Replay.from_state(world)  # its seed and history do not make it: no record to replay
     kit.roundtrips(world)
     return world
 

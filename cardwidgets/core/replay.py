@@ -216,6 +216,9 @@ class Replay:
         """The record of ``state``'s game (``root``: its starting position, if known)."""
         if isinstance(state._chance, Recorded):
             raise ValueError("this game was played with recorded chance decisions: it has no seed to replay")
+        if state._sampled:
+            raise ValueError("this is a world of sample_world (or a game played on from one): its seed and "
+                             "history are not how it came about, so it has no replay")
         start = root if root is not None else state
         spec = state.SPEC
         options: dict[str, Any] = {"players": state.players}

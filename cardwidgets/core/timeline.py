@@ -212,6 +212,10 @@ class Timeline:
             raise ValueError("a note comments a move: go to a position after one")
         if not isinstance(text, str):
             raise TypeError("a note is text")
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:  # it could never be saved or exported
+            raise ValueError("a note is Unicode text: this one holds an unpaired surrogate") from None
         ln = self._line.owner(self._cursor)
         assert ln is not None
         if text:
