@@ -164,10 +164,13 @@ def test_odd_note_keys_are_replay_errors(key):
 
 def test_loading_is_linear_in_the_file():
     """80k actions took 13 s (quadratic line counting, also with validate=False). This guard
-    loads 400k, which the quadratic loader needed minutes for."""
+    loads 400k, which the quadratic loader needed minutes for (past the files' action limit,
+    raised for the test: the lines of a refused file are located the same way)."""
     code = textwrap.dedent("""
         import json
         from cardwidgets import Replay
+        from cardwidgets.core import replay
+        replay.MAX_ACTIONS = 400_000
         text = json.dumps({"format": "cardwidgets-replay", "version": 2, "game": "depot", "engine_version": 1,
                            "options": {"players": 4}, "seed": 1, "actions": ["play 1"] * 400_000,
                            "notes": {}, "branches": []}, indent=1)

@@ -13,6 +13,9 @@ Core rule IDs, for refusals no game rule covers:
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 #: Longest action text any game reads; longer text is refused before parsing, so
 #: no input can make a parser work for long.
 MAX_ACTION_TEXT = 200
@@ -65,3 +68,24 @@ def show(value: object, limit: int = 40) -> str:
     except Exception:  # a hostile __repr__, or an int too long to print
         return f"<{type(value).__name__}>"
     return r if len(r) <= limit else r[: limit - 1] + "…"
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def has_lone_surrogate(value: Any) -> bool:
+    """Whether any text in a JSON-like value (nested dicts, lists, tuples) holds a lone surrogate:
+    JSON's ``"\\ud800"`` escape with no pair parses into a string that UTF-8 cannot encode, so
+    kept anywhere it stops a later save, export or message to the page."""
+    stack = [value]  # no recursion: a value built in code may be nested deeper than Python allows
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            if _SURROGATE.search(v):
+                return True
+        elif isinstance(v, dict):
+            stack += v.keys()
+            stack += v.values()
+        elif isinstance(v, (list, tuple)):
+            stack += v
+    return False

@@ -56,7 +56,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from . import registry
-from .errors import IllegalActionError, InvalidActionError, quote, show
+from .errors import IllegalActionError, InvalidActionError, has_lone_surrogate, quote, show
 from .rng import Recorded
 from .spec import GameSpec
 from .state import State, check_names
@@ -781,8 +781,7 @@ def _notes_before(notes: Any, kept: int, cut: int) -> Any:
     return {k: v for k, v in notes.items() if not (_is_index(k) and kept <= int(k) < cut)}
 
 
-# A lone surrogate as a character, and as the JSON escape that can make one.
-_SURROGATE = re.compile("[\ud800-\udfff]")
+# The JSON escape that can make a lone surrogate.
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
@@ -796,27 +795,12 @@ def _check_text(data: dict[str, Any], lines: dict[str, Any] | None) -> None:
             what = "action" if key == "actions" else "branch"
             at = (lines["actions"] if key == "actions" else [b["line"] for b in lines["branches"]]) if lines else []
             for i, item in enumerate(value):
-                if _has_surrogate(item):
+                if has_lone_surrogate(item):
                     raise ReplayError(f"{what} #{i} holds a lone surrogate (a \\ud800 to \\udfff escape with no "
                                       f"pair), which no UTF-8 file can hold", line=at[i] if i < len(at) else None)
-        elif _has_surrogate(value):
+        elif has_lone_surrogate(value):
             raise ReplayError(f'"{key}" holds a lone surrogate (a \\ud800 to \\udfff escape with no pair), which '
                               f"no UTF-8 file can hold", line=keys.get(key, 1) if lines else None)
-
-
-def _has_surrogate(value: Any) -> bool:
-    stack = [value]  # no recursion: the JSON is at most MAX_DEPTH deep, a Replay built in code is not
-    while stack:
-        v = stack.pop()
-        if isinstance(v, str):
-            if _SURROGATE.search(v):
-                return True
-        elif isinstance(v, dict):
-            stack += v.keys()
-            stack += v.values()
-        elif isinstance(v, (list, tuple)):
-            stack += v
-    return False
 
 
 class _FirstPairs:
@@ -939,7 +923,7 @@ def _locate(text: str) -> dict[str, Any] | None:
     pairs = _FirstPairs()
     dec = json.JSONDecoder(object_pairs_hook=pairs)
     out: dict[str, Any] = {"keys": {}, "actions": [], "branches": [], "duplicate": None,
-                           "surrogates": bool(_SURROGATE_ESCAPE.search(text) or _SURROGATE.search(text))}
+                           "surrogates": bool(_SURROGATE_ESCAPE.search(text)) or has_lone_surrogate(text)}
 
     def twice(pos: int, what: str) -> None:
         if out["duplicate"] is None:

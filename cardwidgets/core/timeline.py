@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Collection
 
-from .errors import IllegalActionError
+from .errors import IllegalActionError, has_lone_surrogate
 from .events import Event
 from .replay import Branch, Line, Replay, dealt_start
 from .state import ANY, State
@@ -212,10 +212,8 @@ class Timeline:
             raise ValueError("a note comments a move: go to a position after one")
         if not isinstance(text, str):
             raise TypeError("a note is text")
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError:  # it could never be saved or exported
-            raise ValueError("a note is Unicode text: this one holds an unpaired surrogate") from None
+        if has_lone_surrogate(text):  # it could never be saved or exported
+            raise ValueError("a note is Unicode text: this one holds an unpaired surrogate")
         ln = self._line.owner(self._cursor)
         assert ln is not None
         if text:

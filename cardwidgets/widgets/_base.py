@@ -26,7 +26,7 @@ import traitlets
 
 from ..bots import Bot, ask, make_bot
 from ..core import ANY, IllegalActionError, InvalidActionError, State, Timeline
-from ..core.errors import quote
+from ..core.errors import has_lone_surrogate, quote
 from ..core.replay import Replay
 from ..core.timeline import LineLimitError
 from ..games import game_module, game_spec
@@ -480,7 +480,7 @@ class TableWidget(anywidget.AnyWidget):
         if len(msg) > 4 or _size(msg) > MAX_MESSAGE:
             self.last_error = f"Bad message: more than {MAX_MESSAGE} characters."
             return
-        if not _encodable(msg):  # a trait holding such text could never be sent to the page again
+        if has_lone_surrogate(msg):  # a trait holding such text could never be sent to the page again
             self.last_error = "Bad message: its text is not valid Unicode (an unpaired surrogate)."
             return
         kind = msg["type"]
@@ -902,24 +902,6 @@ def _replay_speed(speed: Any) -> float | None:
     if isinstance(speed, (int, float)) and not isinstance(speed, bool) and speed <= 0:
         return None
     return _clamped(speed, MIN_REPLAY_SPEED, MAX_REPLAY_SPEED)
-
-
-def _encodable(value: Any) -> bool:
-    """Whether every text in a message (already bounded by :func:`_size`) can be sent as UTF-8."""
-    stack = [value]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, str):
-            try:
-                v.encode("utf-8")
-            except UnicodeEncodeError:
-                return False
-        elif isinstance(v, dict):
-            stack.extend(v)
-            stack.extend(v.values())
-        elif isinstance(v, (list, tuple)):
-            stack.extend(v)
-    return True
 
 
 def _clamped(value: Any, low: float, high: float) -> float | None:
