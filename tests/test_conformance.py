@@ -14,13 +14,14 @@ gets the same answers in twin positions it cannot tell apart.
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 import sys
 
 import pytest
 
 import kit
-from cardwidgets import available_games, game_spec
+from cardwidgets import Replay, available_games, game_spec
 from cardwidgets.games import game_module
 
 #: Combinations that one option at a time does not reach (options that only act together).
@@ -105,6 +106,34 @@ def test_random_playout_keeps_the_contract(game, cfg, report):
 @pytest.mark.parametrize("game, cfg", CASES, ids=IDS)
 def test_fast_path_equals_narrated_path(game, cfg):
     assert kit.fast_path_matches(game, cfg, range(100, 104)) > 0
+
+
+@pytest.mark.parametrize("game, cfg", CASES, ids=IDS)
+def test_a_save_is_its_start_with_its_history_played(game, cfg):
+    """A game that has moved is its seed's deal with its history played: a history or a seed
+    changed by hand is refused (it would load and then fail to replay); an untouched save
+    loads and replays to itself; a hand-built start may not have a start of its own."""
+    mod = game_module(game)
+    st = mod.new_game(seed=1, **cfg)
+    d = st.to_dict()
+    d["history"] = [str(st.legal_actions()[0])] * 5
+    with pytest.raises(ValueError):
+        mod.from_dict(d)
+    rng = random.Random(1)
+    for _ in range(12):
+        if not st.is_terminal:
+            st.apply(rng.choice(st.legal_actions()))
+    d = st.to_dict()
+    assert Replay.from_state(mod.from_dict(d)).build() == st
+    with pytest.raises(ValueError):
+        mod.from_dict(dict(d, seed=d["seed"] + 1, rng=[d["rng"][0] + 1, d["rng"][1]]))
+    inner = {k: v for k, v in d.items() if k != "history"}
+    for depth in (1, 3000):
+        nested = inner
+        for _ in range(depth):
+            nested = dict(inner, position=nested)
+        with pytest.raises(ValueError, match="start of its own"):
+            mod.from_dict(dict(d, position=nested))
 
 
 def test_every_game_has_a_spec_and_a_table():

@@ -589,25 +589,6 @@ def test_the_rules_reference_documents_every_field_and_its_examples_load():
                 assert f"`{key}=`" in section, key
 
 
-@pytest.mark.parametrize("players, mode", [(3, "standard"), (2, "duo"), (1, "solo")])
-def test_a_saved_game_is_its_start_with_its_history_played(players, mode):
-    """A game with a history is its seed's deal with that history played: a history, a seed or
-    an option changed by hand is refused, in every mode; an untouched save loads."""
-    st = Y.new_game(players=players, mode=mode, seed=1)
-    d = st.to_dict()
-    d["history"] = [str(st.legal_actions()[0])] * 5
-    with pytest.raises(ValueError):
-        Y.from_dict(d)
-    rng = random.Random(1)
-    for _ in range(12):
-        st.apply(rng.choice(st.legal_actions()))
-    d = st.to_dict()
-    assert Replay.from_state(Y.from_dict(d)).build() == st
-    reseeded = dict(d, seed=d["seed"] + 1, rng=[d["rng"][0] + 1, d["rng"][1]])
-    with pytest.raises(ValueError):
-        Y.from_dict(reseeded)
-
-
 def test_an_option_changed_in_a_save_is_refused():
     """Three tricks into a round the marker is where the moves took it from marker_start: a
     save whose marker_start says otherwise is refused, as its own position text is."""
@@ -619,14 +600,3 @@ def test_an_option_changed_in_a_save_is_refused():
     d["options"]["marker_start"] = 2
     with pytest.raises(ValueError, match="does not lead to this state"):
         Y.from_dict(d)
-
-
-def test_a_hand_built_start_has_no_start_of_its_own():
-    st = Y.new_game(players=3, seed=1)
-    data = st.to_dict()
-    inner = {k: v for k, v in data.items() if k != "history"}
-    nested = inner
-    for _ in range(3000):
-        nested = dict(inner, position=nested)
-    with pytest.raises(ValueError, match="start of its own"):
-        Y.from_dict(dict(data, position=nested))
