@@ -305,14 +305,18 @@ def test_bad_files(tmp_path):
     path = tmp_path / "runs.csv"
     res.save(path)
     good = pd.read_csv(path, dtype=str, keep_default_na=False)
+
+    def refused(row: int, col: str, value: str, said: str) -> None:
+        df = good.copy()
+        df.loc[row, col] = value
+        df.to_csv(path, index=False)
+        with pytest.raises(ValueError, match=rf"runs\.csv, line {row + 2}, column '{col}': {said}"):
+            load(path)
+
     for col, value, said in [("winners", "oops", "expected a list, got 'oops'"),
                              ("length", "12.5", "expected a whole number, got '12.5'"),
                              ("seed", "", "expected a whole number, got ''")]:
-        df = good.copy()
-        df.loc[2, col] = value
-        df.to_csv(path, index=False)
-        with pytest.raises(ValueError, match=rf"runs\.csv, line 4, column '{col}': {said}"):
-            load(path)
+        refused(2, col, value, said)
     parquet = tmp_path / "runs.parquet"
     res.save(parquet)
     df = pd.read_parquet(parquet)
@@ -329,11 +333,7 @@ def test_bad_files(tmp_path):
                              ("length", "-5", r"expected a whole number from 0 to 2\*\*63 - 1, got '-5'"),
                              ("seed", "1" * 30, "expected a whole number from 0 to 2"),
                              ("players", "0", "expected a whole number from 1 to")]:
-        df = good.copy()
-        df.loc[1, col] = value
-        df.to_csv(path, index=False)
-        with pytest.raises(ValueError, match=rf"runs\.csv, line 3, column '{col}': {said}"):
-            load(path)
+        refused(1, col, value, said)
     path.write_text("")
     with pytest.raises(ValueError, match=r"runs\.csv: the file is empty"):
         load(path)
