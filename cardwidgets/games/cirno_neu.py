@@ -44,7 +44,6 @@ from ..core import (ANY, Event, Field, GameSpec, IllegalActionError, InvalidActi
 from ..core.deck import check_deck, counts_to_cards, read_cards
 from ..core.errors import quote, show
 from ..core.position import PositionError, Value, cards_text, deal_unknown, load_position, seat_text
-from ..core.rng import Recorder
 from ..core.spec import int_range, int_table_problem, seat_or_random
 
 PLAYERS = tuple(range(2, 9))  # N1.1
@@ -1235,16 +1234,7 @@ class CirnoNeuState(State):
     def _start(self) -> "CirnoNeuState | None":
         """This match's first position, set up again (``None`` if it cannot be)."""
         try:
-            origin = self._origin
-            if isinstance(origin, str):
-                return from_position(origin, self.seed)
-            if isinstance(origin, dict):
-                return type(self).from_dict({**origin, "history": []})  # type: ignore[return-value]
-            chance = self._chance
-            if isinstance(chance, Recorder):
-                chance = chance.recorded()
-            deck = None if self.deck_order is None else list(self.deck_order)
-            return new_game(self.players, self.seed, deck, chance=chance, **self.options)
+            return self._first_position()  # type: ignore[return-value]
         except ValueError:
             return None
 
