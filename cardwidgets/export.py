@@ -41,6 +41,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from .core.errors import show
 from .core.registry import game_spec
 from .core.timeline import Timeline
 from .rules import as_json
@@ -153,28 +154,23 @@ def _patch(base: Any, patch: Any) -> Any:
     if isinstance(patch, list) and len(patch) == 1:
         return patch[0]
     if not isinstance(patch, dict):
-        raise ValueError(f"a patch is [value] or an object of patches, got {_short(patch)}")
+        raise ValueError(f"a patch is [value] or an object of patches, got {show(patch)}")
     if isinstance(base, list):
         out = list(base)
         for key, change in patch.items():
             # digits only: int("-1") would patch from the end, and the page's player would not
             if not (isinstance(key, str) and key.isascii() and key.isdigit() and int(key) < len(out)):
-                raise ValueError(f"the patch index {_short(key)} is not an index of a list of {len(out)}")
+                raise ValueError(f"the patch index {show(key)} is not an index of a list of {len(out)}")
             out[int(key)] = _patch(out[int(key)], change)
         return out
     if not isinstance(base, dict):
-        raise ValueError(f"a patch by key or index does not apply to {_short(base)}")
+        raise ValueError(f"a patch by key or index does not apply to {show(base)}")
     out = dict(base)
     for key, change in patch.items():
         if key not in out:
-            raise ValueError(f"the patch key {_short(key)} is not a key of the value patched")
+            raise ValueError(f"the patch key {show(key)} is not a key of the value patched")
         out[key] = _patch(out[key], change)
     return out
-
-
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:39] + "…"
 
 
 # --------------------------------------------------------------------------- reading it back
@@ -259,7 +255,7 @@ def _check(data: dict[str, Any]) -> None:
 
     seat = data.get("seat")
     if seat is not None and type(seat) is not int:
-        raise bad(f'"seat" must be a seat number or null, got {_short(seat)}')
+        raise bad(f'"seat" must be a seat number or null, got {show(seat)}')
     if not isinstance(data.get("game"), str):
         raise bad('"game" must be text')
     root = data.get("root")
@@ -275,13 +271,13 @@ def _check(data: dict[str, Any]) -> None:
             raise bad(f'line #{k} must be an object of "name", "parent", "from", "length", "notes", "steps"')
         name, parent, start, steps = line["name"], line["parent"], line["from"], line["steps"]
         if not isinstance(name, str) or name in length:
-            raise bad(f"line #{k}: the name {_short(name)} is not a new name")
+            raise bad(f"line #{k}: the name {show(name)} is not a new name")
         if (parent is None) != (k == 0) or (parent is not None and parent not in length):
-            raise bad(f"line {name!r}: the parent {_short(parent)} is not an earlier line (only the first line "
+            raise bad(f"line {name!r}: the parent {show(parent)} is not an earlier line (only the first line "
                       f"has none)")
         top = 0 if parent is None else length[parent]
         if type(start) is not int or not 0 <= start <= top:
-            raise bad(f'line {name!r}: "from" must be a position 0..{top} of its parent, got {_short(start)}')
+            raise bad(f'line {name!r}: "from" must be a position 0..{top} of its parent, got {show(start)}')
         if not isinstance(steps, list) or line["length"] != start + len(steps) or type(line["length"]) is not int:
             raise bad(f'line {name!r}: "length" must be "from" plus the number of steps')
         for i, step in enumerate(steps):
