@@ -829,6 +829,47 @@ def test_narration_cites_rules_and_reads_well():
             "game_end"} <= kinds
 
 
+def test_the_mover_is_told_only_the_moves_the_track_allows():
+    """At an end of the size track only the inward step and staying are legal (Y7.2): the
+    narration offers those, not a step off the track."""
+    def prompt(st):
+        return [e.text for e in play(st, "G25", "P8", "G17", "P29") if e.kind == "mover"]
+
+    st = std([["G25"], ["P8"], ["G17"], ["P29"]], marker=21)
+    assert prompt(st) == ["B may move the marker from 21 one step left, or leave it (rule Y7.2)."]
+    assert [str(a) for a in st.legal_actions()] == ["move left", "move stay"]
+    st = std([["G25"], ["P8"], ["G17"], ["P29"]], marker=1)
+    assert prompt(st) == ["B may move the marker from 1 one step right, or leave it (rule Y7.2)."]
+    st = std([["G25"], ["P8"], ["G17"], ["P29"]], marker=11, size_track=(11, 11))
+    assert prompt(st) == ["B may only leave the marker on 11 (the size track is that one number) (rule Y7.2)."]
+    assert [str(a) for a in st.legal_actions()] == ["move stay"]
+    st = std([["G25"], ["P8"], ["G17"], ["P29"]], marker=15)
+    assert prompt(st) == ["B may move the marker from 15 one step left or right, or leave it (rule Y7.2)."]
+
+
+def test_the_last_tied_player_leads_even_after_leaving_the_marker():
+    """Y9.2: the last tied player to act leads, even when that player left the marker where it
+    was; the narration says so rather than that the player moved it."""
+    st = std([["G6"], ["P24"], ["P6"], ["G12"]], leader=2)
+    play(st, "P6", "G12", "G6", "P24")
+    st.apply(">")
+    events = st.apply("=")
+    lead = [e for e in events if e.kind == "lead"]
+    assert [e.rule for e in lead] == ["Y9.2"] and lead[0].data["seat"] == 0
+    assert "A leaves the marker" in " ".join(texts(events))
+    assert "moving it or not" in lead[0].text and "to move the marker" not in lead[0].text
+
+
+def test_an_arrange_refusal_names_no_option_the_mode_lacks():
+    """Duo has no arrange step (and no placement_order option): its refusal must not send the
+    player to an option duo refuses."""
+    st = duo([["G6", "G1"], ["G13", "G2"]], npc_deck=["G34", "G9"], trick_no=9)
+    err = refused(st, "arrange G6,G1", "Y8.3")
+    assert "only a standard game with placement_order='choose'" in str(err)
+    with pytest.raises(ValueError, match="placement_order does not apply to mode 'duo'"):
+        Y.new_game(mode="duo", players=2, placement_order="choose")
+
+
 def test_ui_candidates_explain_refusals():
     st = std([["G25", "G1"], ["P8", "P1"], ["G17", "G2"], ["P29", "P2"]], trick_no=9)
     play(st, "G25", "P8", "G17", "P29")

@@ -93,8 +93,9 @@ SPEC = GameSpec(
     ),
     phases=(
         Phase("play", ("play",), "the next player plays a card",
-              refusals={"arrange": ("Y8.3", "nothing is waiting to be arranged: captured cards are arranged "
-                                            "right after a trick is judged, with placement_order='choose'")}),
+              refusals={"arrange": ("Y8.3", "nothing is waiting to be arranged: only a standard game with "
+                                            "placement_order='choose' has captured cards arranged, right "
+                                            "after a trick is judged")}),
         Phase("arrange", ("arrange",), "a captor orders the captured cards",
               refusals={"play": ("Y8.2", "the trick is being judged: the captured cards are placed first"),
                         "move": ("Y7.4", "the captured cards are placed before the marker moves")}),

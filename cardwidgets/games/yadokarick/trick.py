@@ -719,7 +719,7 @@ class StandardState(_TrickTable):
             if len(entitled) == 1:
                 rule, text = "Y9.1", f"{x} played the lowest number, so {x} leads trick {t}"
             elif self._cfg.last_entitled:
-                rule, text = "Y9.2", f"{x} was the last of the tied players to move the marker, so {x} leads trick {t}"
+                rule, text = "Y9.2", f"{x} took the last marker turn of the tied players (moving it or not), so {x} leads trick {t}"
             elif self._moved:
                 rule, text = "Y9.2", f"{x} was the last tied player to really move the marker, so {x} leads trick {t}"
             else:
@@ -853,10 +853,12 @@ class StandardState(_TrickTable):
                         f"(rule Y8.3)."))
 
     def _say_marker(self, ev: list[Event]) -> None:
-        p = self._cur
-        ev.append(Event("mover", {"seat": p, "marker": self._marker}, "Y7.2",
-                        f"{self.seat_label(p)} may move the marker from {self._marker} one step left or right, "
-                        f"or leave it (rule Y7.2)."))
+        p, m = self._cur, self._marker
+        lo, hi = self._cfg.track
+        steps = [side for side, ok in (("left", m > lo), ("right", m < hi)) if ok]  # at an end, inward only
+        move = f"move the marker from {m} one step {' or '.join(steps)}, or leave it" if steps else \
+            f"only leave the marker on {m} (the size track is that one number)"
+        ev.append(Event("mover", {"seat": p, "marker": m}, "Y7.2", f"{self.seat_label(p)} may {move} (rule Y7.2)."))
 
     # ------------------------------------------------------------- views
     def view(self, seat: int | None) -> dict[str, Any]:
