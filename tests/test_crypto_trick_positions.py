@@ -167,6 +167,11 @@ BASE = "crypto_trick/1 players=4 indicator=R2 hands=?/?/?/?"
     (BASE.replace("?/?/?/?", "?5/?/?/?") + " offer=Y1 declared=nnn phase=declare", "declared", "everyone has declared"),
     (BASE.replace("?/?/?/?", "?5/?/?/?") + " offer=Y1 declared=nx", "declared", "'x' is not a declaration"),
     (BASE.replace("?/?/?/?", "?5/?/?/?") + " offer=Y1 phase=give declared=nnn", "declared", "somebody must want"),
+    # single_pass_first: the first want takes the card, so nobody declares after it (a pass was dropped)
+    (BASE.replace("?/?/?/?", "?5/?/?/?").replace("players=4", "players=4 declaration_mode=single_pass_first")
+     + " offer=Y1 declared=nyn", "declared", "nobody declares after it"),
+    (BASE.replace("?/?/?/?", "?5/?/?/?").replace("players=4", "players=4 declaration_mode=single_pass_first")
+     + " offer=Y1 declared=yy", "declared", "nobody declares after it"),
     (BASE + " totals=1,2", "totals", "expected 4 totals"),
     (BASE + " totals=1,x,2,3", "totals", "not a number"),
     (BASE + " move=A:dance", "move", "not a move"),

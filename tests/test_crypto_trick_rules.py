@@ -291,8 +291,8 @@ def test_CT_11_declaring_out_of_turn():
     refused(st, "S2: y", "G3", "it is B's turn, not C's")
     ok(st, "S1: y", "S2: n", "S3: y")
     assert st.declarer == S3
-    refused(st, "S3: n", "G2", "there is no 'pass' action in the give phase")
-    refused(st, "S3: y", "G2")
+    refused(st, "S3: n", "C5.8", "the declarer may not withdraw")  # the rule that says so wins over G2
+    refused(st, "S3: y", "C5.8", "the only action now is to give")
     refused(st, "S3: g Y1", "C5.5", "you hold no Y1")
     refused(st, "S3: g W6", "C5.5")
 
@@ -429,9 +429,9 @@ def test_refusal_must_follow_C6_3():
 
 
 @pytest.mark.parametrize("phase_actions, bad", [
-    ([], ["want", "pass", "give Y1", "play Y1"]),
+    ([], ["want", "give Y1", "play Y1"]),
     (["r Y1"], ["reveal Y6", "give Y2", "play Y2"]),
-    (["r Y1", "y", "n", "n"], ["reveal W6", "want", "pass", "play W6"]),
+    (["r Y1", "y", "n", "n"], ["reveal W6", "play W6"]),
     (["r Y1", "n", "n", "n"], ["reveal Y2", "want", "pass", "give Y2"]),
 ])
 def test_refusal_wrong_kind_for_the_phase_G2(phase_actions, bad):
@@ -439,6 +439,16 @@ def test_refusal_wrong_kind_for_the_phase_G2(phase_actions, bad):
     ok(st, *phase_actions)
     for action in bad:
         refused(st, action, "G2", f"in the {st.phase} phase")
+
+
+def test_refusals_cite_the_rule_that_forbids_them_rather_than_G2():
+    """C5.1: the first player must offer a card and cannot pass. C5.8: the declarer may not
+    withdraw; giving is its only action."""
+    st = ct02_game()
+    refused(st, "pass", "C5.1", "must offer a card: passing is not allowed")
+    ok(st, "r Y1", "y", "n", "n")
+    for action in ("pass", "want"):
+        refused(st, action, "C5.8", "may not withdraw")
 
 
 def test_refusal_not_your_turn_G3_and_game_over_G1():

@@ -229,9 +229,12 @@ SPEC = GameSpec(
                normalize=_norm_labels, rule="C1.6"),
     ),
     phases=(
-        Phase("offer", ("reveal",), "the first player reveals a card to offer (C5.1)"),
+        Phase("offer", ("reveal",), "the first player reveals a card to offer (C5.1)",
+              refusals={"pass": ("C5.1", "the first player must offer a card: passing is not allowed")}),
         Phase("declare", ("want", "pass"), "the others say in turn whether they want it (C5.2)"),
-        Phase("give", ("give",), "the declarer gives the first player a card (C5.5)"),
+        Phase("give", ("give",), "the declarer gives the first player a card (C5.5)",
+              refusals={kind: ("C5.8", "the declarer may not withdraw or declare again: the only action now is "
+                                       "to give the first player a card") for kind in ("want", "pass")}),
         Phase("follow", ("play",), "the followers play to the lead (C6)"),
         Phase("finished", ()),
     ),
@@ -2453,8 +2456,10 @@ class _PositionReader:
             raise decl_v.error("everyone has declared: the next step is the give or the lead (rules C5.3, C5.4)")
         if ph in (GIVE, FOLLOW) and not complete:
             raise decl_v.error(f"phase {phase!r} comes after every declaration ({n - 1}, rule C5.2)")
-        if cfg.first_mode and declared.count(True) > 1:
-            raise decl_v.error("with declaration_mode single_pass_first the first want takes the card (rule C5.4)")
+        if cfg.first_mode and True in declared and declared.index(True) < len(declared) - 1:
+            # the first want takes the card: nobody declares after it (another want, or a pass)
+            raise decl_v.error("with declaration_mode single_pass_first the first want takes the card: nobody "
+                               "declares after it (rule C5.4)")
         if ph == GIVE and not any(declared):
             raise decl_v.error("somebody must want the card for a give (rule C5.5)")
         if first_v.text:
