@@ -152,8 +152,11 @@ def test_DX13_passed_player_plays_again():
 def test_DX14_deck_runs_out_during_refill():
     st = pos(4, {B: [1]}, [1, 3, 3, 8], deck=[4], discard=[2, 2, 7], standing=(A, [5, 6]), current=B, target=4)
     events = ok(st, "pass take 3")
-    # the pass first, then what it causes: the reshuffle, then the refill (D6.6, D9.1)
-    assert [e.kind for e in events] == ["pass", "reshuffle", "refill"]
+    # the pass first, then what it causes in the order it happens: the 4 drawn, the reshuffle, one
+    # more drawn from the new deck (D6.5, D9.1); the last refill tells the Storage
+    assert [e.kind for e in events] == ["pass", "refill", "reshuffle", "refill"]
+    assert events[1].data["drawn"] == [4] and "Storage" not in events[1].text.split(":", 1)[1]
+    assert len(events[3].data["drawn"]) == 1 and "set limit" in events[3].text
     assert len(st.storage) == 4 and st.storage[:3] == [1, 4, 8] or sorted(st.storage)[0] == 1
     v = st.view(None)
     assert v["deck_count"] == 2 and v["discard"] == [] and v["standing"] == {"owner": A, "cards": [5, 6]}
@@ -255,6 +258,23 @@ def test_DE08_pass_without_take_and_two_gives():
         parse_action("pass take 2 give 3 give 4")
 
 
+@pytest.mark.parametrize("text, words", [
+    ("pass give", "'give' needs a value"),
+    ("pass take 3 give", "'give' needs a value"),
+    ("pass take 3 take 4", "'take' is out of place: a pass takes one value and gives at most one card"),
+    ("pass 3 4", "'4' is out of place"),
+    ("pass give 4 5", "at most one card may be given (D6.3)"),
+    ("pass take 3 give 4 now", "nothing follows the given card"),
+])
+def test_a_malformed_pass_is_told_what_is_wrong_with_it(text, words):
+    """Only a second card given is a D6.3 matter: a missing value or a second take is not."""
+    with pytest.raises(InvalidActionError) as info:
+        parse_action(text)
+    assert words in str(info.value)
+    if "D6.3" not in words:
+        assert "D6.3" not in str(info.value)
+
+
 def test_DE09_counter_resets_on_any_play():
     st = pos(4, {s: [1, 2, 3, 4, 5, 6, 7, 8] for s in range(4)}, [1, 2, 3, 4], deck=[1] * 20)
     ok(st, "play 1")  # A
@@ -276,10 +296,14 @@ def test_DE10_give_the_card_held_before_taking():
 
 def test_DE11_nothing_left_to_draw():
     st = pos(3, {B: [1], C: [1, 1]}, [6, 6, 7, 7, 8], standing=(A, [5]), current=B, target=5)
+    preview = [e.text for e in st.explain("pass take 6", seat=B).effects]  # deck and discard: public, empty
     events = ok(st, "pass take 6")
     assert any(e.rule == "D9.2" for e in events)
     assert st.storage == [7, 7, 8] and st.target == 5 and st.limits == (2, 2)
     assert st.is_legal("play 1 1")
+    # The narration says what the Storage is now, and the preview no longer promises a refill.
+    assert events[-1].text.endswith("Storage [7,7,8] — set limit 2, run limit 2.")
+    assert "refilled" not in " ".join(preview) and "Storage [7,7,8]" in " ".join(preview)
 
 
 def test_DE12_round_end_reshuffles_the_discarded_play():
@@ -562,3 +586,51 @@ def test_narration_cites_rules():
 def test_str_is_a_compact_table():
     text = str(pos(4, {A: [4, 4]}, [2, 4, 5, 5, 6]))
     assert "Storage [2,4,5,5,6] (set 2, run 3)" in text and "> A [4,4]" in text
+
+
+def test_a_game_looping_on_purpose_stops_at_the_engines_safety_cap_under_G4():
+    """With max_turns=None (no cap asked for) a loop played on purpose still ends: the engine's
+    own bound stops it as aborted, citing G4, the library's safety cap, not D9.3's option."""
+    path = ["play 1", "play 2", "play 3", "pass", "pass take 1", "play 1", "play 2", "play 3", "pass take 2",
+            "pass take 2", "play 1", "pass take 3", "play 2", "pass take 1", "play 3", "pass take 1",
+            "pass take 2", "play 2", "pass take 3", "play 3", "pass", "pass take 2"]
+    cycle = ["play 1", "play 2", "play 3", "pass take 3", "pass take 1", "play 1", "pass take 2", "pass take 3",
+             "play 1", "play 2", "play 3", "pass take 1", "pass take 1", "play 1", "pass take 3", "play 3",
+             "pass take 2", "pass take 1"]
+    st = depot.setup_position(3, [[1, 1, 2], [2, 3, 3], [1, 2, 3]], [], target=12)
+    assert st.options["max_turns"] is None
+    for a in path:
+        st.apply(a)
+    def cards(v):
+        return v["hands"], v["storage"], v["deck"], v["discard"], v["current"]
+
+    start = cards(st.view(None))
+    for a in cycle:
+        st.apply(a)
+    assert cards(st.view(None)) == start  # the same cards in the same places: it could go on for ever
+    events = []
+    while not st.is_terminal:
+        for a in cycle:
+            if st.is_terminal:
+                break
+            events = st.apply(a)
+    out = st.outcome()
+    assert out.termination.name == "ABORTED" and out.winners == ()
+    assert out.reason == "stopped by the engine's safety cap of 20,000 turns (rule G4)"
+    assert events[-1].kind == "abort" and events[-1].rule == "G4"
+    # A cap asked for is the option's (D9.3).
+    st = depot.setup_position(3, [[1, 1, 2], [2, 3, 3], [1, 2, 3]], [], target=12, max_turns=len(path))
+    events = [e for a in path for e in st.apply(a)]
+    assert st.outcome().reason == f"stopped after {len(path)} turns by the max_turns safety cap (rule D9.3)"
+    assert events[-1].rule == "D9.3"
+
+
+def test_the_wrap_around_note_is_given_only_where_a_wrap_would_make_a_run():
+    """D3.4's note (8 and 1 are not consecutive) explains [1,8] or [1,2,3,8]; [1,5,8] is no run
+    with or without a wrap, so the note would mislead there."""
+    st = setup_position(3, [[1, 2, 3, 5, 7, 8], [2], [3]], [1, 1, 2, 3, 4, 5])
+    for text in ("play 1 8", "play 1 2 3 8", "play 1 7 8"):
+        assert "8 and 1 are not consecutive, D3.4" in st.explain(text).reason, text
+    for text in ("play 1 5 8", "play 1 3", "play 2 8"):
+        reason = st.explain(text).reason
+        assert st.explain(text).rule == "D4.2" and "D3.4" not in reason, (text, reason)

@@ -285,7 +285,7 @@ def test_depot_reshuffle_is_narrated_after_the_pass_that_caused_it():
     st = depot.setup_position(4, [[1], [1], [1], [1]], [1, 3, 3, 8], deck=[4], discard=[2, 2, 7],
                               standing=(0, [5, 6]), current=1, target=4)
     kinds = [e.kind for e in st.apply("pass take 3")]
-    assert kinds == ["pass", "reshuffle", "refill"]
+    assert kinds == ["pass", "refill", "reshuffle", "refill"]  # the 4 is drawn before the reshuffle
 
 
 def test_cirno_first_shot_of_a_double_turn_does_not_claim_who_plays():

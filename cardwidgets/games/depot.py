@@ -239,10 +239,17 @@ def parse_action(text: str) -> Action:
         elif rest and rest[0] != "give":
             take, rest = _value(rest[0], text), rest[1:]
         if rest:
-            if rest[0] != "give" or len(rest) != 2:
-                raise InvalidActionError(
-                    f"{quote(text)}: expected 'pass take <v> [give <g>]'; at most one card may be given (D6.3)"
-                )
+            # Say what is wrong: a second give (D6.3), a give without its value, or anything else.
+            form = "expected 'pass take <v> [give <g>]'"
+            if rest[0] != "give":
+                raise InvalidActionError(f"{quote(text)}: {form}; {quote(rest[0], 20)} is out of place: a pass "
+                                         f"takes one value and gives at most one card, in that order")
+            if len(rest) == 1:
+                raise InvalidActionError(f"{quote(text)}: 'give' needs a value")
+            if len(rest) > 2:
+                two = "give" in rest[2:] or len(rest) == 3 and rest[2].isdigit()
+                extra = "at most one card may be given (D6.3)" if two else "nothing follows the given card"
+                raise InvalidActionError(f"{quote(text)}: {form}; {extra}")
             give = _value(rest[1], text)
         return _PASS[take, give]
     raise InvalidActionError(f"{quote(text)}: unknown command {quote(verb, 20)}; expected 'play' or 'pass'")
@@ -819,7 +826,8 @@ class DepotState(State):
                 return "D4.2", "two sets (or two runs) cannot be played together"
             if len(counts) < k:
                 return "D4.2", f"{_fmt(cards)} is neither a set nor a run (a run cannot repeat a value)"
-            if cards[0] == 1 and cards[-1] == 8:
+            held = set(cards)
+            if sum((v % 8) + 1 not in held for v in held) == 1:  # a run if 8 led on to 1: [1,8], [7,8,1,2]
                 return "D4.2", f"{_fmt(cards)} is neither a set nor a run (8 and 1 are not consecutive, D3.4)"
             return "D4.2", f"{_fmt(cards)} is neither a set nor a run (the values are not consecutive)"
         sl, rl = self.limits
@@ -1006,9 +1014,10 @@ class DepotState(State):
             self.is_terminal = True
             self._reason = self._abort_reason()
             if ev is not None:
-                ev.append(Event("abort", {"turns": self._turns}, "D9.3",
-                                f"The game is stopped after {self._turns} turns: a safety cap, not a rule "
-                                f"(rule D9.3)."))
+                rule = "G4" if self.options["max_turns"] is None else "D9.3"
+                ev.append(Event("abort", {"turns": self._turns}, rule,
+                                f"The game is stopped after {self._turns:,} turns: a safety cap, not a rule "
+                                f"(rule {rule})."))
 
     def _do_play(self, p: int, play: Play, ev: list[Event] | None) -> None:
         hands = self._hands
@@ -1093,9 +1102,18 @@ class DepotState(State):
         """Draw from the deck into the Storage (``have`` cards now) up to ``goal`` (D6.5, D7.2, D9)."""
         storage = self._storage
         if have < goal:
-            if self._previewing:  # the deck is hidden: a preview stops here
+            if self._previewing and (self._deck or self._discard):  # the deck is hidden: a preview stops here
                 self._hidden(ev, "the Storage is refilled from the deck")
             drawn: list[int] = []
+
+            def tell(last: bool) -> None:
+                """Narrate the cards drawn so far (before a reshuffle, so the order reads true)."""
+                if ev is not None and drawn:
+                    text = (f"{plural(len(drawn), 'card')} from the deck go{'es' * (len(drawn) == 1)} into the "
+                            f"Storage: {_fmt(drawn)} (rule {rule}).")
+                    ev.append(Event("refill", {"drawn": drawn[:]}, rule,
+                                    f"{text} {self._storage_line()}" if last else text))
+                    drawn.clear()
             deck = self._deck
             n = len(deck)
             while have < goal:
@@ -1115,6 +1133,7 @@ class DepotState(State):
                         self._deck_known = True
                         deck, n = b"", 0
                         continue
+                    tell(False)
                     self._reshuffle(ev)
                     deck = self._deck
                     n = len(deck)
@@ -1126,6 +1145,7 @@ class DepotState(State):
                     drawn.append(v)
                 if not n and self._when_empty and self._discard:
                     self._deck = b""
+                    tell(False)
                     self._reshuffle(ev)
                     deck = self._deck
                     n = len(deck)
@@ -1133,14 +1153,14 @@ class DepotState(State):
             self._storage = storage
             self._info = _info_of(storage)
             if ev is not None:
-                if drawn:
-                    ev.append(Event("refill", {"drawn": drawn}, rule,
-                                    f"{plural(len(drawn), 'card')} from the deck go{'es' * (len(drawn) == 1)} "
-                                    f"into the Storage: {_fmt(drawn)} (rule {rule}). {self._storage_line()}"))
+                told = bool(drawn)
+                tell(True)
                 if have < goal:
+                    # what the Storage is now, unless the refill just said it
+                    now = "" if told else f" {self._storage_line()}"
                     ev.append(Event("short", {"missing": goal - have}, "D9.2",
                                     f"Deck and discard are both empty: the Storage stays at {have} of {goal} "
-                                    f"cards (rule D9.2)."))
+                                    f"cards (rule D9.2).{now}"))
         else:
             # The take/give of a pass changed the Storage, so always look it up again (D3.5).
             self._info = _info_of(storage)
@@ -1283,7 +1303,9 @@ class DepotState(State):
         return tuple(tied), f"fewest lost points after {self.options['games']} games: {names} with {best} (rule D10.7)"
 
     def _abort_reason(self) -> str:
-        return f"stopped after {self._turns} turns by the safety cap (rule D9.3)"
+        if self.options["max_turns"] is None:  # no cap was asked for: the engine's own bound (G4)
+            return f"stopped by the engine's safety cap of {self._turns:,} turns (rule G4)"
+        return f"stopped after {self._turns} turns by the max_turns safety cap (rule D9.3)"
 
     # ------------------------------------------------------------- setup
     def _setup(self, starter: int, order: list[int] | None) -> None:
