@@ -999,3 +999,29 @@ def test_two_card_command_explain_and_is_legal():
     assert str(st.explain("play 4, banana")).startswith("Invalid: ")
     assert not st.is_legal("play 4, -1", seat=A)
     assert st.to_dict() == before
+
+
+def test_narration_of_round_starts_and_fixed_decks():
+    """The round's first turn is N5.5's (actor = anchor = dealer), not N5.3's; a game dealt from
+    ``deck=`` does not say it was shuffled."""
+    st = new_game(players=4, seed=1)
+    assert (st.setup_events[-1].rule, st.setup_events[-1].text) == \
+        ("N5.5", "A's turn: 1 card, the first of the round (rule N5.5).")
+    events = ok(st, str(st.legal_actions()[0]))
+    assert [e.rule for e in events if e.kind == "turn"] in (["N5.3"], ["N3.7"], ["N5.2"])
+    fixed = new_game(players=3, seed=7, deck=cirno_neu.DEMO_DECK)
+    assert "in the order given (deck=)" in fixed.setup_events[0].text
+    assert "shuffled" not in fixed.setup_events[0].text and "shuffled" in st.setup_events[0].text
+
+
+def test_after_each_double_turns_are_told_truly():
+    """With double_draw_timing='after_each' a two-card command is refused because the draw comes
+    between the cards (N4.6), not because the hand would be empty (it is drawn again); and a
+    hand emptied with nothing to draw says so once."""
+    st = setup_position(2, [["1", "2", "3"], ["5"]], actor=1, required=2, double_draw_timing="after_each",
+                        hand_size=1)
+    refused(st, "play 5, 1", "N4.6", "the draw comes between the two cards")
+    st = setup_position(2, [["1"], ["5"]], draw=[], actor=1, required=2, double_draw_timing="after_each")
+    events = ok(st, "play 5")
+    assert [e.kind for e in events].count("draw_short") == 1
+    assert [e.kind for e in events][:3] == ["play", "draw_short", "empty_hand"]

@@ -581,11 +581,11 @@ class CirnoNeuState(State):
             return rule, f"{done} busts, which ends the round before the second card (rule N6.2)"
         if c == PASS and cfg.pass_ends:
             return "N4.6", "PASS ends the double turn (pass_ends_double_turn), so no second card is played"
+        if cfg.after_each:  # before the hand's size: the draw between the cards may refill it
+            return "N4.6", ("with double_draw_timing='after_each' the draw comes between the two cards: "
+                            "play them one at a time")
         if len(self._hands[actor]) == 1:
             return "N4.5", f"after {done} the hand is empty, so the turn ends before the second card"
-        if cfg.after_each:
-            return "N4.6", ("with double_draw_timing='after_each' a card is drawn after the first card: "
-                            "play the two cards one at a time")
         if trial is None or trial.current_player != actor:
             return "N4.4", f"after {done} no card in hand is safe: the player is forced and the round ends"
         return None
@@ -775,7 +775,8 @@ class CirnoNeuState(State):
                     ev.append(Event("empty_hand", {"seat": p}, "N4.5",
                                     f"{self.seat_label(p)} has no cards: the rest of the turn is skipped "
                                     f"(rule N4.5)."))
-                self._draw_cards(p, self._played, ev)
+                if not (self._required == 2 and cfg.after_each):  # else drawn after each card (N4.6)
+                    self._draw_cards(p, self._played, ev)
                 self._next_turn(p, ev)
                 continue
             if cfg.auto_bust:
@@ -833,7 +834,10 @@ class CirnoNeuState(State):
                                         f"{self.seat_label(anchor)} (rule N5.2)."))
             elif required == 2:
                 ev.append(Event("turn", {"seat": actor, "anchor": anchor, "kind": "normal", "required": 2},
-                                "N5.4", f"{who} must play 2 cards (DOUBLE, rule N5.4)."))
+                                "N3.7", f"{who} must play 2 cards (DOUBLE, rule N3.7)."))
+            elif not self._stack:  # no card played yet this round: the dealer opens it
+                ev.append(Event("turn", {"seat": actor, "anchor": anchor, "kind": "normal", "required": 1},
+                                "N5.5", f"{who}'s turn: 1 card, the first of the round (rule N5.5)."))
             else:
                 ev.append(Event("turn", {"seat": actor, "anchor": anchor, "kind": "normal", "required": 1},
                                 "N5.3", f"{who}'s turn: 1 card (rule N5.3)."))
@@ -960,9 +964,10 @@ class CirnoNeuState(State):
             ev.append(self._round_event(dealer, m))
         self._begin_turn(dealer, dealer, 1, False, ev)
 
-    def _round_event(self, dealer: int, m: int) -> Event:
+    def _round_event(self, dealer: int, m: int, shuffled: bool = True) -> Event:
+        how = "all cards are shuffled and" if shuffled else "the cards, in the order given (deck=), are"
         return Event("round", {"round": self._round, "dealer": dealer}, "N2.3",
-                     f"Round {self._round}: all cards are shuffled and {self._cfg.hand_size} dealt to each "
+                     f"Round {self._round}: {how} {self._cfg.hand_size} dealt to each "
                      f"of {m} players; sum 0; {self.seat_label(dealer)} deals and plays first "
                      f"(rules N2.3, {'N2.2' if self._round == 1 else 'N6.6'}).")
 
@@ -1918,10 +1923,10 @@ def new_game(players: int = 4, seed: int | None = None, deck: Sequence[Any] | No
         st._shuffle(order)
     st._new_round(dealer, order, None)
     # The first round's narration depends on a few numbers only: made once, then copied.
-    key = (len(st._tgt.deal[dealer]), dealer, st._cfg.hand_size, st.names)
+    key = (len(st._tgt.deal[dealer]), dealer, st._cfg.hand_size, st.names, deck is None)
     told = _SETUP_EVENTS.get(key)
     if told is None:
-        told = [st._round_event(dealer, key[0])]
+        told = [st._round_event(dealer, key[0], shuffled=deck is None)]
         st._turns -= 1
         st._begin_turn(dealer, dealer, 1, False, told)
         if len(_SETUP_EVENTS) < 1024:
