@@ -257,7 +257,11 @@ def test_bad_parameters_are_refused():
         make_bot("depot", {"name": "ismcts", "budget": 3})
     st = cardwidgets.make("depot", players=3, seed=1)
     with pytest.raises(ValueError, match="unknown bot"):
-        ask(cheap(rollout="oracle"), st)
+        ask(cheap(rollout="oracle"), st)  # a bot made by hand is checked when it plays
+    # A bot made by name is checked at once, naming the parameter and what it takes.
+    for rollout in ("smart", "ismcts"):
+        with pytest.raises(ValueError, match=rf"rollout='{rollout}' is not a bot of depot .*: random, greedy$"):
+            make_bot("depot", {"name": "ismcts", "iterations": 3, "rollout": rollout})
 
 
 def test_simulate_with_ismcts():

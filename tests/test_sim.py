@@ -481,3 +481,12 @@ def test_the_comparison_plot_shows_each_interval(plt):
     assert points == [2, 2, 2, 1]
     per_game = compare("depot", {"a": {"players": 3}}, 5, metric="length", bots="greedy", seed=3).plot()
     assert per_game.get_legend() is None and per_game.get_ylabel() == "actions per game"
+
+
+def test_wilson_bounds_are_exact_at_rates_of_0_and_1():
+    from cardwidgets.sim._stats import wilson
+
+    assert wilson(0.0, 6)[0] == 0.0 and wilson(1.0, 6)[1] == 1.0
+    low, high = wilson(0.0, 6)
+    assert high == pytest.approx(1.959964 ** 2 / (6 + 1.959964 ** 2), rel=1e-6)  # z^2 / (n + z^2)
+    assert wilson(1.0, 6) == pytest.approx((1 - high, 1.0))

@@ -479,3 +479,13 @@ def test_incremental_placement_lists_match_a_fresh_load():
             fresh = Y.from_dict(st.to_dict())
             assert [str(a) for a in st.legal_actions()] == [str(a) for a in fresh.legal_actions()]
             st.apply_unchecked(rng.choice(st.legal_actions()))
+
+
+def test_a_spectator_is_told_it_cannot_act_in_words_that_read_in_solo():
+    """Solo names its player "you": a spectator's G3 refusal must not read "it is you's turn"."""
+    st = Y.new_game(mode="solo", players=1, seed=3)
+    before = st.to_dict()
+    with pytest.raises(IllegalActionError) as info:
+        st.apply(st.legal_actions()[0], None)
+    assert info.value.rule == "G3" and "a spectator cannot act" in str(info.value)
+    assert "you's" not in str(info.value) and st.to_dict() == before

@@ -112,7 +112,15 @@ def make_bot(game: str, spec: Any, seed: int | None = None) -> Bot:
     factory = _named(game).get(spec) if isinstance(spec, str) else None
     if factory is None:
         raise ValueError(f"unknown bot {spec!r} for {game}; available: {', '.join(bot_names(game))}")
-    return factory(seed=seed, **params)
+    bot = factory(seed=seed, **params)
+    rollout = getattr(bot, "rollout", None)
+    if isinstance(bot, ISMCTSBot) and rollout is not None:
+        # Checked here, where the game is known, rather than at the bot's first decision.
+        playable = [b for b in bot_names(game) if b != "ismcts"]  # a rollout cannot search
+        if rollout not in playable:
+            raise ValueError(f"rollout={rollout!r} is not a bot of {game} that can play rollouts; "
+                             f"choose from: {', '.join(playable)}")
+    return bot
 
 
 __all__ = ["Bot", "ISMCTSBot", "RandomBot", "SearchInfo", "ask", "bot_names", "make_bot", "world_sampler"]

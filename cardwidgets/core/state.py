@@ -419,8 +419,10 @@ class State(ABC):
             return IllegalActionError("G1", "the game is over", action)
         actor = self.current_player
         if seat is not ANY and seat != actor:
-            mine = "a spectator" if seat is None else self.seat_label(seat)
-            return IllegalActionError("G3", f"it is {self.seat_label(actor)}'s turn, not {mine}'s", action)
+            if seat is None:  # whose turn it is does not help a spectator (and reads badly in solo: "you")
+                return IllegalActionError("G3", "a spectator cannot act: only the player to move can", action)
+            return IllegalActionError("G3", f"it is {self.seat_label(actor)}'s turn, not {self.seat_label(seat)}'s",
+                                      action)
         kind = action.kind
         phase = self.SPEC.phase(self.phase)
         if phase is not None and kind not in phase.actions:

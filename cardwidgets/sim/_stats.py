@@ -26,7 +26,8 @@ def wilson(p: float, n: int, z: float = Z95) -> tuple[float, float]:
         return (0.0, 1.0)
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(max(0.0, p * (1 - p)) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # At a rate of 0 (or 1) the bound is exactly 0 (or 1); the formula leaves rounding there.
+    return (0.0 if p <= 0 else max(0.0, centre - half), 1.0 if p >= 1 else min(1.0, centre + half))
 
 
 def mean_interval(values: Iterable[float], z: float = Z95) -> tuple[float, float, float]:
