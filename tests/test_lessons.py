@@ -172,6 +172,35 @@ def test_a_wrong_move_changes_nothing_and_is_explained():
     assert [str(a) for a in run.timeline.history] == ["play 5", "play 1", "play -1"]
 
 
+def test_a_move_while_looking_back_is_refused_and_changes_nothing():
+    """The lesson goes on from its latest move only: a move at an earlier position used to be
+    played on a new line there, and the run then stuck on its scripted replies."""
+    run = lessons.load("depot/sets-and-runs").start()
+    first = run.lesson.steps[0].accept[0]
+    assert run.attempt(first).ok
+    index, length = run.index, run.timeline.length
+    run.timeline.goto(0)
+    assert run.looking_back
+    for move in (first, *[str(a) for a in run.state.legal_actions()[:3]]):
+        fb = run.attempt(move)
+        assert not fb.ok and fb.text.startswith("You are looking at an earlier position")
+    assert run.index == index and run.timeline.line_count == 1 and run.timeline.length == length
+    run.timeline.goto(length)
+    assert not run.looking_back and run.attempt(run.lesson.steps[index].accept[0]).ok
+
+
+def test_replies_wait_for_the_latest_move():
+    run = _demo(accept=["play 5"], then=["play 1", "play -1"]).start()
+    assert run.attempt("play 5", replies=False).ok and run.replying
+    run.timeline.goto(0)
+    with pytest.raises(ValueError, match="go back to it first"):
+        run.reply()
+    assert run.timeline.line_count == 1 and run.replying
+    run.timeline.goto(run.timeline.length)
+    run.reply(), run.reply()
+    assert run.done
+
+
 def test_other_legal_moves_get_the_lesson_words():
     run = _demo(accept=["play 5"], other="Play the 5.").start()
     assert run.attempt("play PASS").text == "Play the 5."

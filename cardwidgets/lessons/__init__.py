@@ -52,6 +52,7 @@ from ..core import IllegalActionError, InvalidActionError, State, Timeline
 from ..core.errors import show
 from ..core.events import Event
 from ..core.position import PositionError, from_position
+from ..core.timeline import MAIN
 
 __all__ = ["CHECKS", "Feedback", "Lesson", "LessonError", "LessonRun", "Step", "available", "load"]
 
@@ -343,6 +344,9 @@ class LessonRun:
             fb = Feedback(False, "The lesson is over.", None)
         elif self.replying:
             fb = Feedback(False, "Wait for the other players' moves.", None)
+        elif self.looking_back:
+            fb = Feedback(False, "You are looking at an earlier position: go back to the latest move to play on.",
+                          None)
         else:
             fb = self._attempt(action)
             if fb.ok and replies:
@@ -350,6 +354,13 @@ class LessonRun:
                     self.reply()
         self.feedback = fb
         return fb
+
+    @property
+    def looking_back(self) -> bool:
+        """The timeline shows an earlier position than the lesson's latest (the student went
+        back): the lesson goes on only from its latest move."""
+        tl = self.timeline
+        return tl.branch != MAIN or tl.cursor != tl.length
 
     @property
     def replying(self) -> bool:
@@ -362,6 +373,9 @@ class LessonRun:
         queue = self._replies
         if not queue:
             raise LessonError(f"{self.lesson.id}: no scripted reply is waiting")
+        if self.looking_back:
+            raise ValueError("the replies follow the lesson's latest move: go back to it first "
+                             "(timeline.goto(timeline.length))")
         i = len(self.lesson.steps[self.index].then) - len(queue)
         reply = queue[0]
         seat = self.lesson.seat

@@ -57,11 +57,7 @@ class LessonMode(TableWidget):
     def _try(self, action: Any, replies: bool) -> Feedback:
         """An attempt at the end of the line; what the panel says to it is ``run.feedback``."""
         self._stop_playing()
-        run, tl = self._run, self.timeline
-        if tl.cursor != tl.length and not run.done:
-            fb = Feedback(False, "You are looking at an earlier position: go back to the latest move to play on.")
-            run.feedback = fb
-            return fb
+        run = self._run
         fb = run.attempt(action, replies=replies)
         if fb.ok:
             self._hint = False
