@@ -278,13 +278,18 @@ def _seat(text: str | None, players: int) -> int | None:
 
 def _replay(args: argparse.Namespace) -> int:
     path = Path(args.file)
+    from .core.errors import IllegalActionError
+
     timeline = _load_timeline(args.file)
+    seat = _seat(args.seat, timeline.state.players)
     if args.branch is not None:
         names = [b.name for b in timeline.branches]
         if args.branch not in names:
             raise CommandError(f"--branch {args.branch!r}: {path.name} has the lines {', '.join(names)}")
-        timeline.switch(args.branch)
-    seat = _seat(args.seat, timeline.state.players)
+        try:  # a line re-dealt for one seat is told to that seat alone (G5)
+            timeline.switch(args.branch, shown_to=() if seat is None else (seat,))
+        except IllegalActionError as e:
+            raise CommandError(f"--branch {args.branch!r} --seat {args.seat}: {e}") from None
     for line in timeline.narration(seat):
         print(line)
     return 0

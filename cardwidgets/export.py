@@ -87,7 +87,17 @@ def export_data(timeline: Timeline, seat: int | None = None) -> dict[str, Any]:
 
     first = _plain(root.view(seat))
     lines = []
+    # A seat's page leaves out the lines re-dealt for another seat (and those drawn on from them):
+    # their new hands would tell it which cards that seat cannot hold (rule G5). A line branched
+    # from one of them before its re-deal hangs from the nearest line kept: it shares those moves.
+    parent_of: dict[str, str | None] = {}
     for info in timeline.branches:
+        parent = info.parent
+        if seat is not None and not timeline.redealt_for(info.length, info.name) <= {seat}:
+            parent_of[info.name] = parent
+            continue
+        while parent in parent_of:
+            parent = parent_of[parent]
         before = first if info.start == 0 else _plain(timeline.position(info.start, info.name).view(seat))
         steps = []
         for n in range(info.start + 1, info.length + 1):
@@ -95,15 +105,16 @@ def export_data(timeline: Timeline, seat: int | None = None) -> dict[str, Any]:
             patch = _diff(before, view)
             steps.append([{} if patch is None else patch, narration(n, info.name)])
             before = view
-        lines.append({"name": info.name, "parent": info.parent, "from": info.start, "length": info.length,
+        lines.append({"name": info.name, "parent": parent, "from": info.start, "length": info.length,
                       "notes": {str(k): v for k, v in timeline.notes(info.name).items()}, "steps": steps})
     spec = game_spec(root.game)
     return {
         "format": FORMAT, "version": VERSION, "game": root.game, "title": spec.title, "seat": seat,
         "rules": as_json(root.game),
-        "root": [first, narration(0, timeline.branch)],
+        "root": [first, narration(0, "main")],
         "lines": lines,
-        "start": {"branch": timeline.branch, "cursor": timeline.cursor},
+        "start": ({"branch": timeline.branch, "cursor": timeline.cursor} if timeline.branch not in parent_of
+                  else {"branch": "main", "cursor": timeline.branches[0].length}),
         "strings": list(strings),
     }
 

@@ -270,6 +270,16 @@ def advance(st: Any, rng: random.Random, moves: int) -> Any:
     return st
 
 
+def without_past(st: Any) -> Any:
+    """A copy of ``st`` that forgets how it came about (as a world of ``sample_world`` may): a
+    table on it starts there. Twin tests build both tables so, the real position's and its
+    twin's: a table on a game under way would otherwise narrate the real game's past, which
+    the twin has not got."""
+    out = st.clone()
+    out._history = None
+    return out
+
+
 def random_line(game: str, cfg: dict[str, Any], seed: int, length: int) -> Any:
     """A ``Timeline`` whose main line is ``length`` random legal moves (fewer if the game ends),
     the moves drawn with ``random.Random(seed)`` from a game dealt with ``seed``."""

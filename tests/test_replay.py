@@ -169,21 +169,35 @@ def test_a_hand_built_position_that_breaks_the_engine_is_a_replay_error():
     assert type(info.value) is ReplayError and info.value.line is not None
 
 
-def test_a_line_longer_than_the_game_can_be_is_refused_before_it_is_played():
+def test_a_line_longer_than_the_game_can_be_is_refused_at_its_first_action_past_the_bound():
     """No line of play runs past the game's declared bound (SPEC.max_actions): a file cannot
-    make the loader play on without end, whatever the engine would do."""
+    make the loader play on without end, whatever the engine would do. The actions before
+    the bound are played first, so an earlier problem on the line is the one reported."""
     st = make("depot", players=3, seed=1, max_turns=5)
     assert st.SPEC.max_actions(st.players, st.options) == 5
-    rep = Replay.from_state(st)
-    rep.actions = ["no such action"] * 6  # never played: the length is checked first
+    tl = Timeline(st.clone())
+    for _ in range(5):
+        tl.step(tl.state.legal_actions()[0])
+    rep = tl.to_replay()
+    rep.actions = rep.actions + ["no such action"] * 3  # past the bound: never played
     text = rep.to_json()
-    with pytest.raises(ReplayError, match=r"holds 6 actions, but a depot game with these options ends within 5") \
+    with pytest.raises(ReplayError, match=r"holds 8 actions, but a depot game with these options ends within 5") \
             as info:
         Replay.from_json(text)
-    assert info.value.index == 5 and info.value.line == _line_of(text, '"no such action"', 5)
-    rep.actions = rep.actions[:5]
-    with pytest.raises(ReplayError, match="malformed"):  # within the bound: played, and refused
-        Replay.from_json(rep.to_json())
+    assert info.value.index == 5 and info.value.rule == "G4"
+    assert info.value.line == _line_of(text, '"no such action"', 0)
+    with pytest.raises(ReplayError, match="ends within 5"):
+        rep.build()
+    with pytest.raises(ReplayError, match="ends within 5"):
+        list(rep.states())
+    # An illegal action before the bound is the first problem: it is reported, not the length.
+    rep.actions[2] = "no such action"
+    text = rep.to_json()
+    with pytest.raises(ReplayError, match="malformed") as info:
+        Replay.from_json(text)
+    assert info.value.index == 2 and info.value.line == _line_of(text, '"no such action"', 0)
+    with pytest.raises(ReplayError, match="malformed"):
+        rep.build()
 
 
 def test_a_branch_longer_than_the_game_can_be_is_refused():
@@ -191,10 +205,19 @@ def test_a_branch_longer_than_the_game_can_be_is_refused():
     for _ in range(3):
         tl.step(tl.state.legal_actions()[0])
     rep = tl.to_replay()
-    rep.branches.append(Branch("long", "main", 1, ["x"] * 4))
+    st = rep.build(1)
+    moves = []
+    for _ in range(3):
+        moves.append(str(st.legal_actions()[-1]))
+        st.apply(moves[-1])
+    rep.branches.append(Branch("long", "main", 1, moves + ["x"]))
     with pytest.raises(ReplayError, match="ends within 4") as info:
         Replay.from_json(rep.to_json())
     assert info.value.branch == "long" and info.value.index == 3 and info.value.line is not None
+    rep.branches[-1].actions[1] = "x"  # an earlier problem on the branch comes first
+    with pytest.raises(ReplayError, match="malformed") as info:
+        Replay.from_json(rep.to_json())
+    assert info.value.branch == "long" and info.value.index == 1
 
 
 # --------------------------------------------------------------------------- the header and the position agree
@@ -509,3 +532,32 @@ def test_text_with_a_lone_surrogate_is_refused_at_its_line(where, tmp_path):
     with pytest.raises(ReplayError, match="lone surrogate") as info:
         Replay.from_json(text.replace(old, new))
     assert info.value.line == line
+
+
+# --------------------------------------------------------------------------- a timeline of a game under way
+@pytest.mark.parametrize("game, kw", [("depot", dict(players=3)), ("cirno_neu", dict(players=3)),
+                                      ("crypto_trick", dict(players=3)), ("yadokarick", dict(players=4))])
+def test_a_timeline_of_a_game_under_way_starts_at_the_games_start(game, kw):
+    """``Timeline(state)`` of a state with moves used to take that state as position 0, while its
+    replay wrote the earlier moves into the main line: notes and branch points then landed on
+    other moves, and the file loaded as another game. The earlier moves are now the main line's."""
+    st = make(game, seed=11, **kw)
+    rng = random.Random(1)
+    for _ in range(4):
+        st.apply(rng.choice(st.legal_actions()))
+    tl = Timeline(st)
+    assert (tl.cursor, tl.length) == (4, 4) and tl.state.to_dict() == st.to_dict()
+    assert tl.root.move_count == 0 and [str(a) for a in tl.history] == [str(a) for a in st.history]
+    assert tl.events(4) and tl.narration()  # the earlier moves are narrated too
+    tl.step(tl.state.legal_actions()[0])
+    tl.note("my note")
+    tl.step(tl.state.legal_actions()[0])
+    tl.goto(5)
+    tl.step(tl.state.legal_actions()[-1] if len(tl.state.legal_actions()) > 1 else tl.state.legal_actions()[0])
+    rep = tl.to_replay()
+    back = Timeline.from_replay(Replay.from_json(rep.to_json()))
+    assert back.to_replay().to_json() == rep.to_json()
+    assert back.notes("main") == tl.notes("main") == {4: "my note"}
+    for line in tl.branches:
+        for n in range(line.length + 1):
+            assert back.position(n, line.name).to_dict() == tl.position(n, line.name).to_dict()

@@ -151,7 +151,7 @@ def test_static_fallback_shows_only_the_viewers_view(game):
     st = t.state
     assert str(t) == st.view_text(st.view(0))
     # a position seat 0 cannot tell apart renders the same fallback: nothing hidden reaches it
-    twin_table = getattr(widgets, game_spec(game).table)(state=st._twin(0, random.Random(1)), seat=0)
+    twin_table = getattr(widgets, game_spec(game).table)(state=kit.without_past(st._twin(0, random.Random(1))), seat=0)
     assert twin_table._repr_html_() == t._repr_html_()
     from IPython.core.formatters import DisplayFormatter
 
@@ -230,8 +230,8 @@ def test_what_a_seat_receives_is_the_same_in_twin_positions(game, report):
             kit.advance(st, rng, rng.randint(3, 60))
             for seat in range(st.players):
                 cls = getattr(widgets, spec.table)
-                a = cls(state=st, seat=seat, bot_delay=0)
-                b = cls(state=st._twin(seat, random.Random(seat)), seat=seat, bot_delay=0)
+                a = cls(state=kit.without_past(st), seat=seat, bot_delay=0)
+                b = cls(state=kit.without_past(st._twin(seat, random.Random(seat))), seat=seat, bot_delay=0)
                 sa, sb = a.get_state(), b.get_state()
                 for key in ("view", "legal", "refusals", "narration", "hold", "last_error"):
                     assert sa[key] == sb[key], f"{game} seat {seat}: {key} tells the twins apart"
@@ -297,7 +297,7 @@ def test_a_bots_refused_answer_reads_the_same_in_twin_positions(game, report):
             for twin in twins:
                 if twin.is_legal(text):
                     continue  # a move the bot may make in this twin: played, not refused
-                t = cls(state=twin, seat=0, bots={1: Answering(text), 2: "random"}, bot_delay=0)
+                t = cls(state=kit.without_past(twin), seat=0, bots={1: Answering(text), 2: "random"}, bot_delay=0)
                 assert "bots are stopped" in t.last_error
                 state = t.get_state()
                 seen.add(tuple(json.dumps(state[key], sort_keys=True) for key in

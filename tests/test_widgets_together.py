@@ -187,13 +187,13 @@ def test_what_the_curtain_syncs_is_the_same_in_twin_deals(game, kw, report):
         kit.advance(st, rng, rng.randint(0, 40))
         if st.is_terminal:
             continue
-        a = cls(state=st, hotseat=True, bot_delay=0)
+        a = cls(state=kit.without_past(st), hotseat=True, bot_delay=0)
         assert a.curtain is not None
         check_curtain(a)
         mine = synced(a)
         for seat in range(st.players):
             for k in range(2):
-                b = cls(state=st._twin(seat, random.Random(10 * seat + k)), hotseat=True, bot_delay=0)
+                b = cls(state=kit.without_past(st._twin(seat, random.Random(10 * seat + k))), hotseat=True, bot_delay=0)
                 theirs = synced(b)
                 for key in sorted(set(mine) | set(theirs)):
                     assert mine.get(key) == theirs.get(key), f"{game} seat {seat}: {key} tells the twins apart"
@@ -467,8 +467,9 @@ def test_views_of_twin_deals_sync_the_same(game, report):
             st = game_module(game).new_game(players=mode.players[0], seed=seed, **base)
             kit.advance(st, rng, rng.randint(2, 40))
             for seat in range(st.players):
-                a = cls_of(game)(state=st, bot_delay=0).view_for(seat)
-                b = cls_of(game)(state=st._twin(seat, random.Random(seat)), bot_delay=0).view_for(seat)
+                a = cls_of(game)(state=kit.without_past(st), bot_delay=0).view_for(seat)
+                b = cls_of(game)(state=kit.without_past(st._twin(seat, random.Random(seat))), bot_delay=0).view_for(
+                    seat)
                 sa, sb = synced(a), synced(b)
                 assert sa == sb, [k for k in sa if sa[k] != sb.get(k)]
                 compared += 1
@@ -588,3 +589,128 @@ def test_a_hot_seat_table_exports_a_page_only_for_a_named_seat(tmp_path):
     assert not (tmp_path / "x.html").exists()
     page = t.to_html(tmp_path / "bob.html", seat=1).read_bytes()
     assert page == t.timeline.to_html(tmp_path / "tl.html", 1).read_bytes()
+
+
+# --------------------------------------------------------------------------- re-dealt lines are private (G5)
+def _alone_with_a_redeal(tmp_path):
+    """A game A explored alone, saved to a file: a line re-dealt for A, one the teacher played on
+    from it, and one branched from it before its re-deal (so from the real game)."""
+    from cardwidgets import Timeline
+
+    tl = Timeline(game_module("crypto_trick").new_game(players=3, seed=4))
+    for _ in range(12):
+        tl.step(tl.state.legal_actions()[0])
+    n = next(k for k in range(2, 12) if tl.position(k).current_player == 0
+             and len(tl.position(k).legal_actions()) > 1 and len(tl.position(k - 1).legal_actions()) > 1)
+    tl.goto(n)
+    tl.step(tl.state.legal_actions()[-1], 0)  # A alone: re-dealt for A
+    dealt = tl.branch
+    for _ in range(3):
+        tl.step(tl.state.legal_actions()[0])
+    m = next(k for k in range(n + 1, n + 3) if len(tl.position(k).legal_actions()) > 1)
+    tl.goto(m)
+    tl.step(tl.state.legal_actions()[-1])  # the teacher, on from A's line: still A's world
+    drawn_on = tl.branch
+    tl.switch(dealt)
+    tl.goto(n - 1)
+    tl.step(tl.state.legal_actions()[-1])  # before the re-deal: the real game
+    path = tmp_path / "alone.json"
+    tl.to_replay().save(path)
+    return tl, path, dealt, drawn_on, n
+
+
+def test_a_line_re_dealt_for_one_seat_is_shown_to_nobody_else(tmp_path):
+    """A line re-dealt for A, saved while A played alone, used to open on a hot-seat table or a
+    view of another seat: its new hands told B which cards A cannot hold."""
+    from cardwidgets import IllegalActionError, Replay, Timeline
+
+    tl, path, dealt, drawn_on, n = _alone_with_a_redeal(tmp_path)
+    assert tl.redealt_for(line=dealt) == tl.redealt_for(line=drawn_on) == {0}
+    assert tl.redealt_for(n, dealt) == frozenset() and tl.redealt_for(line="main") == frozenset()
+    assert tl.redealt_for(line=tl.branches[-1].name) == frozenset()
+    for name in (dealt, drawn_on):
+        tl.switch("main")
+        with pytest.raises(IllegalActionError) as e:
+            tl.switch(name, shown_to={0, 1})
+        assert e.value.rule == "G5" and "would tell B which cards A cannot hold" in str(e.value)
+        assert tl.branch == "main"
+        tl.switch(name, shown_to={0})  # A alone may look again; so may the teacher
+        tl.switch(name)
+    # The hot-seat table: the switch message is refused and nothing moves.
+    t = cls_of("crypto_trick").from_replay(str(path), hotseat=True, bot_delay=0)
+    for name in (dealt, drawn_on):
+        send(t, {"type": "switch", "branch": name})
+        assert t.last_error.startswith("Illegal: rule G5") and t.timeline.branch == "main"
+    # A seated table of another seat, alone: refused too. A's own table opens A's line.
+    b = cls_of("crypto_trick").from_replay(str(path), seat=1, bot_delay=0)
+    send(b, {"type": "switch", "branch": dealt})
+    assert b.last_error.startswith("Illegal: rule G5") and b.timeline.branch == "main"
+    a = cls_of("crypto_trick").from_replay(str(path), seat=0, bot_delay=0)
+    send(a, {"type": "switch", "branch": dealt})
+    assert a.last_error == "" and a.timeline.branch == dealt
+    with pytest.raises(IllegalActionError, match="rule G5"):
+        a.view_for(1)  # a view would show B that line
+    # The teacher's table switches, then no view of another seat can be made there.
+    teacher = cls_of("crypto_trick").from_replay(str(path), bot_delay=0)
+    view = teacher.view_for(1)
+    with pytest.raises(IllegalActionError, match="rule G5"):
+        teacher.switch(dealt)
+    assert teacher.timeline.branch == "main" and view.view == teacher.timeline.state.view(1)
+    view.close()
+    teacher.switch(dealt)
+    with pytest.raises(IllegalActionError, match="rule G5"):
+        teacher.view_for(1)
+    with pytest.raises(IllegalActionError, match="rule G5"):
+        cls_of("crypto_trick")(timeline=teacher.timeline, hotseat=True)
+    assert teacher.view_for(0).view == teacher.timeline.state.view(0)
+
+
+def test_a_timeline_refuses_to_follow_into_a_line_re_dealt_for_a_seat_others_see(tmp_path):
+    from cardwidgets import IllegalActionError, Replay, Timeline
+
+    tl, path, dealt, _, n = _alone_with_a_redeal(tmp_path)
+    back = Timeline.from_replay(Replay.load(path))
+    back.goto(n)
+    move = back.position(n + 1, dealt).last_move
+    before = back.to_replay().to_json()
+    with pytest.raises(IllegalActionError) as e:
+        back.step(str(move), 0, shared_with={0, 2})  # it would follow A's re-dealt line
+    assert e.value.rule == "G5" and back.branch == "main" and back.cursor == n
+    assert back.to_replay().to_json() == before
+    back.step(str(move), 0, shared_with={0})
+    assert back.branch == dealt and back.cursor == n + 1
+
+
+def test_a_page_for_another_seat_leaves_re_dealt_lines_out(tmp_path):
+    from cardwidgets import Replay, Timeline
+    from cardwidgets.export import decode, export_data
+
+    tl, path, dealt, drawn_on, _ = _alone_with_a_redeal(tmp_path)
+    tl.switch(dealt)
+    names = [b.name for b in tl.branches]
+    kept = [ln["name"] for ln in export_data(tl, seat=1)["lines"]]
+    assert kept == [n for n in names if n not in (dealt, drawn_on)]
+    data = export_data(tl, seat=1)
+    assert data["start"] == {"branch": "main", "cursor": tl.branches[0].length}
+    page = decode(data)
+    for info in tl.branches:
+        if info.name in kept:
+            for n in range(info.length + 1):
+                assert page.view(info.name, n) == tl.position(n, info.name).view(1)
+    assert [ln["name"] for ln in export_data(tl, seat=0)["lines"]] == names  # A's own page has them
+    assert [ln["name"] for ln in export_data(tl, seat=None)["lines"]] == names  # and the teacher's
+    # The line branched from A's re-dealt line before its re-deal hangs from the main line.
+    last = export_data(tl, seat=1)["lines"][-1]
+    assert last["parent"] == "main"
+    assert Timeline.from_replay(Replay.load(path)).to_html(tmp_path / "b.html", 1).exists()
+
+
+def test_the_command_line_tells_a_re_dealt_line_to_its_seat_alone(tmp_path, capsys):
+    from cardwidgets.cli import main
+
+    tl, path, dealt, _, _ = _alone_with_a_redeal(tmp_path)
+    assert main(["replay", str(path), "--seat", "B", "--branch", dealt]) != 0
+    err = capsys.readouterr().err
+    assert "rule G5" in err and err.count("\n") == 1
+    assert main(["replay", str(path), "--seat", "A", "--branch", dealt]) == 0
+    assert main(["replay", str(path), "--branch", dealt]) == 0

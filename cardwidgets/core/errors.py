@@ -24,7 +24,7 @@ CORE_RULES = {
     "G1": "the game is over",
     "G2": "this action does not exist in the current phase",
     "G3": "it is not this seat's turn",
-    "G5": "other people share this game: no new line in the past",
+    "G5": "a line dealt again for one player is for that player alone",
 }
 
 

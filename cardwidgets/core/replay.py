@@ -134,7 +134,7 @@ class Line:
     """
 
     __slots__ = ("name", "parent", "start", "states", "events", "notes", "base", "jump", "depth", "children",
-                 "dealt", "dealt_for")
+                 "dealt", "dealt_for", "seats")
 
     def __init__(self, name: str, parent: "Line | None", start: int, notes: dict[int, str] | None = None,
                  dealt: State | None = None, dealt_for: int | None = None) -> None:
@@ -147,6 +147,11 @@ class Line:
         self.children: dict[tuple[int, str, int | None], Line] = {}
         base = None if parent is None else parent.owner(start)
         self.base = base
+        #: The seats whose re-deals the positions of this line's own part come from (empty: the
+        #: real deal): a re-dealt line, and every line drawn on from it, is for those eyes only.
+        self.seats: frozenset[int] = base.seats if base is not None else frozenset()
+        if dealt is not None and dealt_for is not None:
+            self.seats |= {dealt_for}
         self.depth = 0 if base is None else base.depth + 1
         # Myers' rule: jump two of the parent's jumps at once when their spans are equal.
         j = None if base is None else base.jump
@@ -331,19 +336,23 @@ class Replay:
     def states(self) -> Iterator[State]:
         """The starting position, then a copy after every action of the main line."""
         st = self.new_state()
-        self._check_length("main", 0, self.actions, self._bound(st), None)
+        too_long = self._length_problem("main", 0, self.actions, self._bound(st), None)
         yield st.clone()
-        for i, text in enumerate(self.actions):
+        for i, text in enumerate(_within(self.actions, too_long)):
             self._apply(st, text, i, None)
             yield st.clone()
+        if too_long is not None:
+            raise too_long
 
     def build(self, upto: int | None = None) -> State:
         """The state after the first ``upto`` actions of the main line (all by default)."""
         st = self.new_state()
         actions = self.actions[:upto]
-        self._check_length("main", 0, actions, self._bound(st), None)
-        for i, text in enumerate(actions):
+        too_long = self._length_problem("main", 0, actions, self._bound(st), None)
+        for i, text in enumerate(_within(actions, too_long)):
             self._apply(st, text, i, None)
+        if too_long is not None:
+            raise too_long
         return st
 
     def play(self) -> tuple[State, list[Line]]:
@@ -377,17 +386,19 @@ class Replay:
                 if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start <= length:
                     raise ReplayError(f"branch {name!r} starts after action {show(start)}, but {parent!r} has "
                                       f"{length}", line=at, branch=name)
-            self._check_length(name, start, actions, bound, lines if br is not None else None)
+            too_long = self._length_problem(name, start, actions, bound, lines if br is not None else None)
             up = None if br is None else played[parent]
             dealt = None
             if br is not None and br.position is not None:
                 dealt = self._dealt(br, up.position(root, start), at)  # type: ignore[union-attr]
             line = Line(name, up, start, notes, dealt, None if dealt is None else br.seat)  # type: ignore[union-attr]
             st = line.first(root)
-            for i, text in enumerate(actions):
+            for i, text in enumerate(_within(actions, too_long)):
                 st = st.clone()
                 line.events.append(self._apply(st, text, i, branch, lines))
                 line.states.append(st)
+            if too_long is not None:
+                raise too_long
             played[name] = line
         return root, list(played.values())
 
@@ -418,18 +429,22 @@ class Replay:
                       f"{br.start} actions of {br.parent!r} does: a re-deal changes only cards that seat has not seen")
         return start
 
-    def _check_length(self, name: str, start: int, actions: list[Any], bound: int | None, lines: Any) -> None:
-        """No line of play runs past the game's bound: a longer file is refused before playing."""
+    def _length_problem(self, name: str, start: int, actions: list[Any], bound: int | None,
+                        lines: Any) -> ReplayError | None:
+        """The refusal of a line that runs past the game's bound, at its first action past it
+        (``None``: within it). The line's actions before that one are played first, so that
+        an earlier problem is reported first (see :func:`_within`), and no more."""
         if bound is None or start + len(actions) <= bound:
-            return
+            return None
         i = max(0, bound - start)
         branch = None if name == "main" else name
         if lines is None and branch is None:
             lines = self._lines
         where = f"action #{i}" if branch is None else f"branch {branch!r} action #{i}"
         at = lines["actions"][i] if lines and i < len(lines.get("actions") or ()) else None
-        raise ReplayError(f"{where}: the line holds {start + len(actions):,} actions, but a {self.game} game "
-                          f"with these options ends within {bound:,} (rule G4)", line=at, index=i, branch=branch)
+        return ReplayError(f"{where}: the line holds {start + len(actions):,} actions, but a {self.game} game "
+                           f"with these options ends within {bound:,} (rule G4)", line=at, index=i, rule="G4",
+                           branch=branch)
 
     def _apply(self, st: State, text: Any, i: int, branch: str | None, lines: Any = None) -> list:
         if lines is None and branch is None:
@@ -740,6 +755,11 @@ def _check_total(actions: list[Any], branches: list[Branch], lines: dict[str, An
                               f"{MAX_ACTIONS:,} are loaded", line=at[left] if at and left < len(at) else None,
                               index=left, branch=name)
         left -= count
+
+
+def _within(actions: list[Any], too_long: ReplayError | None) -> list[Any]:
+    """The actions of a line to play: all of them, or those before the first past the bound."""
+    return actions if too_long is None else actions[:too_long.index]
 
 
 def _before(data: dict[str, Any], lines: dict[str, Any], stop: int) -> dict[str, Any]:

@@ -63,13 +63,26 @@ class Timeline:
     """
 
     def __init__(self, state: State) -> None:
-        self._root = state
-        self._root_events = list(getattr(state, "setup_events", []) or [])
+        """The timeline of ``state``'s game, at ``state``: a state that has moves already is the
+        end of the main line, which starts at the game's first position (so that positions,
+        notes and branch points count from there, as a replay's do)."""
+        # A world of sample_world is its own start: its history is not how it came about.
+        moves = () if state._sampled else state.history
+        root = state._first_position() if moves else state
+        self._root = root
+        self._root_events = list(getattr(root, "setup_events", []) or [])
         self._main = Line(MAIN, None, 0)
         self._lines: dict[str, Line] = {MAIN: self._main}
         self._line = self._main
-        self._cursor = 0
         self._made = 0
+        st = root
+        for a in moves:
+            st = st.clone()
+            self._main.events.append(st.apply_checked(a))
+            self._main.states.append(st)
+        if moves and st.to_dict() != state.to_dict():  # an engine's bug: never show another game
+            raise ValueError(f"{state.game}: the game's start with its history does not lead to this state")
+        self._cursor = len(moves)
 
     # ------------------------------------------------------------------ reading
     @property
@@ -182,6 +195,41 @@ class Timeline:
             ln = ln.base
         return dict(sorted(out.items()))
 
+    def redealt_for(self, n: int | None = None, line: str | None = None) -> frozenset[int]:
+        """The seats whose re-deals position ``n`` of a line (the cursor's by default) comes
+        from: empty for the real game. A line re-dealt for a seat, and every line drawn on from
+        it, is for that seat's eyes only (rule G5): anyone else would learn from its new hands."""
+        ln = self._line if line is None else self._get(line)
+        if n is None:
+            n = self._cursor if line is None else ln.length
+        own = ln.owner(n)
+        return frozenset() if own is None else own.seats
+
+    def check_shown(self, viewers: Collection[int], n: int | None = None, line: str | None = None) -> None:
+        """Refuse (``IllegalActionError``, rule G5) to show a position (the cursor's by default)
+        to the people at ``viewers``' seats unless they may see it: a re-dealt one is for the
+        seat it was dealt for alone; the teacher (no seat) sees all."""
+        why = self._shown_to(self.redealt_for(n, line), viewers)
+        if why is not None:
+            raise IllegalActionError("G5", why)
+
+    def _shown_to(self, seats: frozenset[int], viewers: Collection[int]) -> str | None:
+        """Why positions re-dealt for ``seats`` may not be shown to ``viewers`` (``None``: they may)."""
+        if not seats or all(seats <= {v} for v in viewers):
+            return None
+        root = self._root
+        dealt = " and ".join(root.seat_label(s) for s in sorted(seats))
+        others = sorted(set(viewers) - seats) or sorted(viewers)
+        who = ", ".join(root.seat_label(s) for s in others)
+        return (f"that line was dealt again for {dealt} alone: its new hands would tell {who} which cards "
+                f"{dealt} cannot hold")
+
+    def _check_shown(self, ln: Line, n: int, viewers: Collection[int]) -> None:
+        own = ln.owner(n)
+        why = self._shown_to(frozenset() if own is None else own.seats, viewers)
+        if why is not None:
+            raise IllegalActionError("G5", why)
+
     # ------------------------------------------------------------------ moving
     def goto(self, n: int) -> None:
         """Show the position after ``n`` actions of the current line (nothing is dropped)."""
@@ -201,10 +249,15 @@ class Timeline:
             n -= 1
         self._cursor = n
 
-    def switch(self, branch: str) -> None:
-        """Make ``branch`` the current line, at its last position."""
-        self._line = self._get(branch)
-        self._cursor = self._line.length
+    def switch(self, branch: str, *, shown_to: Collection[int] = ()) -> None:
+        """Make ``branch`` the current line, at its last position.
+
+        ``shown_to`` names the seats of the people who will see it (a table's players): a line
+        re-dealt for one seat is refused (``IllegalActionError``, rule G5) for anyone else."""
+        ln = self._get(branch)
+        self._check_shown(ln, ln.length, shown_to)
+        self._line = ln
+        self._cursor = ln.length
 
     def note(self, text: str) -> None:
         """Comment on the move that led to the cursor (replaces an earlier comment)."""
@@ -244,9 +297,10 @@ class Timeline:
 
         A re-dealt line is for its seat alone: the other seats' new hands are drawn from
         the cards that seat cannot see, so each of them rules cards out of its hand.
-        ``shared_with`` names the seats of other people at the game (a hot-seat table,
-        a table per player); while there are any, a move that would re-deal is refused
-        (``IllegalActionError``, rule G5) and changes nothing.
+        ``shared_with`` names the seats of the people at the game (a hot-seat table, a
+        table per player); while any is not ``seat``'s, a move that would re-deal is refused
+        (``IllegalActionError``, rule G5) and changes nothing, and so is following a line
+        re-dealt for a seat into positions shown to others (see :meth:`redealt_for`).
         """
         actions = self.state.plan(action, seat)
         dealt_for = seat if redeal and type(seat) is int and 0 <= seat < self._root.players else None
@@ -262,6 +316,9 @@ class Timeline:
             assert owner is not None
             events += owner.events[n - owner.start - 1]
             k += 1
+        # Following lines already played may lead into one re-dealt for someone else (a file
+        # made alone, shared later): none is shown to the others.
+        self._check_shown(line, n, shared_with)
         rest = actions[k:]
         if rest:
             branching = n < line.length

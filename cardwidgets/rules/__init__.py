@@ -4,8 +4,8 @@ Every game's rules are written out in a Markdown file in this package
 (``depot.md``, ``cirno_neu.md``, ``crypto_trick.md``, ``yadokarick.md``), plus
 ``core.md`` for the rules every game shares (``G1`` the game is over,
 ``G2`` the action does not exist in this step, ``G3`` not this seat's turn,
-``G4`` the engine's safety cap on a game's length, ``G5`` no new line in the past while
-others share the game).
+``G4`` the engine's safety cap on a game's length, ``G5`` a line dealt again for one
+player is for that player alone).
 Each rule has a stable ID, the same ID that refusals, events and narration
 lines cite, so a table can show the rule behind any message.
 

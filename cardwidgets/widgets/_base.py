@@ -195,6 +195,12 @@ class TableWidget(anywidget.AnyWidget):
             if seat in self._bots:
                 raise ValueError(f"seat {seat} is played by a bot")
             self._own_cursor = True
+        # A line re-dealt for one seat is shown to nobody else (G5): not to a new view, nor at a
+        # hot-seat table, whatever line the timeline was left on.
+        people = (set(range(root.players)) - set(self._bots) if hotseat else set() if seat is None else {seat})
+        for table in self._group.others(self):
+            people |= table._own_people()
+        timeline.check_shown(people)
         self._group.add(self)
         self._play: asyncio.Handle | None = None  # the next step of a replay playing, if any
         self._branches_key: tuple | None = None  # what the synced list of lines reflects
@@ -350,7 +356,7 @@ class TableWidget(anywidget.AnyWidget):
         """Show another line of play, at its last position (the table that holds the game only)."""
         if self._own_cursor:
             raise ValueError("a view follows the game's line of play; switch lines on the table it views")
-        self._navigate(lambda: self.timeline.switch(branch), False)
+        self._navigate(lambda: self.timeline.switch(branch, shown_to=self._people()), False)
 
     def _navigate(self, move: Any, from_browser: bool) -> None:
         """Move the cursor (or change lines); a scheduled bot move and a wait end with the
@@ -503,7 +509,10 @@ class TableWidget(anywidget.AnyWidget):
             if not self.timeline.has_line(name):
                 self.last_error = "Bad 'switch' message: no line of play by that name."
                 return
-            self._navigate(lambda: self.timeline.switch(name), True)
+            try:
+                self._navigate(lambda: self.timeline.switch(name, shown_to=self._people()), True)
+            except IllegalActionError as e:  # a line re-dealt for someone else (G5)
+                self.last_error = _clip(str(e))
         elif kind == "undo":
             self._navigate(self._back, True)
         elif kind == "continue":
@@ -746,11 +755,14 @@ class TableWidget(anywidget.AnyWidget):
         seats without a bot (a player's move in the past is refused while there are others, G5)."""
         seats: set[int] = set()
         for table in (self, *self._group.others(self)):
-            if table.hotseat:
-                seats.update(s for s in range(table.state.players) if s not in self._bots)
-            elif table.seat is not None:
-                seats.add(table.seat)
+            seats |= table._own_people()
         return seats
+
+    def _own_people(self) -> set[int]:
+        """The seats of the people at this table (see :meth:`_people`)."""
+        if self.hotseat:
+            return set(range(self.state.players)) - set(self._bots)
+        return set() if self.seat is None else {self.seat}
 
     def _is_teacher(self) -> bool:
         """Whether the viewer may see everything (a teacher's table; never a hot-seat one)."""
