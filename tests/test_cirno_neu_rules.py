@@ -1025,3 +1025,13 @@ def test_after_each_double_turns_are_told_truly():
     events = ok(st, "play 5")
     assert [e.kind for e in events].count("draw_short") == 1
     assert [e.kind for e in events][:3] == ["play", "draw_short", "empty_hand"]
+
+
+def test_a_shot_after_a_double_shot_in_one_turn_says_its_target_plays_2_cards():
+    """The DOUBLE SHOT's double stays when a SHOT follows it in the same double turn: the SHOT's
+    target plays 2 cards, and the narration says so (it used to say "plays now")."""
+    st = setup_position(4, [["DSHOT", "SHOT", "5"], ["7"], ["1"], ["2"]], sum=10, required=2, draw=["1", "2", "3"])
+    ok(st, "play dshot @3")
+    events = ok(st, "play shot @2")
+    assert "C plays 2 cards now" in events[0].text
+    assert [e.data["required"] for e in events if e.kind == "turn"] == [2]

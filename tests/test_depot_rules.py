@@ -634,3 +634,33 @@ def test_the_wrap_around_note_is_given_only_where_a_wrap_would_make_a_run():
     for text in ("play 1 5 8", "play 1 3", "play 2 8"):
         reason = st.explain(text).reason
         assert st.explain(text).rule == "D4.2" and "D3.4" not in reason, (text, reason)
+
+
+def test_an_aborted_match_keeps_its_lost_points_as_scores():
+    """A match counts lost points (D10.4); stopped by a cap in game 2, it used to report that game's
+    hand sizes and drop game 1's lost points."""
+    import random
+
+    st = new_game(players=3, seed=1, games=3, max_turns=60)
+    rng = random.Random(1)
+    while not st.is_terminal:
+        st.apply_unchecked(rng.choice(st.legal_actions()))
+    out = st.outcome()
+    assert out.termination is Termination.ABORTED and out.winners == () and st.view(None)["game_no"] == 2
+    assert out.scores == tuple(st.view(None)["lost_points"]) and sum(out.scores) > 0
+
+
+def test_a_match_tie_settled_by_the_last_game_says_so():
+    """With match_tie='last_game_rank' the reason names the tie and how it was settled (D10.7)."""
+    import random
+
+    st = new_game(players=3, seed=26, games=3, match_tie="last_game_rank")
+    r = random.Random(26)
+    while not st.is_terminal:
+        st.apply_unchecked(r.choice(st.legal_actions()))
+    lost = st.view(None)["lost_points"]
+    tied = [s for s in range(3) if lost[s] == min(lost)]
+    out = st.outcome()
+    assert len(tied) == 2 and len(out.winners) == 1 and out.winners[0] in tied
+    assert f"{' and '.join('ABC'[s] for s in tied)} tied with {min(lost)}" in out.reason
+    assert f"the last game's ranking puts {'ABC'[out.winners[0]]} first" in out.reason

@@ -746,7 +746,7 @@ class CirnoNeuState(State):
         else:
             tn = self.seat_label(t)  # type: ignore[arg-type]
             resume = who if self._cfg.after_shooter else tn
-            two = " 2 cards" if c == DSHOT else ""
+            two = " 2 cards" if self._double_next else ""  # this DOUBLE SHOT's, or a DOUBLE's earlier this turn
             if double and self._played == 1:
                 # Only the last SHOT of a double turn decides who plays next (N4.6, N5.1).
                 text = (f"{who} plays {_SHOW[c]} on {tn} (rule {rule}): if no other SHOT follows in this double "

@@ -1297,10 +1297,14 @@ class DepotState(State):
             return (p,), f"{self.seat_label(p)} emptied their hand (rule D8.1)"
         best = min(self._lost)
         tied = [s for s in range(self.players) if self._lost[s] == best]
+        why = f"fewest lost points after {self.options['games']} games"
         if len(tied) > 1 and self.options["match_tie"] == "last_game_rank":
+            level = " and ".join(self.seat_label(s) for s in tied)
             tied = [min(tied, key=self._results[-1]["ranking"].index)]
+            why += f" ({level} tied with {best}; the last game's ranking puts {self.seat_label(tied[0])} first)"
+            return tuple(tied), f"{why}: {self.seat_label(tied[0])} wins (rule D10.7)"
         names = " and ".join(self.seat_label(s) for s in tied)
-        return tuple(tied), f"fewest lost points after {self.options['games']} games: {names} with {best} (rule D10.7)"
+        return tuple(tied), f"{why}: {names} with {best} (rule D10.7)"
 
     def _abort_reason(self) -> str:
         if self.options["max_turns"] is None:  # no cap was asked for: the engine's own bound (G4)
@@ -1607,7 +1611,7 @@ class DepotState(State):
     def outcome(self) -> Outcome | None:
         if self._phase != "finished":
             return None
-        if self.options["games"] == 3 and self._termination is Termination.NORMAL:
+        if self.options["games"] == 3:  # a match counts lost points, aborted or not (D10.4)
             scores: tuple = tuple(self._lost)
         else:
             scores = tuple(_size(h) for h in self._hands)
