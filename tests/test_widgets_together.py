@@ -622,7 +622,7 @@ def _alone_with_a_redeal(tmp_path):
 def test_a_line_re_dealt_for_one_seat_is_shown_to_nobody_else(tmp_path):
     """A line re-dealt for A, saved while A played alone, used to open on a hot-seat table or a
     view of another seat: its new hands told B which cards A cannot hold."""
-    from cardwidgets import IllegalActionError, Replay, Timeline
+    from cardwidgets import IllegalActionError
 
     tl, path, dealt, drawn_on, n = _alone_with_a_redeal(tmp_path)
     assert tl.redealt_for(line=dealt) == tl.redealt_for(line=drawn_on) == {0}

@@ -199,36 +199,28 @@ class Timeline:
         """The seats whose re-deals position ``n`` of a line (the cursor's by default) comes
         from: empty for the real game. A line re-dealt for a seat, and every line drawn on from
         it, is for that seat's eyes only (rule G5): anyone else would learn from its new hands."""
-        ln = self._line if line is None else self._get(line)
-        if n is None:
-            n = self._cursor if line is None else ln.length
-        own = ln.owner(n)
-        return frozenset() if own is None else own.seats
+        return _seats(*self._at(n, line))
 
     def check_shown(self, viewers: Collection[int], n: int | None = None, line: str | None = None) -> None:
         """Refuse (``IllegalActionError``, rule G5) to show a position (the cursor's by default)
         to the people at ``viewers``' seats unless they may see it: a re-dealt one is for the
         seat it was dealt for alone; the teacher (no seat) sees all."""
-        why = self._shown_to(self.redealt_for(n, line), viewers)
-        if why is not None:
-            raise IllegalActionError("G5", why)
+        self._check_shown(*self._at(n, line), viewers)
 
-    def _shown_to(self, seats: frozenset[int], viewers: Collection[int]) -> str | None:
-        """Why positions re-dealt for ``seats`` may not be shown to ``viewers`` (``None``: they may)."""
-        if not seats or all(seats <= {v} for v in viewers):
-            return None
-        root = self._root
-        dealt = " and ".join(root.seat_label(s) for s in sorted(seats))
-        others = sorted(set(viewers) - seats) or sorted(viewers)
-        who = ", ".join(root.seat_label(s) for s in others)
-        return (f"that line was dealt again for {dealt} alone: its new hands would tell {who} which cards "
-                f"{dealt} cannot hold")
+    def _at(self, n: int | None, line: str | None) -> tuple[Line, int]:
+        """A line and a position on it: the cursor's by default, a named line's last."""
+        ln = self._line if line is None else self._get(line)
+        return ln, (self._cursor if line is None else ln.length) if n is None else n
 
     def _check_shown(self, ln: Line, n: int, viewers: Collection[int]) -> None:
-        own = ln.owner(n)
-        why = self._shown_to(frozenset() if own is None else own.seats, viewers)
-        if why is not None:
-            raise IllegalActionError("G5", why)
+        seats = _seats(ln, n)
+        if not seats or all(seats <= {v} for v in viewers):
+            return
+        label = self._root.seat_label
+        dealt = " and ".join(label(s) for s in sorted(seats))
+        who = ", ".join(label(s) for s in sorted(set(viewers) - seats) or sorted(viewers))
+        raise IllegalActionError("G5", f"that line was dealt again for {dealt} alone: its new hands would tell "
+                                       f"{who} which cards {dealt} cannot hold")
 
     # ------------------------------------------------------------------ moving
     def goto(self, n: int) -> None:
@@ -445,3 +437,9 @@ class Timeline:
     def __repr__(self) -> str:
         return (f"<Timeline {self._root.game} line={self.branch!r} cursor={self._cursor}/{self.length} "
                 f"lines={len(self._lines)}>")
+
+
+def _seats(line: Line, n: int) -> frozenset[int]:
+    """The seats whose re-deals position ``n`` of ``line`` comes from (see ``Line.seats``)."""
+    own = line.owner(n)
+    return frozenset() if own is None else own.seats

@@ -19,7 +19,7 @@ import asyncio
 import html
 import math
 import pathlib
-from typing import Any, ClassVar, Mapping
+from typing import Any, ClassVar, Collection, Mapping
 
 import anywidget
 import traitlets
@@ -197,7 +197,7 @@ class TableWidget(anywidget.AnyWidget):
             self._own_cursor = True
         # A line re-dealt for one seat is shown to nobody else (G5): not to a new view, nor at a
         # hot-seat table, whatever line the timeline was left on.
-        people = (set(range(root.players)) - set(self._bots) if hotseat else set() if seat is None else {seat})
+        people = _people_at(root.players, self._bots, hotseat, seat)
         for table in self._group.others(self):
             people |= table._own_people()
         timeline.check_shown(people)
@@ -760,9 +760,7 @@ class TableWidget(anywidget.AnyWidget):
 
     def _own_people(self) -> set[int]:
         """The seats of the people at this table (see :meth:`_people`)."""
-        if self.hotseat:
-            return set(range(self.state.players)) - set(self._bots)
-        return set() if self.seat is None else {self.seat}
+        return _people_at(self.state.players, self._bots, self.hotseat, self.seat)
 
     def _is_teacher(self) -> bool:
         """Whether the viewer may see everything (a teacher's table; never a hot-seat one)."""
@@ -961,3 +959,10 @@ def table_class(game: str) -> type[TableWidget]:
         "__module__": "cardwidgets.widgets", "__doc__": doc, "__qualname__": spec.table,
         "GAME": game, "_esm": bundle(game, "js"), "_css": bundle(game, "css"),
     })
+
+
+def _people_at(players: int, bots: Collection[int], hotseat: bool, seat: int | None) -> set[int]:
+    """The seats of the people at one table: a hot-seat table's seats without a bot, else its seat."""
+    if hotseat:
+        return set(range(players)) - set(bots)
+    return set() if seat is None else {seat}
