@@ -195,6 +195,16 @@ def test_a_multi_action_move_in_the_past_is_re_dealt_whole():
     assert tl.branch == "branch-1" and tl.cursor == 2 and tl.branches[-1].dealt_for == 0
     assert [str(a) for a in tl.history] == ["play -10", "play 5"]
     inv.replay_roundtrip(tl)
+    # The first half follows the re-dealt line, the second leaves it: a line re-dealt again, for
+    # the same seat, from the world of the first (its moves checked there).
+    tl.goto(0)
+    tl.step("play -10, PASS", 0)
+    assert tl.branch == "branch-2" and [str(a) for a in tl.history] == ["play -10", "play pass"]
+    assert tl.branches[-1].parent == "branch-1" and tl.redealt_for() == {0}
+    tl.goto(0)
+    tl.step("play -10, PASS", 0)  # followed now, nothing new
+    assert tl.branch == "branch-2" and tl.cursor == 2 and tl.line_count == 3
+    inv.replay_roundtrip(tl)
 
 
 # --------------------------------------------------------------------------- replay files

@@ -333,9 +333,11 @@ class Timeline:
             # Validate fully, then mutate: every move is played on copies first.
             states, evs = [], []
             st = first
+            # Moves checked on the real position go on in a re-dealt world: checked again there.
+            recheck = dealt_for is not None and (dealt is not None or bool(_seats(line, n)))
             for a in rest:
                 st = st.clone()
-                if dealt is not None:
+                if recheck:
                     st.check(a, dealt_for)  # the same view, so the same legal moves (noninterference)
                 evs.append(st.apply_checked(a))
                 states.append(st)
