@@ -277,9 +277,9 @@ def _seat(text: str | None, players: int) -> int | None:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    path = Path(args.file)
     from .core.errors import IllegalActionError
 
+    path = Path(args.file)
     timeline = _load_timeline(args.file)
     seat = _seat(args.seat, timeline.state.players)
     if args.branch is not None:
