@@ -34,7 +34,7 @@ import math
 import random
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Sequence
 
 from ..games import game_module
 

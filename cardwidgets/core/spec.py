@@ -20,7 +20,7 @@ ValueError: players=4.0 is not allowed in Demo; allowed values: 2, 3
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Hashable, Iterable, Mapping
+from typing import Any, Callable, Hashable, Mapping
 
 from .errors import show
 
@@ -309,15 +309,5 @@ def seat_or_random(most: int) -> Callable[[Any], str | None]:
         if value == "random" or (isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= most):
             return None
         return "allowed values: a seat number 0..players-1, or 'random'"
-
-    return check
-
-
-def one_of(values: Iterable[Any]) -> Callable[[Any], str | None]:
-    """A check for membership (for values that are not hashable-comparable as ``allowed``)."""
-    vals = tuple(values)
-
-    def check(value: Any) -> str | None:
-        return None if any(_same(value, v) for v in vals) else "allowed values: " + ", ".join(map(repr, vals))
 
     return check

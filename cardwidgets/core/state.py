@@ -837,8 +837,3 @@ def _generate(cls: type) -> None:
 def fields(*items: Field | str) -> tuple[Field, ...]:
     """Declare fields: a :class:`Field`, or a name for a plain shared field."""
     return tuple(Field(i) if isinstance(i, str) else i for i in items)
-
-
-def all_seats(state: State) -> Iterable[int | None]:
-    """``None`` (the teacher) and every seat."""
-    return [None, *range(state.players)]

@@ -32,9 +32,8 @@ GREEN, PINK = 0, 1
 COLOURS = ("green", "pink")
 LETTERS = "GP"
 NUMBERS = range(1, 37)
-#: Card id -> number, colour and name.
+#: Card id -> number and name.
 NUMBER = tuple(i // 2 + 1 for i in range(72))
-COLOUR = tuple(i & 1 for i in range(72))
 NAME = tuple(LETTERS[i & 1] + str(i // 2 + 1) for i in range(72))
 _IDS = {n: i for i, n in enumerate(NAME)}
 
