@@ -112,6 +112,7 @@ def _random_message(rng: random.Random, t) -> object:
                            {"type": "preview", "action": rng.choice([None, 3, ["play 1"], {"a": 1}])},
                            {"type": "play", "speed": rng.choice([1, 20, 0, -1, "x", None, 1e9, float("nan")])},
                            {"type": "play"}, {"type": "pause"}, {"type": "preview"}, {"type": "hint"},
+                           {"type": "narration", "all": rng.choice([True, False, 1, None, "yes"])},
                            {"type": "restart"}, {"type": "next_lesson"}])
     if pick < 0.87:
         return rng.choice([None, "act", 5, [], {"type": None}, {"type": 3}, {"act": "play 1"},
@@ -511,6 +512,55 @@ def test_speed_message_sets_the_bot_delay_within_bounds():
         assert snapshot(t) == before and t.bot_delay == MAX_BOT_DELAY
     send(t, {"type": "speed"})
     assert t.last_error.startswith("Bad 'speed' message")
+
+
+def test_show_all_fetches_the_whole_narration_for_the_viewer_only():
+    """The table sends its newest LOG_TAIL lines and says whether there are earlier ones; the
+    page's "Show all" asks for the viewer's whole narration (up to LOG_ALL lines), "Show less"
+    for the tail again. A bad message changes nothing."""
+    from cardwidgets.widgets._base import LOG_ALL, LOG_TAIL
+
+    t = widgets.Yadokarick(players=4, seed=3, seat=0, bots="greedy", bot_delay=0)
+    rng = random.Random(1)
+    while len(t.timeline.narration(0)) <= LOG_TAIL + 20:
+        t.step(rng.choice(t.state.legal_actions()))
+    whole = t.timeline.narration(0)
+    assert t.narration == whole[-LOG_TAIL:] and t.narration_more
+    before = snapshot(t)
+    for bad in [None, 1, "yes", [True]]:
+        send(t, {"type": "narration", "all": bad})
+        assert t.last_error.startswith("Bad 'narration' message") and snapshot(t) == before
+    send(t, {"type": "narration", "all": True})
+    assert t.last_error == "" and t.narration == whole and not t.narration_more
+    assert len(whole) <= LOG_ALL
+    t.step(rng.choice(t.state.legal_actions()))  # it stays whole while it is open
+    assert t.narration == t.timeline.narration(0) and not t.narration_more
+    send(t, {"type": "narration", "all": False})
+    assert t.narration == t.timeline.narration(0)[-LOG_TAIL:] and t.narration_more
+    # looking back: the narration up to the position shown, whole
+    send(t, {"type": "narration", "all": True})
+    send(t, {"type": "goto", "index": 3})
+    assert t.narration == t.timeline.narration(0) and not t.narration_more
+    # the teacher's table gets the teacher's lines; a seat never gets another seat's
+    teacher = widgets.Yadokarick(timeline=t.timeline, bot_delay=0)
+    send(teacher, {"type": "narration", "all": True})
+    assert teacher.narration == t.timeline.narration(None)
+
+
+def test_a_hot_seat_table_under_its_curtain_shows_only_the_public_narration_whole():
+    from cardwidgets.widgets._together import narration_at
+
+    t = widgets.CryptoTrick(players=3, seed=5, hotseat=True, bot_delay=0)
+    rng = random.Random(2)
+    for _ in range(60):
+        if t.state.is_terminal:
+            break
+        t.timeline.step(str(rng.choice(t.state.legal_actions())))
+    t._sync()
+    assert t.seat is None  # the curtain is down: nobody is seated
+    send(t, {"type": "narration", "all": True})
+    tl = t.timeline
+    assert t.last_error == "" and t.narration == narration_at(tl, tl.cursor, None, public=True, last=10**6)
 
 
 def test_text_the_kernel_cannot_send_is_refused():

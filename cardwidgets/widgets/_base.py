@@ -31,12 +31,13 @@ from ..core.replay import Replay
 from ..core.timeline import LineLimitError
 from ..games import game_module, game_spec
 from ..rules import as_json
-from ._together import Group, narration_at, public_view
+from ._together import LOG_TAIL, Group, narration_at, public_view
 
 STATIC = pathlib.Path(__file__).resolve().parent.parent / "static"
 
-#: Narration lines synced to the browser (``table.timeline.narration(seat)`` has all).
-LOG_TAIL = 80
+#: Narration lines synced while the viewer reads the whole narration (a ``narration`` message);
+#: ``table.timeline.narration(seat)`` has every line.
+LOG_ALL = 5_000
 #: Longest browser message read (its JSON text); longer ones are refused unread.
 MAX_MESSAGE = 2_000
 #: Longest error text synced back.
@@ -54,7 +55,7 @@ MIN_REPLAY_SPEED, MAX_REPLAY_SPEED = 0.2, 20.0
 DEFAULT_REPLAY_SPEED = 2.0
 #: What the page may still ask a hot-seat table while its curtain is down: nothing that acts or
 #: shows a seat's cards (a new message type is refused there until it is known to be safe).
-UNDER_CURTAIN = frozenset({"iam", "goto", "undo", "switch", "continue", "clear_error", "speed", "skip"})
+UNDER_CURTAIN = frozenset({"iam", "goto", "undo", "switch", "continue", "clear_error", "speed", "skip", "narration"})
 
 
 def _event_loop() -> asyncio.AbstractEventLoop | None:
@@ -95,7 +96,11 @@ class TableWidget(anywidget.AnyWidget):
     refusals = traitlets.Dict().tag(sync=True)
     """For the viewer's cards that are not playable now: action -> why (rule and reason)."""
     narration = traitlets.List(traitlets.Unicode()).tag(sync=True)
-    """The newest narration lines up to ``cursor`` that the viewer may see, oldest first."""
+    """The newest narration lines up to ``cursor`` that the viewer may see, oldest first: the last
+    ``LOG_TAIL`` (80), or the last ``LOG_ALL`` (5,000) after a ``{"type": "narration", "all": true}``
+    message (the page's "Show all"), until ``"all": false``."""
+    narration_more = traitlets.Bool(False).tag(sync=True)
+    """Whether the viewer may see earlier lines than those in ``narration``."""
     cursor = traitlets.Int(0).tag(sync=True)
     """The shown position: the number of actions along the current line (0 = the start)."""
     history_len = traitlets.Int(0).tag(sync=True)
@@ -183,6 +188,7 @@ class TableWidget(anywidget.AnyWidget):
         self._syncing = False  # a hot-seat table sets its own seat while it syncs
         self._look: int | None = None  # a view looking back: the position it shows (None: the game's now)
         self._look_line = ""
+        self._log_all = False  # the page reads the whole narration: sync LOG_ALL lines, not LOG_TAIL
         if _group is None:
             self._bots = self._make_bots(root, seat, bots)
             self._group = Group(self._bots)
@@ -535,6 +541,14 @@ class TableWidget(anywidget.AnyWidget):
             self._play_from_browser(msg.get("speed", DEFAULT_REPLAY_SPEED))
         elif kind == "pause":
             self._stop_playing()
+        elif kind == "narration":
+            whole = msg.get("all")
+            if not isinstance(whole, bool):
+                self.last_error = "Bad 'narration' message: 'all' must be true or false."
+                return
+            if whole != self._log_all:
+                self._log_all = whole
+                self._sync()
         else:
             self.last_error = f"Unknown message type {quote(kind, 24)}."
 
@@ -603,10 +617,14 @@ class TableWidget(anywidget.AnyWidget):
             self.view = public_view(st) if nobody else st.view(self.seat)
             self.legal = legal
             self.refusals = self._refusals(st, legal) if may_act else {}
+            # One line more than are sent tells whether there are earlier ones.
+            keep = LOG_ALL if self._log_all else LOG_TAIL
             if nobody or n != tl.cursor:
-                self.narration = narration_at(tl, n, self.seat, public=nobody, last=LOG_TAIL)
+                lines = narration_at(tl, n, self.seat, public=nobody, last=keep + 1)
             else:
-                self.narration = tl.narration(self.seat, last=LOG_TAIL)
+                lines = tl.narration(self.seat, last=keep + 1)
+            self.narration_more = len(lines) > keep
+            self.narration = lines[-keep:]
             self.branch = tl.branch
             # Rebuilding and sending the list costs as much as it is long: with many lines, not
             # for every move along the current one.

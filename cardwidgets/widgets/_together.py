@@ -16,7 +16,7 @@ from typing import Any, Iterator
 
 from ..core import State, Timeline
 
-#: Narration lines synced to the browser (the same as the table's ``LOG_TAIL``).
+#: Narration lines synced to the browser (``table.timeline.narration(seat)`` has all).
 LOG_TAIL = 80
 
 

@@ -519,6 +519,21 @@ describe("16. the narration under a narrower table is short until opened", () =>
     expect($(".cw-log .cw-log-latest").textContent).toBe(model.get("narration").at(-1));
     $('[data-control="log-toggle"]').click();
     expect($(".cw-log-panel").classList.contains("cw-log-collapsed")).toBe(true);
-    expect(model.sent()).toEqual([]);  // local: nothing goes to Python
+    // opened, the table asks Python for the whole narration; closed, for its newest lines again
+    expect(model.sent()).toEqual([{ type: "narration", all: true }, { type: "narration", all: false }]);
+  });
+
+  it("says so when Python holds earlier lines than it sent, and where to find those beyond its limit", () => {
+    mount("crypto_trick", "follow");
+    update({ narration_more: true });
+    const toggle = $('[data-control="log-toggle"]');
+    // not "Show all 80": the table has sent only its newest lines
+    expect(toggle.textContent).toBe("Show all");
+    expect(toggle.hasAttribute("data-earlier")).toBe(true);
+    toggle.click();
+    expect($(".cw-log-more").textContent).toContain("table.timeline.narration()");
+    update({ narration_more: false });
+    expect($(".cw-log-more")).toBeNull();
+    expect($('[data-control="log-toggle"]').textContent).toBe("Show less");
   });
 });

@@ -354,6 +354,27 @@ LAYOUT_PROBLEMS_JS = r"""root => {
       if (Math.abs(a.top - b.top) < 4 && b.left < a.right - 1) out.push(`cards over each other: ${label(cards[i - 1])} and ${label(cards[i])}`);
     }
   }
+  // text drawn under another part of the table (a panel over a seat, a badge over a heading): the
+  // element on top at the middle of each line of text must be the text's own, or inside it. Cards
+  // overlap on purpose (fans, stacks, backs), and popovers (a rule card) cover what they like.
+  const floating = ".cw-rule-card, .cw-preview, .cw-overlay";
+  for (const el of root.querySelectorAll("*")) {
+    if (ignored(el) || !shown(el) || el.closest("[data-card], " + floating)) continue;
+    for (const node of el.childNodes) {
+      if (node.nodeType !== 3 || !node.textContent.trim()) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      for (const r of range.getClientRects()) {
+        const x = r.left + r.width / 2, y = r.top + r.height / 2;
+        if (r.width < 1 || x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) continue;
+        const top = document.elementFromPoint(x, y);
+        // an ancestor on top: the text lets the pointer through (pointer-events: none), so nothing is known
+        if (!top || top === el || el.contains(top) || top.contains(el) || !root.contains(top)) continue;
+        if (ignored(top) || top.closest(floating)) continue;
+        out.push(`text covered: ${label(el)} "${node.textContent.trim().slice(0, 30)}" under ${label(top)}`);
+      }
+    }
+  }
   const meets = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
   const felt = root.querySelector(".cw-felt");
   for (const sel of [".cw-error"]) {

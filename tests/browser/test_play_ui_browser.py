@@ -259,6 +259,16 @@ READABLE = [
                       "while t.view['phase'] != 'turn':\n    t.step(t.legal[0])\nt"),
     ("want-848", 848, "from cardwidgets import CryptoTrick\nt = CryptoTrick(players=5, seed=3, seat=0, bots='greedy', bot_delay=0)\n"
                       "while t.view['phase'] != 'declare':\n    t.step(t.legal[0])\nt"),
+    # a forced bust's revealed hand beside the seats' grid of a narrow table, not over a seat
+    ("bust-484", 484, "from cardwidgets import CirnoNeu\nt = CirnoNeu(players=4, seat=0, bots='greedy', life_system=True, seed=7, "
+                      "bot_delay=0)\nfor a in ['play 6', 'play 10', 'play 1', 'play 5', 'play 6', 'play turn']:\n    t.step(a)\n"
+                      "assert t.view['revealed']\nt"),
+    # the "winning" ribbon over the trick's first card, clear of the panel's heading
+    ("follow-484", 484, "from cardwidgets import CryptoTrick\nt = CryptoTrick(players=4, seat=0, bots='greedy', seed=3, bot_delay=0)\n"
+                        "while not (t.view['phase'] == 'follow' and t.state.current_player == 0 and t.view['table']):\n"
+                        "    t.step(t.legal[-1])\nt"),
+    # beside an open file browser: every seat, the Storage's columns and the scrubber inside the table
+    ("depot-232", 232, "from cardwidgets import Depot\nt = Depot(players=4, seat=0, bots='greedy', seed=2026)\nt"),
 ]
 
 

@@ -786,7 +786,7 @@ class StandardState(_TrickTable):
                 ev.append(Event("score", {"seat": s, "house": h, "collapsed": f, "target": t, "score": sc},
                                 "Y10.2", f"{self.seat_label(s)} scores {number(sc)}: {how}{pen} (rules Y10.2, Y10.3)."))
             ev.append(Event("round_end", {"round": self._round, "totals": list(self._totals)}, "Y10.4",
-                            "Totals: " + ", ".join(f"{self.seat_label(s)} {self._totals[s]}"
+                            "Totals: " + ", ".join(f"{self.seat_label(s)} {number(self._totals[s])}"
                                                    for s in range(self.players)) + " (rule Y10.4)."))
         if self._round < cfg.rounds:
             self._hidden(ev, f"the cards are shuffled and dealt for round {self._round + 1}")

@@ -209,7 +209,13 @@ export function drawFrame(ctx, layout) {
   const side = h("aside", { class: "cw-side" }, [
     renderLog(ctx.get("narration"), {
       open: !!ctx.ui.logOpen,
-      onToggle: () => { ctx.ui.logOpen = !ctx.ui.logOpen; ctx.redraw(); },
+      more: !!ctx.get("narration_more"),
+      // the table sends the newest lines; opened, it asks Python for (nearly) all of them
+      onToggle: () => {
+        ctx.ui.logOpen = !ctx.ui.logOpen;
+        ctx.send({ type: "narration", all: ctx.ui.logOpen });
+        ctx.redraw();
+      },
     }),
     renderHistory({
       cursor: f.cursor, length: f.historyLen, branch: ctx.get("branch") || "main", branches: arr(ctx.get("branches")),
@@ -560,7 +566,8 @@ export function lastMoveBadge(f, i) {
   const last = f.view.last_action;
   if (!last || last.seat !== i || f.finished) return null;
   const text = f.layout.describe ? f.layout.describe(String(last.action), f) : String(last.action);
-  return h("div", { class: "cw-bubble", title: `last move: ${last.action}` }, text);
+  // the whole text first: a narrow seat cuts the bubble with "…"
+  return h("div", { class: "cw-bubble", title: `${text} — the last move (${last.action})` }, text);
 }
 
 /**

@@ -7,7 +7,7 @@ import { watchPreviews } from "./preview.js";
 
 /** The synced traits whose change redraws a table. */
 export const TRAITS = ["view", "legal", "narration", "cursor", "history_len", "last_error", "thinking", "bot_seats",
-  "branch", "branches", "hold", "refusals", "rules", "seat", "bot_delay", "animations", "playing", "lesson", "hotseat", "curtain"];
+  "branch", "branches", "hold", "refusals", "rules", "seat", "bot_delay", "animations", "playing", "lesson", "hotseat", "curtain", "narration_more"];
 // (`preview` is not one: an answer only refills the preview's slot, see preview.js)
 
 /**
@@ -16,7 +16,7 @@ export const TRAITS = ["view", "legal", "narration", "cursor", "history_len", "l
  */
 const ONE_AT_A_TIME = new Set(["act", "continue", "undo", "skip", "restart", "next_lesson", "iam"]);
 /** Messages that are no action of the person: they leave a refusal on show. */
-const QUIET = new Set(["clear_error", "preview"]);
+const QUIET = new Set(["clear_error", "preview", "narration"]);
 /** A move not answered after this long no longer blocks the next (ms): the kernel may be gone. */
 const ANSWER_TIMEOUT = 4000;
 
@@ -229,15 +229,39 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
   // yet, where setting scrollTop does nothing: so scroll now, and again on the first
   // frames once the table is in the page. A reader who scrolled up keeps their place
   // until a new line arrives.
+  // A list shown at its newest line stays there when its size changes without a redraw (the
+  // output area or the window resized, a sidebar opened): the browser keeps its scrollTop.
   let frame = 0;
+  /** @type {WeakSet<Element>} lists at their newest line */
+  let pinned = new WeakSet();
+  const sized = typeof ResizeObserver === "function"
+    ? new ResizeObserver((entries) => {
+      for (const { target } of entries) if (pinned.has(target)) target.scrollTop = target.scrollHeight;
+    })
+    : null;
+  /** @param {Element} box */
+  const onScroll = (box) => () => {
+    if (box.scrollHeight - box.scrollTop - box.clientHeight <= 8) pinned.add(box);
+    else pinned.delete(box);
+  };
   /** @param {Map<string, {top: number, atEnd: boolean}>} saved */
   function keepScroll(saved) {
     const apply = () => {
       for (const box of root.querySelectorAll("[data-autoscroll]")) {
         const was = saved.get(box.getAttribute("data-autoscroll-key") || "");
         box.scrollTop = was && !was.atEnd ? was.top : box.scrollHeight;
+        if (was && !was.atEnd) pinned.delete(box);
+        else pinned.add(box);
       }
     };
+    if (sized) {
+      sized.disconnect();
+      pinned = new WeakSet();
+      for (const box of root.querySelectorAll("[data-autoscroll]")) {
+        sized.observe(box);
+        box.addEventListener("scroll", onScroll(box), { passive: true });
+      }
+    }
     apply();
     if (frame || typeof requestAnimationFrame !== "function") return;
     let frames = 0;
@@ -282,6 +306,7 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
     alive = false;
     previews.stop();
     if (frame && typeof cancelAnimationFrame === "function") cancelAnimationFrame(frame);
+    sized?.disconnect();
     if (waiting) clearTimeout(waiting.timer);
     motion?.clear();
     for (const ev of events) model.off(ev, markDirty);

@@ -273,8 +273,10 @@ export function soloPlayer(f) {
             : `${m.sel} fits no crab now: hover over a crab to see why.`),
           h("button", { type: "button", class: "cw-btn", "data-control": "cancel", onClick: () => { f.local.sel = null; f.redraw(); } }, "Cancel"));
       } else {
+        // a crab can be given up only while it holds cards (every crab empty: place a card)
+        const giveUp = f.legal.some((a) => a.startsWith("giveup "));
         controls.push(h("span", { class: "cw-hint cw-hint-line" }, withRuleIds(m.places.length
-          ? "Click a row card, then the crab to put it on (rules Y14.4–Y14.7); or give up a crab (rule Y14.11)."
+          ? `Click a row card, then the crab to put it on (rules Y14.4–Y14.7)${giveUp ? "; or give up a crab (rule Y14.11)" : ""}.`
           : "No row card fits any crab: you must give up a crab (rule Y14.12).")));
       }
     }

@@ -453,12 +453,15 @@ export function trickPlayer(f) {
       + (roofed ? "Your house has a roof: cards you capture now are discarded (rule Y8.6)."
         : `Your house is ${size}, the target ${m.target}${m.duo ? " (the NPC's house, still growing)" : ""}.`)));
   }
+  // a number held in both colours is named with its colour too: colour alone does not tell them apart
+  const numbers = f.moves.filter((p) => p.kind === "play").map((p) => cardParts(p.card).number);
+  const twice = new Set(numbers.filter((x, i) => numbers.indexOf(x) !== i));
   const moves = f.moves.filter((p) => p.kind !== "arrange").map((p) => {
     if (p.kind === "play") {
       const { letter, number } = cardParts(p.card);
       return moveChip(f, {
         action: p.text, title: `${p.text}: size ${m.deck.sizes[p.card] ?? "?"}${m.deck.roofs.has(p.card) ? ", a roof" : ""}`,
-        content: h("span", { class: "cw-move-pip", "data-tone": letter }, String(number)),
+        content: h("span", { class: "cw-move-pip", "data-tone": letter }, twice.has(number) ? p.card : String(number)),
         onClick: () => f.act(p.text),
       });
     }
@@ -490,7 +493,7 @@ function roundTable(f, r, totals) {
     h("tbody", null, order.map((s) => {
       const hs = Number(r.house_sizes[s] ?? 0);
       const st = standing(hs, t);
-      return h("tr", { "data-seat": s, class: r.scores[s] === Math.max(...r.scores) && "cw-winner-row" }, [
+      return h("tr", { "data-seat": s, class: r.scores[s] === Math.max(...r.scores) && "cw-round-best" }, [
         h("td", { class: "cw-player-cell" }, f.label(s)),
         h("td", null, String(hs)),
         h("td", { class: `cw-vs cw-vs-${st}` }, st === "on" ? "on target" : st === "under" ? `${t - hs} under` : `${hs - t} over`),
