@@ -194,6 +194,12 @@ def test_a_pending_arrangement_is_seen_by_its_captor_only():
                     assert same == (a != captor), a
                 assert ITEM + cards[-1] not in {env.action_names[i] for i in
                                                 np.flatnonzero(env.observe(captor)["action_mask"])}
+                # choosing that card again is refused by the rule, not by the notation, and changes nothing
+                chosen = env.game_state.to_dict()
+                with pytest.raises(IllegalActionError) as e:
+                    env.step(env.action_index(ITEM + cards[-1]))
+                assert e.value.rule == "Y8.3" and "each once" in str(e.value)
+                assert env.pending == (cards[-1],) and env.game_state.to_dict() == chosen
                 # Go on bottom to top in reverse; the last card goes on top by itself.
                 order = [cards[-1]] + cards[:-1][::-1]
                 seat = env.possible_agents.index(captor)

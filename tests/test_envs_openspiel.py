@@ -93,6 +93,30 @@ def test_parameters():
     assert "size_table" not in spec  # not a scalar
 
 
+def test_every_scalar_value_of_an_option_can_be_asked_for():
+    """-1 stands for None where -1 is no value of the option, and for "random" at a seat option;
+    cirno+neu's set_value, which may be -1, takes its number as text ("" for None)."""
+    from cardwidgets.envs._openspiel import _kwargs
+
+    spec = load("cirno_neu").get_type().parameter_specification
+    assert spec["set_value"] == "" and spec["first_dealer"] == 0
+    assert _kwargs("cirno_neu", {**spec, "set_value": "-50"})["set_value"] == -50
+    assert _kwargs("cirno_neu", {**spec, "set_value": "-1"})["set_value"] == -1
+    assert _kwargs("cirno_neu", spec)["set_value"] is None
+    assert _kwargs("cirno_neu", {**spec, "first_dealer": -1})["first_dealer"] == "random"
+    assert _kwargs("depot", {**load("depot").get_type().parameter_specification, "starting_player": -1})[
+        "starting_player"] == "random"
+    assert _kwargs("crypto_trick", {**load("crypto_trick").get_type().parameter_specification, "first_player": -1})[
+        "first_player"] == "random"
+    assert load("yadokarick").get_type().parameter_specification["rounds"] == -1  # None: as before
+    state = load("cirno_neu", set_value="-50", rng_seed=1).new_initial_state()
+    assert state.table.state.config.set_value == -50
+    dealers = {load("cirno_neu", first_dealer=-1, rng_seed=s).new_initial_state().table.state.dealer for s in range(12)}
+    assert len(dealers) > 1  # a random first dealer, drawn from each game's seed
+    with pytest.raises(ValueError, match="whole number"):
+        load("cirno_neu", set_value="x")
+
+
 def test_rng_seed_makes_the_same_games():
     def deals(seed):
         g = load("depot", players=3, rng_seed=seed)

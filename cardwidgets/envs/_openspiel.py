@@ -42,7 +42,10 @@ from ..games import available_games, game_module, game_spec
 from .adapter import EnvSpec, Table, adapter
 
 PREFIX = "python_cardwidgets_"
-NONE_INT = -1  # an int parameter's stand-in for an option's None
+#: An int parameter's stand-in for an option's ``None``, or for ``"random"`` (a seat option),
+#: where -1 is no value of the option itself.
+NONE_INT = -1
+RANDOM_INT = -1
 
 
 # --------------------------------------------------------------------------- parameters
@@ -61,9 +64,32 @@ def _params(spec: GameSpec, default_players: int) -> dict[str, Any]:
         d = opt.default
         if isinstance(d, (bool, int, str)):
             out[opt.name] = d
-        elif d is None and (_int_ok(opt, 0) or _int_ok(opt, 1)) and not _int_ok(opt, NONE_INT):
-            out[opt.name] = NONE_INT
+        elif d is None and (_int_ok(opt, 0) or _int_ok(opt, 1)):
+            # -1 for None where -1 is no value of the option; else the number as text, "" for None
+            out[opt.name] = "" if _int_ok(opt, NONE_INT) else NONE_INT
     return out
+
+
+def _random_seat(opt: Option) -> bool:
+    """An int option that also takes ``"random"`` (which seat deals, leads ...): -1 stands for it."""
+    return (isinstance(opt.default, int) and not isinstance(opt.default, bool) and _int_ok(opt, "random")
+            and not _int_ok(opt, RANDOM_INT))
+
+
+def _option_value(opt: Option, value: Any) -> Any:
+    """An option's value from its OpenSpiel parameter (see ``_params``)."""
+    if opt.default is None and value == NONE_INT and not isinstance(value, str):
+        return None
+    if opt.default is None and isinstance(value, str):
+        if value.strip() == "":
+            return None
+        try:
+            return int(value)
+        except ValueError:
+            raise ValueError(f"{opt.name}={value!r}: give a whole number as text, or \"\" for None") from None
+    if value == RANDOM_INT and _random_seat(opt):
+        return "random"
+    return value
 
 
 def _default_players(game: str) -> int:
@@ -85,9 +111,7 @@ def _kwargs(game: str, params: dict[str, Any]) -> dict[str, Any]:
     for opt in spec.options:
         if opt.name not in params:
             continue
-        value = params[opt.name]
-        if opt.default is None and value == NONE_INT:
-            value = None
+        value = _option_value(opt, params[opt.name])
         if opt.name in applies:
             kw[opt.name] = value
         elif value != opt.default:

@@ -431,8 +431,11 @@ class Table:
         text = spec.names[i]
         item = spec.adapter.item_of(text)
         if item is not None:
-            # The combinatorial action as far as it would go: the engine says what is wrong.
-            text = spec.adapter.sequence_text(self.prefix + (item,))
+            # The combinatorial action as far as it would go: the engine says what is wrong. An item
+            # chosen already is no new notation (the parser would refuse a card named twice): the
+            # engine's refusal of the choice so far says each item is taken once.
+            items = self.prefix if item in self.prefix else self.prefix + (item,)
+            text = spec.adapter.sequence_text(items)
         self.state.check(text)
         raise AssertionError(f"{spec.game}: the engine accepts {text!r}, which is not in the legal list")
 
