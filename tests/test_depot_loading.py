@@ -70,7 +70,7 @@ def test_a_value_may_not_overflow_its_count():
     # 300 cards of one value spilled into the next value's byte: OverflowError, not ValueError.
     data = _respond()
     data["state"]["hands"][0] = [8] * 300
-    _refused(data, "255")
+    _refused(data, "80")
 
 
 def test_a_match_deals_every_game():
@@ -246,3 +246,19 @@ def test_a_hand_built_start_played_on_loads():
     built = setup_position(3, [[1, 2], [3, 4], [5, 6]], [2, 3, 4])
     built.apply(built.legal_actions()[0])
     assert from_dict(built.to_dict()) == built
+
+
+def test_no_game_has_a_set_longer_than_a_play_can_be_written():
+    # 255 cards of a value were allowed, but a play names at most 80: a legal 90-card set was
+    # offered to the RL adapters and the browser, and no replay or position could hold it.
+    from cardwidgets.games.depot import MAX_COPIES, parse_action, setup_position
+
+    with pytest.raises(ValueError, match="0 to 80"):
+        new_game(players=3, seed=1, deck_counts={1: MAX_COPIES + 1, 2: 10})
+    deck = {1: MAX_COPIES, 2: 10, 3: 10, 4: 10, 5: 10, 6: 10, 7: 10, 8: 10}
+    # the set limit is the Storage's (D3): 40 ones there let a set of the 40 in the hand be played
+    st = setup_position(3, [[1] * 40 + [2], [3, 4], [5, 6]], [1] * 40 + [7], deck_counts=deck)
+    longest = max((str(a) for a in st.legal_actions()), key=len)
+    assert longest.count("1") == 40 and parse_action(longest) is not None
+    st.apply(longest)
+    assert type(st).from_dict(st.to_dict()).to_dict() == st.to_dict()

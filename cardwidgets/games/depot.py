@@ -42,15 +42,18 @@ DEFAULT_STORAGE = {3: 3, 4: 4, 5: 4}  # D2.3
 #: The engine's bound on the turns of one game (D9.3: the rules set none). A game
 #: that reaches it ends as aborted, so no sequence of moves keeps a kernel busy.
 TURN_BOUND = 20_000
+#: The most cards of one value a game may have: a set can then never be longer than a play's
+#: notation may be (``play`` and 80 values fit the 200 characters of an action), and every
+#: zone's count fits its byte (see _ONE).
+MAX_COPIES = 80
 
 
 def _per_value(value: Any) -> str | None:
     if not isinstance(value, dict) or not value:
         return "expected a dict {value: count} for values 1..8"
     for k, c in value.items():
-        if _int_key(k) not in VALUES or isinstance(c, bool) or not isinstance(c, int) or not 0 <= c <= 255:
-            # 255: every zone is a count vector with one byte per value (see _ONE)
-            return "expected a dict {value: count} with values 1..8 and counts from 0 to 255"
+        if _int_key(k) not in VALUES or isinstance(c, bool) or not isinstance(c, int) or not 0 <= c <= MAX_COPIES:
+            return f"expected a dict {{value: count}} with values 1..8 and counts from 0 to {MAX_COPIES}"
     return None
 
 
@@ -227,8 +230,8 @@ def parse_action(text: str) -> Action:
     if verb == "play":
         if not rest:
             raise InvalidActionError(f"{quote(text)}: a play names at least one card value (D4.1)")
-        if len(rest) > 80:
-            raise InvalidActionError(f"{quote(text)}: a play has at most 80 cards")
+        if len(rest) > MAX_COPIES:
+            raise InvalidActionError(f"{quote(text)}: a play has at most {MAX_COPIES} cards")
         return _play(tuple(sorted(_value(t, text) for t in rest)))
     if verb == "pass":
         take = give = None
@@ -282,7 +285,7 @@ _PASS: dict[tuple[int | None, int | None], Pass] = {
 # int whose byte ``v`` counts the cards of value ``v`` (byte 0 is unused). Ints are
 # immutable, so clone() shares them; moving a card is one addition; and
 # ``_vec(x)`` gives the counts as bytes for C-speed indexing, max, sum and translate.
-# A count never exceeds 255 because no deck may hold more of one value (_per_value).
+# A count never exceeds MAX_COPIES because no game may hold more of one value.
 # (``_ONE``, one card of each value, is defined with the values at the top.)
 
 
@@ -511,7 +514,7 @@ class _StorageClass:
         self.infos = _Memo(lambda size: _StorageInfo(size, self.sl, self.rl, self.passes))
 
 
-#: set limit -> values present -> class (the set limit is at most 255, see _per_value)
+#: set limit -> values present -> class (the set limit is at most MAX_COPIES)
 _CLASSES = [_Memo(lambda present, sl=sl: _StorageClass(sl, present)) for sl in range(256)]
 #: Storage content -> info, for the contents met lately. Simulations meet new contents all
 #: the time (the target grows every round), so the fast path looks a miss up by class
@@ -537,9 +540,9 @@ def _zone(cards: Any) -> int:
     if not isinstance(cards, list) or any(isinstance(v, bool) or not isinstance(v, int) or v not in VALUES
                                           for v in cards):
         raise ValueError(f"a zone is a list of card values 1-8, got {show(cards, 60)}")
-    if len(cards) > 255 and max(Counter(cards).values()) > 255:
-        # one byte per value (see _ONE): more would spill into the next value's count
-        raise ValueError("a zone holds more than 255 cards of one value")
+    if len(cards) > MAX_COPIES and max(Counter(cards).values()) > MAX_COPIES:
+        # no game has more (and one byte per value, see _ONE: more than 255 would spill over)
+        raise ValueError(f"a zone holds more than {MAX_COPIES} cards of one value")
     return _counts(cards)
 
 
@@ -1469,8 +1472,8 @@ class DepotState(State):
 
     def _check_cards(self) -> None:
         have = self.all_cards()
-        if any(k > 255 for k in have.values()):
-            raise ValueError("more than 255 cards of one value")  # one byte per value (see _ONE)
+        if any(k > MAX_COPIES for k in have.values()):
+            raise ValueError(f"more than {MAX_COPIES} cards of one value")
         if self._built is True:  # saved by an older version: whatever it holds is its game's cards
             self._built = _counts(have.elements())
         want = self._deck_multiset() if self._built is None else Counter(_cards(self._built))
@@ -1725,7 +1728,7 @@ class DepotState(State):
             return v
 
         full = self._deck_multiset()
-        counts = field("cards", ",".join(str(full[v]) for v in VALUES)).ints(0, 255)
+        counts = field("cards", ",".join(str(full[v]) for v in VALUES)).ints(0, MAX_COPIES)
         if len(counts) != 8:
             raise where["cards"].error(f"write how many cards of each value 1 to 8 this game has: 8 numbers, "
                                        f"got {len(counts)}")
@@ -2009,8 +2012,8 @@ def setup_position(
     st._round = round
     st._phase = "lead" if standing is None else "respond"
     have = st.all_cards()
-    if max(have.values()) > 255:
-        raise ValueError("more than 255 cards of one value")
+    if max(have.values()) > MAX_COPIES:
+        raise ValueError(f"more than {MAX_COPIES} cards of one value")
     st._built = _counts(have.elements())
     st._check_loaded()
     st._mark_origin()
