@@ -714,3 +714,15 @@ def test_the_command_line_tells_a_re_dealt_line_to_its_seat_alone(tmp_path, caps
     assert "rule G5" in err and err.count("\n") == 1
     assert main(["replay", str(path), "--seat", "A", "--branch", dealt]) == 0
     assert main(["replay", str(path), "--branch", dealt]) == 0
+
+
+def test_many_views_share_the_pace_without_a_chain_of_observers():
+    # Each table passed a shared value on to the others, which passed it on again: at about 150
+    # views a RecursionError left the tables disagreeing.
+    t = widgets.CryptoTrick(players=3, seed=4, seat=0, bots={2: "greedy"}, bot_delay=0.5)
+    views = [t.view_for(1) for _ in range(400)]
+    send(views[7], {"type": "speed", "delay": 1.25})
+    assert views[7].last_error == ""
+    assert {v.bot_delay for v in views} == {t.bot_delay} == {1.25}
+    t.bot_delay = 0.0
+    assert {v.bot_delay for v in views} == {0.0}

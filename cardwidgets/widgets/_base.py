@@ -793,11 +793,18 @@ class TableWidget(anywidget.AnyWidget):
     def _share(self, change: dict[str, Any]) -> None:
         # The bots' pace, their scheduled move and a round's wait belong to the game: every
         # table on it shows the same (setting the same value again does nothing).
-        if not hasattr(self, "_group"):
+        group = getattr(self, "_group", None)
+        if group is None or group.sharing:
             return
-        for table in self._group.others(self):
-            if getattr(table, change["name"]) != change["new"]:
-                setattr(table, change["name"], change["new"])
+        # One table sets every other one, which passes nothing on: no chain of observers as
+        # deep as the number of views (a RecursionError at about 150).
+        group.sharing = True
+        try:
+            for table in group.others(self):
+                if getattr(table, change["name"]) != change["new"]:
+                    setattr(table, change["name"], change["new"])
+        finally:
+            group.sharing = False
 
     def _update_curtain(self, st: State) -> None:
         """Hot seat: show the seat to act if it said "I am ...", else lower the curtain for it.

@@ -28,6 +28,8 @@ class Group:
         self.bots = bots
         self.pending: Any = None
         self.stalled = False
+        #: A table is setting a shared value on the others: they do not pass it on again.
+        self.sharing = False
         self._members: weakref.WeakSet = weakref.WeakSet()
 
     def add(self, table: Any) -> None:
