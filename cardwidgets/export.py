@@ -26,8 +26,8 @@ True
 
 The data (``export_data``) is JSON: ``strings`` (every narration line once),
 ``root`` (the first position's view and its narration, as string indexes),
-``lines`` (each with ``name``, ``parent``, ``from``, ``length``, ``notes`` and one
-step per own position: ``[patch, narration]``, the patch taking the view of the
+``lines`` (each with ``name``, ``parent``, ``from``, ``length``, ``notes`` on its own
+actions (those of the shared part are its parents') and one step per own position: ``[patch, narration]``, the patch taking the view of the
 position before to this one) and ``start`` (the line and position shown first).
 A patch is ``[value]`` (the new value), or an object of patches by key (by index,
 for a list of the same length) when the keys stay the same; an unchanged view is
@@ -50,7 +50,7 @@ __all__ = ["FORMAT", "VERSION", "Exported", "decode", "export_data", "read_html"
 
 FORMAT = "cardwidgets-export"
 #: Raised when the data's layout changes (the page's player reads this version).
-VERSION = 1
+VERSION = 2
 #: Where the build puts each game's static player (``js/build.mjs``).
 STATIC = Path(__file__).resolve().parent / "static" / "export"
 
@@ -106,7 +106,7 @@ def export_data(timeline: Timeline, seat: int | None = None) -> dict[str, Any]:
             steps.append([{} if patch is None else patch, narration(n, info.name)])
             before = view
         lines.append({"name": info.name, "parent": parent, "from": info.start, "length": info.length,
-                      "notes": {str(k): v for k, v in timeline.notes(info.name).items()}, "steps": steps})
+                      "notes": {str(k): v for k, v in timeline.notes(info.name, own=True).items()}, "steps": steps})
     spec = game_spec(root.game)
     return {
         "format": FORMAT, "version": VERSION, "game": root.game, "title": spec.title, "seat": seat,
@@ -194,8 +194,9 @@ class Exported:
     """
 
     def __init__(self, data: dict[str, Any]) -> None:
-        if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("version") != VERSION:
-            raise ValueError(f"not {FORMAT} data of version {VERSION}")
+        # version 1 held every note along a line, version 2 those of its own part: read alike
+        if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("version") not in (1, VERSION):
+            raise ValueError(f"not {FORMAT} data of version 1 or {VERSION}")
         _check(data)
         self.data = data
         self.lines: dict[str, dict[str, Any]] = {line["name"]: line for line in data["lines"]}
@@ -245,8 +246,17 @@ class Exported:
         return [strings[i] for group in reversed(groups) for i in group]
 
     def notes(self, line: str) -> dict[int, str]:
-        """The notes along ``line``: action index -> text."""
-        return {int(k): v for k, v in self.lines[line]["notes"].items()}
+        """The notes along ``line``: action index -> text (each line holds those of its own part)."""
+        out: dict[int, str] = {}
+        ln: dict[str, Any] | None = self.lines[line]
+        limit = ln["length"]
+        while ln is not None:
+            for k, v in ln["notes"].items():
+                if ln["from"] <= int(k) < limit:
+                    out.setdefault(int(k), v)
+            limit = ln["from"]
+            ln = None if ln["parent"] is None else self.lines[ln["parent"]]
+        return dict(sorted(out.items()))
 
 
 def _check(data: dict[str, Any]) -> None:

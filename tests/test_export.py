@@ -460,3 +460,26 @@ def test_the_js_fixture_is_current():
         FIXTURE.write_text(json.dumps(made, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
     assert json.loads(FIXTURE.read_text(encoding="utf-8")) == made, \
         "js/test/fixtures/export.json is out of date: CW_UPDATE_FIXTURES=1 pytest tests/test_export.py"
+
+
+def test_notes_are_written_once_however_many_lines_share_them():
+    # Each line held every note along its shared part: N noted moves with N branches at the end
+    # wrote N * N notes (107 MB for N = 1000).
+    tl = Timeline(game_module("yadokarick").new_game(players=3, seed=2))
+    rng = random.Random(1)
+    for _ in range(30):
+        tl.step(rng.choice(tl.state.legal_actions()))
+        tl.note("x" * 50)
+    last = str(tl.state.history[-1])
+    for k in range(10):
+        tl.switch("main")
+        tl.goto(29)
+        others = [a for a in tl.state.legal_actions() if str(a) != last]
+        tl.step(others[k % len(others)])
+    assert len(tl.branches) > 1
+    data = export.export_data(tl)
+    assert sum(len(line["notes"]) for line in data["lines"]) == 30  # each note once, on its line
+    back = export.decode(data)
+    for info in tl.branches:
+        assert back.notes(info.name) == tl.notes(info.name)
+        assert len(back.notes(info.name)) == (30 if info.name == "main" else 29)

@@ -184,11 +184,14 @@ class Timeline:
             n, ln = ln.start, ln.base
         yield self._root_events
 
-    def notes(self, line: str | None = None) -> dict[int, str]:
-        """The comments along a line (the current one by default): action index -> text."""
+    def notes(self, line: str | None = None, own: bool = False) -> dict[int, str]:
+        """The comments along a line (the current one by default): action index -> text; with
+        ``own``, only those on the line's own actions (after its branch point)."""
         out: dict[int, str] = {}
         ln: Line | None = self._line if line is None else self._get(line)
         limit = ln.length
+        if own:
+            return dict(sorted((k, v) for k, v in ln.notes.items() if ln.start <= k < limit))
         while ln is not None:
             out.update({k: v for k, v in ln.notes.items() if ln.start <= k < limit})
             limit = ln.start

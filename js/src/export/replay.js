@@ -4,7 +4,7 @@
 // before, and frozen so that no renderer can change a position another one shares.
 
 /** The data layout this player reads (cardwidgets.export.VERSION). */
-export const VERSION = 1;
+export const VERSION = 2;
 
 /**
  * @typedef {Object} LineData  one line of play as the file holds it
@@ -152,9 +152,20 @@ export class Replay {
    * @returns {Array<{index: number, text: string}>}
    */
   notes(name) {
-    return Object.entries(this.line(name).notes)
-      .map(([k, text]) => ({ index: Number(k), text: String(text) }))
-      .sort((a, b) => a.index - b.index);
+    // each line holds the notes of its own part: the shared part's are its parents'
+    /** @type {Map<number, string>} */
+    const out = new Map();
+    let l = this.line(name);
+    let limit = l.length;
+    while (l) {
+      for (const [k, text] of Object.entries(l.notes)) {
+        const index = Number(k);
+        if (index >= l.from && index < limit && !out.has(index)) out.set(index, String(text));
+      }
+      limit = l.from;
+      l = l.parent == null ? null : this.line(l.parent);
+    }
+    return [...out].map(([index, text]) => ({ index, text })).sort((a, b) => a.index - b.index);
   }
 
   /** @returns {Array<{name: string, parent: string | null, from: number, length: number}>} as the scrubber lists them */
