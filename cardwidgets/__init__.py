@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .core import (Event, Explanation, IllegalActionError, InvalidActionError, Outcome, State, Termination,
-                   Timeline)
+from .core import (Event, Explanation, IllegalActionError, InvalidActionError, Outcome, SamplingLimitError, State,
+                   Termination, Timeline)
 from .core.position import PositionError, from_position
 from .core.replay import Replay, ReplayError
 from .games import available_games, game_module, game_spec
@@ -71,6 +71,7 @@ _NAMES = [
     "PositionError",
     "Replay",
     "ReplayError",
+    "SamplingLimitError",
     "State",
     "Termination",
     "Timeline",

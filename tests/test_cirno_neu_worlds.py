@@ -223,3 +223,53 @@ def test_a_world_is_a_game_that_plays_on():
     while not w.is_terminal:
         w.apply(rng.choice(w.legal_actions()))
     assert w.outcome() is not None
+
+
+def _many_reshuffles(at_least: int):
+    """8 players with 7 cards each leave a draw pile of 3: nearly every draw reshuffles."""
+    from cardwidgets.bots import ask, make_bot
+
+    st = new_game(players=8, seed=1, hand_size=7, life_system=True, lives=20)
+    bots = [make_bot("cirno_neu", "greedy", seed=s) for s in range(8)]
+    while st._record().epochs < at_least:
+        st.apply(ask(bots[st.current_player], st))
+    return st
+
+
+def test_a_search_that_would_take_too_long_gives_up_clearly_and_changes_nothing(monkeypatch):
+    # A round of ~100 reshuffles took the world search 20 s and more (exponential in the worst
+    # case): an IS-MCTS bot asks for a world every iteration, so the kernel hung.
+    import cardwidgets.games.cirno_neu as cn
+    from cardwidgets import SamplingLimitError, Timeline
+    from cardwidgets.bots import ask, make_bot
+
+    st = _many_reshuffles(30)
+    while len(st.legal_actions()) < 2:  # a real choice for the search bot below
+        st.apply(st.legal_actions()[0])
+    seat = (st.current_player + 1) % 8
+    assert st.sample_world(seat, random.Random(1)).view(seat) == st.view(seat)  # fine within the limit
+    monkeypatch.setattr(cn, "SEARCH_LIMIT", 0)  # every dead end is one too many
+    before = st.to_dict()
+    worlds = 0
+    for r in range(20):
+        try:
+            st.sample_world(seat, random.Random(r))
+            worlds += 1
+        except SamplingLimitError as e:
+            assert "reshuffles" in str(e)
+    assert worlds < 20 and st.to_dict() == before
+    # a search bot then plays the greedy bot's move, from its view alone
+    bot = make_bot("cirno_neu", {"name": "ismcts", "iterations": 30}, seed=3)
+    move = ask(bot, st)
+    assert str(move) in {str(a) for a in st.legal_actions()} and st.to_dict() == before
+    assert bot.last.iterations == 0
+    # a seated player's move in the past is not made: the timeline is as it was
+    tl = Timeline(st)
+    tl.goto(tl.length - 1)
+    me = tl.state.current_player
+    other = next((a for a in tl.state.legal_actions() if str(a) != str(st.history[-1])), None)
+    if other is not None:
+        try:
+            tl.step(other, seat=me)
+        except SamplingLimitError:
+            assert len(tl.branches) == 1 and tl.cursor == tl.length - 1

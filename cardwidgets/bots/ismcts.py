@@ -36,6 +36,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
+from ..core.errors import SamplingLimitError
 from ..games import game_module
 
 #: A world sampler: ``worlds(rng)`` is ``state.sample_world(seat, rng)`` of the real
@@ -318,13 +319,25 @@ class ISMCTSBot:
                             "tell apart; ask it through cardwidgets.bots.ask(bot, state)")
         rng = self._rng(view, legal)
         start = self.clock()
-        first = worlds(rng)
+        try:
+            first = worlds(rng)
+        except SamplingLimitError:
+            # No world to search in (see SamplingLimitError): the game's greedy bot, which
+            # needs none, decides from the view alone.
+            from . import make_bot  # here: the registry imports this module
+
+            self.last = SearchInfo(0, self.clock() - start, {}, {})
+            return make_bot(view["game"], "greedy", seed=rng.getrandbits(63)).act(view, legal)
         cfg = self.settings(first.game, first.mode)
         search = _Search(first, worlds, cfg, self.clock)
-        if cfg["root"] == "halving":
-            best = search.halving(first, list(legal), rng, start)
-        else:
-            best = search.ucb(first, list(legal), rng, start)
+        try:
+            if cfg["root"] == "halving":
+                best = search.halving(first, list(legal), rng, start)
+            else:
+                best = search.ucb(first, list(legal), rng, start)
+        except SamplingLimitError:  # a later world could not be dealt: what was searched decides
+            kids = search.root.kids.get(search.seat, {})
+            best = max(legal, key=lambda a: kids[a].visits if a in kids else 0)
         seconds = self.clock() - start
         kids = search.root.kids.get(search.seat, {})
         visits = {a: kids[a].visits if a in kids else 0 for a in legal}

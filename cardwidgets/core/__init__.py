@@ -1,6 +1,6 @@
 """Game-agnostic engine parts: the kit every game is built on. Standard library only."""
 
-from .errors import CORE_RULES, MAX_ACTION_TEXT, IllegalActionError, InvalidActionError
+from .errors import CORE_RULES, MAX_ACTION_TEXT, IllegalActionError, InvalidActionError, SamplingLimitError
 from .events import Event, Explanation, number, visible
 from .outcome import Outcome, Termination
 from .rng import Recorded, Recorder, fresh_seed
@@ -19,6 +19,7 @@ __all__ = [
     "GameSpec",
     "IllegalActionError",
     "InvalidActionError",
+    "SamplingLimitError",
     "Mode",
     "Option",
     "Outcome",

@@ -32,6 +32,12 @@ class InvalidActionError(ValueError):
     """The action text (or object) is malformed: it is not an action of this game."""
 
 
+class SamplingLimitError(RuntimeError):
+    """``sample_world`` gave up: dealing the unseen cards again so that they fit everything
+    the seat saw took longer than its search may (a round of very many reshuffles). Nothing
+    changed; a search bot then plays without searching, a move in the past is not made."""
+
+
 class IllegalActionError(ValueError):
     """A well-formed action that the rules do not allow now.
 

@@ -42,7 +42,7 @@ from typing import Any, Iterable, Sequence
 from ..core import (ANY, Event, Field, GameSpec, IllegalActionError, InvalidActionError, Mode, Option, Outcome,
                     Phase, State, Termination, number, plural)
 from ..core.deck import check_deck, counts_to_cards, read_cards
-from ..core.errors import quote, show
+from ..core.errors import SamplingLimitError, quote, show
 from ..core.position import PositionError, Value, cards_text, deal_unknown, load_position, seat_text
 from ..core.spec import int_range, int_table_problem, seat_or_random
 
@@ -1719,13 +1719,21 @@ class _Seat:
         return hands, draw
 
 
+#: Dead ends ``_search`` may back out of before ``sample_world`` gives up (a few seconds). Rounds
+#: of ordinary tables never come near it; a round of very many reshuffles (8 players with big
+#: hands, a small draw pile: a reshuffle at nearly every draw) can need exponentially many.
+SEARCH_LIMIT = 100_000
+
+
 def _search(steps: list[tuple], remain: list[list[int]], used: dict[int, list[int]],
-            rng: random.Random) -> list[tuple[int, int]] | None:
+            rng: random.Random, limit: int | None = None) -> list[tuple[int, int]] | None:
     """For each step ``(player, cards it may be, draw piles received from by then)`` in
     order, choose which draw pile the card came from and which card it is: a pile the
     player had an unused card from, with such a card left in it. Depth first in random
     order, so every consistent choice can come out; dead ends are remembered.
-    ``remain``/``used`` end as the chosen ones leave them. ``None``: no choice fits."""
+    ``remain``/``used`` end as the chosen ones leave them. ``None``: no choice fits.
+    :class:`SamplingLimitError` after ``limit`` dead ends (``SEARCH_LIMIT``)."""
+    limit = SEARCH_LIMIT if limit is None else limit
     frames: list[list] = []
     dead: set = set()
     i, n = 0, len(steps)
@@ -1745,6 +1753,9 @@ def _search(steps: list[tuple], remain: list[list[int]], used: dict[int, list[in
             i += 1
             continue
         dead.add(_key(i, used, remain))
+        if len(dead) > limit:
+            raise SamplingLimitError(f"no world was found within {limit:,} dead ends: this round has "
+                                     f"{len(remain) - 1} reshuffles, too many to deal its unseen cards again")
         while True:  # back up to the last step with another choice
             if not frames:
                 return None

@@ -25,7 +25,7 @@ import anywidget
 import traitlets
 
 from ..bots import Bot, ask, make_bot
-from ..core import ANY, IllegalActionError, InvalidActionError, State, Timeline
+from ..core import ANY, IllegalActionError, InvalidActionError, SamplingLimitError, State, Timeline
 from ..core.errors import has_lone_surrogate, quote
 from ..core.replay import Replay
 from ..core.timeline import LineLimitError
@@ -586,7 +586,7 @@ class TableWidget(anywidget.AnyWidget):
         seat = self.seat if self.seat is not None or self.hotseat else ANY
         try:
             events = self._push(text, seat=seat, max_lines=MAX_LINES)
-        except (IllegalActionError, InvalidActionError, LineLimitError) as e:
+        except (IllegalActionError, InvalidActionError, LineLimitError, SamplingLimitError) as e:
             self.last_error = _clip(str(e))
             return
         self._hold_on(events)  # the viewer's own move can end a game too
