@@ -78,7 +78,7 @@ def _random_seat(opt: Option) -> bool:
 
 def _option_value(opt: Option, value: Any) -> Any:
     """An option's value from its OpenSpiel parameter (see ``_params``)."""
-    if opt.default is None and value == NONE_INT and not isinstance(value, str):
+    if opt.default is None and value == NONE_INT:
         return None
     if opt.default is None and isinstance(value, str):
         if value.strip() == "":
