@@ -321,6 +321,17 @@ def test_a_time_budget_counts_iterations(root):
     assert bot.totals["iterations"] == bot.last.iterations and bot.totals["searches"] == 1
 
 
+def test_a_time_budget_used_up_by_one_iteration_ends_the_search():
+    # Halving ran at least one iteration in each of its log2(moves) rounds, however late: with
+    # long rollouts a 0.05 s budget took seconds. Once the time is gone, the next round is not begun.
+    st = cardwidgets.make("depot", players=4, seed=2)
+    while len(st.legal_actions()) < 5:
+        st.apply(st.legal_actions()[0])
+    bot = ISMCTSBot(seconds=0.5, seed=1, clock=FakeClock())  # every read of the clock is a second later
+    ask(bot, st)
+    assert bot.last.iterations == 1
+
+
 def test_both_budgets_stop_at_the_first():
     st = cardwidgets.make("depot", players=4, seed=2)
     bot = ISMCTSBot(iterations=15, seconds=1000, seed=1, clock=FakeClock())

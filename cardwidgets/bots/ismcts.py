@@ -532,6 +532,8 @@ class _Search:
         world = first
         for r in range(rounds):
             slice_end = None if self.seconds is None else start + self.seconds * (r + 1) / rounds
+            if r and self._out_of_time(slice_end):
+                break  # the earlier rounds used this one's time too: decide on what they found
             samples = None
             if self.budget is not None:
                 samples = max(1, (self.budget - self.done) // ((rounds - r) * len(alive)))
