@@ -8,11 +8,15 @@ Headless engines::
     (0, 'Depot')
 
 Tables (anywidget) are imported on first use, so simulations never load the widget
-stack: ``from cardwidgets import Depot``.
+stack: ``from cardwidgets import Depot``. So are the subpackages: after a bare
+``import cardwidgets``, ``cardwidgets.rules.lookup("D4.2")``, ``cardwidgets.lessons``,
+``cardwidgets.sim``, ``cardwidgets.bots`` ... import themselves when first named.
 """
 
 from __future__ import annotations
 
+import importlib as _importlib
+from functools import lru_cache as _lru_cache
 from typing import Any
 
 from .core import (Event, Explanation, IllegalActionError, InvalidActionError, Outcome, SamplingLimitError, State,
@@ -48,9 +52,22 @@ def _tables() -> dict[str, str]:
     return {game_spec(g).table: g for g in available_games()}
 
 
+@_lru_cache(maxsize=None)
+def _subpackages() -> frozenset[str]:
+    # The public subpackages and modules as they are on disk (rules, lessons, sim, bots, envs,
+    # export ...): each is imported when first named, so a bare ``import cardwidgets`` stays
+    # light (no widget stack, no pandas) and ``cardwidgets.sim`` still works without an import.
+    import pkgutil  # here, not at the top: it costs more than the rest of the bare import
+
+    return frozenset(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
+
+
 def __getattr__(name: str) -> Any:
     if name == "__all__":
         return [*_NAMES, *_tables()]
+    if name in _subpackages():
+        # import_module binds the submodule in this module's namespace: later lookups skip here.
+        return _importlib.import_module(f"{__name__}.{name}")
     if name in _tables():
         from . import widgets
 
@@ -59,7 +76,7 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_tables()))
+    return sorted(set(globals()) | set(_tables()) | _subpackages())
 
 
 _NAMES = [

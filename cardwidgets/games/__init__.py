@@ -7,6 +7,7 @@ layout and one line there.
 
 from __future__ import annotations
 
+import importlib
 import json
 from importlib import resources
 from typing import Any
@@ -20,6 +21,18 @@ for _name in json.loads(resources.files(__name__).joinpath("registry.json").read
 def new_game(game: str, **kwargs: Any):
     """``game_module(game).new_game(**kwargs)``."""
     return game_module(game).new_game(**kwargs)
+
+
+def __getattr__(name: str) -> Any:
+    # ``cardwidgets.games.depot`` after a bare ``import cardwidgets``: a game's module is
+    # imported when first named, so importing one engine never loads the others.
+    if name in available_games():
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(available_games()))
 
 
 __all__ = ["available_games", "game_module", "game_spec", "new_game"]
