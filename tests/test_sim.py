@@ -179,9 +179,9 @@ def test_workers_are_capped_at_the_cores_and_the_chunks(monkeypatch):
     started = []
     real = run._parallel
 
-    def spy(game, kwargs, specs, seed, chunks, workers, backend):
+    def spy(game, kwargs, specs, seed, chunks, workers, backend, *rest):
         started.append(workers)
-        return real(game, kwargs, specs, seed, chunks, workers, backend)
+        return real(game, kwargs, specs, seed, chunks, workers, backend, *rest)
 
     monkeypatch.setattr(run, "_parallel", spy)
     base = simulate("depot", 3, bots="random", seed=1, players=3)
@@ -203,7 +203,7 @@ def test_chunks_are_made_as_they_are_played(monkeypatch):
     assert isinstance(chunks, types.GeneratorType) and next(chunks) == range(0, run.MAX_CHUNK)
     played = []
 
-    def interrupted(game, kwargs, specs, seed, indexes):
+    def interrupted(game, kwargs, specs, seed, indexes, *rest):
         played.append(indexes)
         raise KeyboardInterrupt
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-from ._play import game_seed
+from ._play import BotMoveError, game_seed
 
 # Resolved on first use: a worker process imports this package to play its games and
 # must not pay for pandas, which only the tables need.
@@ -50,4 +50,4 @@ def __dir__() -> list[str]:
     return sorted([*globals(), *_LAZY])
 
 
-__all__ = ["Comparison", "METRICS", "SimResult", "Summary", "compare", "game_seed", "load", "simulate"]
+__all__ = ["BotMoveError", "Comparison", "METRICS", "SimResult", "Summary", "compare", "game_seed", "load", "simulate"]

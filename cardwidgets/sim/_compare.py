@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import math
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
@@ -60,6 +61,7 @@ def _interval(values: Any, rate: bool) -> tuple[float, float, float, int]:
     if rate:
         p = sum(xs) / len(xs)
         return (p, *wilson(p, len(xs)), len(xs))
+    xs = [x for x in xs if not math.isnan(x)]  # a forfeited game has no score
     return (*mean_interval(xs), len(xs))
 
 
@@ -152,7 +154,8 @@ class Comparison:
 
 def compare(game: str, variants: Mapping[str, Mapping[str, Any]], n: int, *,
             metric: str | Callable[[pd.DataFrame], Any] = "win_rate", bots: Any, seed: int, workers: int = 1,
-            backend: str | None = None, progress: bool = False, **new_game_kwargs: Any) -> Comparison:
+            backend: str | None = None, progress: bool = False, on_illegal: str = "raise",
+            **new_game_kwargs: Any) -> Comparison:
     """Play ``n`` games of each variant and measure ``metric`` with its 95 % interval.
 
     Every variant plays the same game seeds (``game_seed(seed, i)``), so that the
@@ -175,7 +178,7 @@ def compare(game: str, variants: Mapping[str, Mapping[str, Any]], n: int, *,
         ``"aborted"`` (share of games stopped by the safety cap), or a function of
         the games table (``SimResult.games``) giving one value per game: booleans
         are a rate, numbers a mean.
-    bots, seed, workers, backend, progress:
+    bots, seed, workers, backend, progress, on_illegal:
         As for :func:`~cardwidgets.sim.simulate`.
     **new_game_kwargs:
         Keyword arguments of ``new_game`` that every variant shares (a variant's own win).
@@ -214,5 +217,5 @@ def compare(game: str, variants: Mapping[str, Mapping[str, Any]], n: int, *,
             raise TypeError(f"variant {label!r}: every variant plays the same seeds; give seed= to compare")
         these = kwargs.pop("bots", bots)
         results[str(label)] = simulate(game, n, bots=these, seed=seed, workers=workers, backend=backend,
-                                       progress=progress, **kwargs)
+                                       progress=progress, on_illegal=on_illegal, **kwargs)
     return Comparison(game, results, metric)

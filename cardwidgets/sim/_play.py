@@ -14,13 +14,41 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import math
 from typing import Any, Mapping, Sequence
 
 from ..bots import ask, make_bot
+from ..core import IllegalActionError, InvalidActionError
+from ..core.errors import quote, show
 from ..games import game_module
 
 #: One row per game, in this order (the games table adds the run's constant columns).
 ROW = ("game_index", "seed", "starter", "winners", "scores", "length", "termination", "reason")
+#: What ``simulate(on_illegal=...)`` does with a bot's refused move: stop the run, or end that game.
+ON_ILLEGAL = ("raise", "forfeit")
+
+
+class BotMoveError(ValueError):
+    """A bot object chose a move the rules refuse: the game it was played in stops there.
+
+    ``seat``, ``bot`` (its name), ``move`` (what it returned), ``rule`` (the rule ID that
+    refuses it; ``None`` for something that is not a move of the game at all), ``seed``
+    (the game's seed) and ``state`` (the position it was asked in; not sent between processes).
+    """
+
+    def __init__(self, message: str, *, seat: int, bot: str, move: str, rule: str | None, seed: int | None = None,
+                 state: Any = None) -> None:
+        super().__init__(message)
+        self.seat, self.bot, self.move, self.rule, self.seed, self.state = seat, bot, move, rule, seed, state
+        self.starter: int | None = None  # the seat that acted first in that game (set by play_game)
+
+    def __reduce__(self) -> tuple:
+        # Raised in a worker process and raised again here: keep the fields, drop the state.
+        return (_rebuild_error, (str(self), self.seat, self.bot, self.move, self.rule, self.seed))
+
+
+def _rebuild_error(message: str, seat: int, bot: str, move: str, rule: str | None, seed: int | None) -> BotMoveError:
+    return BotMoveError(message, seat=seat, bot=bot, move=move, rule=rule, seed=seed)
 
 
 def _hash63(text: str) -> int:
@@ -79,22 +107,86 @@ def _bot(game: str, spec: Any, seed: int) -> Any:
 
 def play_game(game: str, kwargs: Mapping[str, Any], specs: Sequence[Any], seed: int) -> tuple[Any, int | None]:
     """Play one game with bots seeded from ``seed``; return the final state and the seat
-    that acted first (``None`` if nobody acted)."""
+    that acted first (``None`` if nobody acted).
+
+    A bot object's move is checked as a table checks it (text notation is parsed); a
+    refused one raises :class:`BotMoveError`. The named bots choose from the legal list,
+    so their moves take the fast path unchecked.
+    """
     st = game_module(game).new_game(seed=seed, **kwargs)
     starter = st.current_player
     bots = [_bot(game, spec, bot_seed(seed, s)) for s, spec in enumerate(specs)]
+    checked = [hasattr(spec, "act") for spec in specs]
     while not st.is_terminal:
-        st.apply_unchecked(ask(bots[st.current_player], st))
+        seat = st.current_player
+        if checked[seat]:
+            try:
+                actions = _checked_move(st, seat, bots[seat], seed)
+            except BotMoveError as e:
+                e.starter = starter
+                raise
+            for action in actions:
+                st.apply_unchecked(action)
+        else:
+            st.apply_unchecked(ask(bots[seat], st))
     return st, starter
 
 
+def _checked_move(st: Any, seat: int, bot: Any, seed: int) -> list[Any]:
+    """The checked actions a bot object's move stands for, or :class:`BotMoveError`."""
+    legal = st.legal_actions()
+    move = ask(bot, st, legal)
+    # The legal list's own object, never the bot's: an object that only claims to be equal
+    # to a move must not reach the unchecked apply.
+    for action in legal:
+        if type(action) is type(move) and action == move:
+            return [action]
+    try:
+        return st.plan(move, seat)
+    except IllegalActionError as e:
+        rule, reason = e.rule, f"rule {e.rule}: {e.reason}"
+    except InvalidActionError as e:
+        rule, reason = None, str(e)
+    except Exception as e:  # a malformed action object (a card that does not exist ...) fails anywhere
+        rule, reason = None, f"not a well-formed {st.game} action ({type(e).__name__}: {e})"
+    name = bot_label(bot)
+    text, written = _notation(move, st)
+    raise BotMoveError(f"bot {name!r} at seat {st.seat_label(seat)} chose {quote(text, 60) if written else text} "
+                       f"in the game seeded {seed}, move {st.move_count + 1}; refused: {reason}",
+                       seat=seat, bot=name, move=text, rule=rule, seed=seed, state=st)
+
+
+def _notation(move: Any, st: Any) -> tuple[str, bool]:
+    """A bot's move as text for an error, and whether it is notation (else a short repr):
+    never huge, never raising."""
+    if isinstance(move, str):
+        return move[:200], True
+    if isinstance(move, st.action_types):
+        try:
+            return str(move)[:200], True
+        except Exception:  # a malformed action object may not even print
+            pass
+    return show(move), False
+
+
 def play_chunk(game: str, kwargs: Mapping[str, Any], specs: Sequence[Any], run_seed: int,
-               indexes: Sequence[int]) -> list[tuple]:
-    """Play games ``indexes`` of a run; one plain tuple (see :data:`ROW`) per game."""
+               indexes: Sequence[int], on_illegal: str = "raise") -> list[tuple]:
+    """Play games ``indexes`` of a run; one plain tuple (see :data:`ROW`) per game.
+
+    ``on_illegal="forfeit"`` records a game whose bot chose a refused move as a forfeit:
+    won by nobody, no scores (NaN), termination ``"forfeit"``, the error's text as its reason.
+    """
     rows = []
     for i in indexes:
         seed = game_seed(run_seed, i)
-        st, starter = play_game(game, kwargs, specs, seed)
+        try:
+            st, starter = play_game(game, kwargs, specs, seed)
+        except BotMoveError as e:
+            if on_illegal != "forfeit":
+                raise
+            st = e.state
+            rows.append((i, seed, e.starter, (), (math.nan,) * st.players, st.move_count, "forfeit", str(e)))
+            continue
         out = st.outcome()
         rows.append((i, seed, starter, tuple(out.winners), tuple(out.scores), st.move_count,
                      out.termination.value, out.reason))

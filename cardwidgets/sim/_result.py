@@ -17,7 +17,7 @@ import pandas as pd  # the package's __getattr__ says which extra installs it
 from ..core import seat_name
 from ..core.replay import Replay
 from ..games import game_spec
-from ._play import play_game
+from ._play import BotMoveError, play_game
 from ._stats import mean_interval, wilson
 
 #: The columns of :attr:`SimResult.games`, in order.
@@ -52,9 +52,10 @@ class SimResult:
         ``players``, ``mode``, ``options`` (the options that differ from their
         defaults, as JSON text), ``bots`` (a name per seat), ``starter`` (the seat
         that acted first), ``winners`` (a tuple of seats: several for a shared win,
-        none for an aborted game), ``scores`` (one per seat, as the game defines
-        them), ``length`` (actions), ``termination`` (``"normal"`` or
-        ``"aborted"``) and ``reason`` (the outcome in words, citing the rules).
+        none for an aborted or forfeited game), ``scores`` (one per seat, as the game
+        defines them; NaN in a forfeited game), ``length`` (actions), ``termination``
+        (``"normal"``, ``"aborted"`` or ``"forfeit"``: a bot's move was refused, see
+        ``simulate(on_illegal=...)``) and ``reason`` (the outcome in words, citing the rules).
     seconds:
         Wall time of the run (``None`` for a result read from a file).
 
@@ -181,7 +182,8 @@ class SimResult:
 
         Open it on a table (``Depot.from_replay(result.replay(7))``) to look at an odd
         game. Bot objects are not stored: a result read from a file, or one played with
-        bot objects, needs the same ``bots`` to play the game again.
+        bot objects, needs the same ``bots`` to play the game again. A forfeited game
+        is replayed up to the refused move.
         """
         rows = self.games.index[self.games["game_index"] == index]
         if len(rows) == 0:
@@ -193,8 +195,14 @@ class SimResult:
         kwargs = {"players": self.players, **self.options}
         if len(game_spec(self.game).modes) > 1:
             kwargs["mode"] = self.mode
-        st, _ = play_game(self.game, kwargs, specs, int(row["seed"]))
-        if st.move_count != row["length"] or list(st.outcome().winners) != list(row["winners"]):
+        try:
+            st, _ = play_game(self.game, kwargs, specs, int(row["seed"]))
+            winners = list(st.outcome().winners)
+        except BotMoveError as e:
+            if row["termination"] != "forfeit":
+                raise
+            st, winners = e.state, []  # the game up to the refused move
+        if st.move_count != row["length"] or winners != list(row["winners"]):
             raise ValueError(f"game {index} plays differently now (other bots or another engine version)")
         return Replay.from_state(st)
 
@@ -313,6 +321,8 @@ class Summary:
         The number of games.
     aborted:
         Games stopped by the engine's safety cap.
+    forfeits:
+        Games ended by a bot's refused move (``simulate(on_illegal="forfeit")``).
     shared:
         Games with a shared win.
     mean_length:
@@ -326,6 +336,7 @@ class Summary:
         g, n = result.games, len(result)
         self.games = n
         self.aborted = int((g["termination"] == "aborted").sum())
+        self.forfeits = int((g["termination"] == "forfeit").sum())
         self.shared = int(sum(len(w) > 1 for w in g["winners"]))
         self.mean_length = float(g["length"].mean())
         self.median_length = float(g["length"].median())
@@ -351,7 +362,8 @@ class Summary:
         lines = [f"length in actions: mean {self.mean_length:.1f}, median {self.median_length:g}, "
                  f"range {self.min_length}-{self.max_length}",
                  f"aborted: {self.aborted} of {self.games} ({self.aborted / self.games:.1%}); "
-                 f"shared wins: {self.shared}"]
+                 f"shared wins: {self.shared}"
+                 + (f"; forfeits (a bot's move refused): {self.forfeits}" if self.forfeits else "")]
         if self.seconds:
             lines.append(f"{self.games / self.seconds:,.0f} games/s, {self.actions / self.seconds:,.0f} actions/s "
                          f"({self.seconds:.2f} s)")

@@ -10,7 +10,7 @@ import warnings
 from typing import Any, Iterator, Sequence
 
 from ..games import game_module
-from ._play import bot_label, bot_specs, play_chunk
+from ._play import ON_ILLEGAL, bot_label, bot_specs, play_chunk
 from ._result import SimResult, games_frame
 
 #: Chunks per worker: enough that the last chunks finish together, few enough that
@@ -21,7 +21,7 @@ MAX_CHUNK = 250
 
 
 def simulate(game: str, n: int, *, bots: Any, seed: int, workers: int = 1, backend: str | None = None,
-             progress: bool = False, **new_game_kwargs: Any) -> SimResult:
+             progress: bool = False, on_illegal: str = "raise", **new_game_kwargs: Any) -> SimResult:
     """Play ``n`` seeded games between bots, headless, and collect one row per game.
 
     Parameters
@@ -52,6 +52,12 @@ def simulate(game: str, n: int, *, bots: Any, seed: int, workers: int = 1, backe
         ``dask.distributed.Client`` first (``pip install dask distributed``).
     progress:
         Show a progress bar (tqdm: a widget in a notebook, text in a terminal).
+    on_illegal:
+        What a move of a bot object that the rules refuse does (its move is checked as a
+        table checks it; notation text is accepted): ``"raise"`` stops the run with
+        :class:`~cardwidgets.sim.BotMoveError` naming the bot, the seat, the move and the rule;
+        ``"forfeit"`` ends that game only, recorded with termination ``"forfeit"``, no winner,
+        NaN scores and the refusal as its reason.
     **new_game_kwargs:
         ``players``, ``mode`` and options, as ``new_game`` takes them.
 
@@ -75,6 +81,8 @@ def simulate(game: str, n: int, *, bots: Any, seed: int, workers: int = 1, backe
         raise ValueError(f"seed must be an int, got {given['seed']!r}")
     if workers is None or not (workers >= 1 or workers == -1):
         raise ValueError(f"workers must be a positive int (or -1 for every core), got {given['workers']!r}")
+    if on_illegal not in ON_ILLEGAL:
+        raise ValueError(f"on_illegal must be one of {', '.join(map(repr, ON_ILLEGAL))}, got {on_illegal!r}")
     if backend is not None and not isinstance(backend, str):
         raise TypeError(f"backend must be a joblib backend name such as 'loky', 'threading' or 'dask', "
                         f"got {backend!r}")
@@ -106,9 +114,10 @@ def simulate(game: str, n: int, *, bots: Any, seed: int, workers: int = 1, backe
     rows: list[tuple] = []
     try:
         if parallel:
-            done: Iterator[list[tuple]] = _parallel(game, new_game_kwargs, specs, seed, chunks, workers, backend)
+            done: Iterator[list[tuple]] = _parallel(game, new_game_kwargs, specs, seed, chunks, workers, backend,
+                                                    on_illegal)
         else:
-            done = (play_chunk(game, new_game_kwargs, specs, seed, c) for c in chunks)
+            done = (play_chunk(game, new_game_kwargs, specs, seed, c, on_illegal) for c in chunks)
         for part in done:
             rows += part
             if bar is not None:
@@ -156,7 +165,7 @@ def _effective_workers(workers: int, backend: str | None) -> int:
 
 
 def _parallel(game: str, kwargs: dict[str, Any], specs: Sequence[Any], seed: int, chunks: Iterator[range],
-              workers: int, backend: str | None) -> Iterator[list[tuple]]:
+              workers: int, backend: str | None, on_illegal: str = "raise") -> Iterator[list[tuple]]:
     import joblib
 
     # The backend is given through parallel_config, the way joblib finds external
@@ -164,7 +173,8 @@ def _parallel(game: str, kwargs: dict[str, Any], specs: Sequence[Any], seed: int
     # afterwards), so a progress bar moves with the work; one chunk is one task.
     with joblib.parallel_config(backend=backend or "loky", n_jobs=workers):
         par = joblib.Parallel(batch_size=1, return_as="generator_unordered")
-        yield from par(joblib.delayed(play_chunk)(game, kwargs, specs, seed, list(c)) for c in chunks)
+        yield from par(joblib.delayed(play_chunk)(game, kwargs, specs, seed, list(c), on_illegal)
+                       for c in chunks)
 
 
 def _check_copyable(seat: int, spec: Any) -> None:

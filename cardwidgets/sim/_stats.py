@@ -31,8 +31,11 @@ def wilson(p: float, n: int, z: float = Z95) -> tuple[float, float]:
 
 
 def mean_interval(values: Iterable[float], z: float = Z95) -> tuple[float, float, float]:
-    """The mean of ``values`` and its normal-approximation 95 % interval (NaN below 2 values)."""
-    xs = [float(v) for v in values]
+    """The mean of ``values`` and its normal-approximation 95 % interval (NaN below 2 values).
+
+    NaN values (a forfeited game's scores) are left out.
+    """
+    xs = [x for x in map(float, values) if not math.isnan(x)]
     n = len(xs)
     if n == 0:
         return (math.nan, math.nan, math.nan)
