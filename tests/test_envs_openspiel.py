@@ -245,3 +245,72 @@ def test_mcts_with_random_rollouts_plays_a_duo_game():
         assert action in legal
         st.apply_action(action)
     assert sum(st.returns()) == pytest.approx(1.0)
+
+
+# --------------------------------------------------------------------------- serialization
+class _Boom:
+    """A pickle that runs a shell command when it is loaded."""
+
+    def __init__(self, command: str) -> None:
+        self.command = command
+
+    def __reduce__(self):
+        import os
+
+        return (os.system, (self.command,))
+
+
+@pytest.mark.parametrize("game, params", CONFIGS[::3], ids=IDS[::3])
+def test_serialized_state_is_json_and_round_trips(game, params):
+    import pickle
+
+    g = load(game, rng_seed=5, **params)
+    st = random_prefix(g.new_initial_state(), random.Random(1), 12)
+    text = st.serialize()
+    data = json.loads(text)  # the library's own JSON, not a pickle
+    assert data["format"] == "cardwidgets-openspiel-state" and data["actions"] == st.history()
+    for copy in (g.deserialize_state(text), pickle.loads(pickle.dumps(st))):
+        assert str(copy) == str(st) and copy.history() == st.history() and copy.legal_actions() == st.legal_actions()
+        for s in range(g.num_players()):
+            assert copy.information_state_string(s) == st.information_state_string(s)
+            assert copy.observation_tensor(s) == st.observation_tensor(s)
+        # the same future: the restored game plays on exactly as the original
+        for state in (st.clone(), copy):
+            random_prefix(state, random.Random(9), 100_000)
+            assert state.returns() == random_prefix(st.clone(), random.Random(9), 100_000).returns()
+    assert str(pickle.loads(pickle.dumps(g))) == str(g)
+
+
+def test_a_hostile_state_text_runs_nothing(tmp_path):
+    import base64
+    import pickle
+
+    marker = tmp_path / "ran"
+    g = load("depot", players=3, rng_seed=1)
+    payload = base64.b64encode(pickle.dumps({"_play": _Boom(f"touch {marker}")})).decode()
+    # OpenSpiel's default text for a Python state, as the adapter wrote it before: history, move number, a pickle
+    texts = [f"history=\nmove_number=0\n__dict__={payload}", payload, "", "[" * 100_000, "1" * 5000,
+             json.dumps({"format": "cardwidgets-openspiel-state", "version": 1, "game": "python_cardwidgets_depot",
+                         "config": {}, "seed": 1, "actions": []})]
+    for text in texts:
+        with pytest.raises(ValueError, match="serialized|another game"):
+            g.deserialize_state(text)
+    assert not marker.exists()
+
+
+def test_a_state_text_is_checked():
+    g = load("depot", players=3, rng_seed=1)
+    st = random_prefix(g.new_initial_state(), random.Random(2), 5)
+    good = json.loads(st.serialize())
+    other = load("depot", players=4, rng_seed=1)
+    with pytest.raises(ValueError, match="another game or configuration"):
+        other.deserialize_state(st.serialize())
+    for change, message in [({"seed": -1}, "seed is a whole number"), ({"seed": 2 ** 63}, "seed is a whole number"),
+                            ({"actions": ["0"]}, "action ids"), ({"actions": [0] * 100_000}, "action ids"),
+                            ({"version": 2}, "version 2"), ({"extra": 1}, "has the keys")]:
+        with pytest.raises(ValueError, match=message):
+            g.deserialize_state(json.dumps({**good, **change}))
+    illegal = [*good["actions"][:-1], 10 ** 6]
+    with pytest.raises(ValueError, match=f"action {len(illegal)} .* is not legal there"):
+        g.deserialize_state(json.dumps({**good, "actions": illegal}))
+    assert g.deserialize_state(json.dumps(good)).history() == st.history()

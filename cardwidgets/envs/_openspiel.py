@@ -17,6 +17,13 @@ a digest of every observation the seat has had, so it has perfect recall without
 growing with the game. Returns: the share of the win (the sum is 1), or the score
 with one player.
 
+Serialization: ``state.serialize()`` is the library's own JSON (the configuration, the
+game's seed and the action ids played), never a pickle; ``game.deserialize_state(text)``
+checks it and plays the actions again, so a text that is anything else is a ``ValueError``
+and nothing in it is run. ``pickle.dumps(state)`` and ``pickle.dumps(game)`` go through the
+same text. OpenSpiel's ``serialize_game_and_state`` cannot take these games: it asks a
+sampled-stochastic game for its RNG state, which OpenSpiel lets no Python game give.
+
 >>> import pyspiel
 >>> from cardwidgets.envs import register_openspiel
 >>> "python_cardwidgets_depot" in register_openspiel()
@@ -42,6 +49,10 @@ from ..games import available_games, game_module, game_spec
 from .adapter import EnvSpec, Table, adapter
 
 PREFIX = "python_cardwidgets_"
+#: The ``"format"`` of a serialized state (``CardState.serialize``).
+STATE_FORMAT = "cardwidgets-openspiel-state"
+#: The longest serialized state read: far above the longest game, far below a memory problem.
+MAX_STATE_TEXT = 1_000_000
 #: An int parameter's stand-in for an option's ``None``, or for ``"random"`` (a seat option),
 #: where -1 is no value of the option itself.
 NONE_INT = -1
@@ -176,6 +187,30 @@ class CardGame(pyspiel.Game):
     def new_initial_state(self) -> "CardState":
         return CardState(self)
 
+    def deserialize_state(self, text: str) -> "CardState":
+        """The state that ``state.serialize()`` wrote, played again from its seed and action ids.
+
+        Reads only the library's own JSON (never a pickle): anything else, a text of another
+        configuration or an action that is not legal where it is played is a ``ValueError``.
+        """
+        seed, actions = _read_state(self, text)
+        state = CardState(self, seed=seed)
+        for k, action in enumerate(actions):
+            if state.is_terminal() or action not in state.legal_actions():
+                raise ValueError(f"not a state of {self.get_type().short_name}: action {k + 1} ({action}) is not "
+                                 "legal there")
+            state.apply_action(action)
+        return state
+
+    def config(self) -> dict[str, Any]:
+        """The parameters a state's text must share with the game that reads it (all but ``rng_seed``)."""
+        return {k: v for k, v in self.get_parameters().items() if k != "rng_seed"}
+
+    def __reduce__(self) -> tuple:
+        # OpenSpiel pickles a game through its RNG state, which a Python game cannot give:
+        # a game is pickled as its parameters (a new game's seeds start again from rng_seed).
+        return (pyspiel.load_game, (self.get_type().short_name, self.get_parameters()))
+
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "Observer":
         if params:
             raise ValueError(f"observer parameters are not supported: {params!r}")
@@ -205,10 +240,12 @@ class _Play:
     about costs no digest.
     """
 
-    __slots__ = ("game", "table", "recall", "upto")
+    __slots__ = ("game", "seed", "table", "recall", "upto")
 
-    def __init__(self, game: CardGame | None) -> None:
+    def __init__(self, game: CardGame | None, seed: int | None = None) -> None:
         self.game = game
+        #: The game's seed if it is given (a deserialized state); else drawn from the game on first use.
+        self.seed = seed
         self.table: Table | None = None
         #: Per seat: a digest of every observation the seat has had (perfect recall).
         self.recall: list[bytes] = []
@@ -218,7 +255,8 @@ class _Play:
     def get(self) -> Table:
         if self.table is None:
             assert self.game is not None
-            self.table = self.game.env_spec.new_table(seed=self.game.next_seed())
+            seed = self.game.next_seed() if self.seed is None else self.seed
+            self.table = self.game.env_spec.new_table(seed=seed)
             self.game = None
         return self.table
 
@@ -244,16 +282,16 @@ class _Play:
         return (self.get(), self.recall, self.upto)
 
     def __setstate__(self, data: tuple) -> None:
-        self.game = None
+        self.game, self.seed = None, None
         self.table, self.recall, self.upto = data
 
 
 class CardState(pyspiel.State):
     """One playthrough of a cardwidgets game for OpenSpiel."""
 
-    def __init__(self, game: CardGame) -> None:
+    def __init__(self, game: CardGame, seed: int | None = None) -> None:
         super().__init__(game)
-        self._play = _Play(game)
+        self._play = _Play(game, seed)
 
     @property
     def table(self) -> Table:
@@ -289,6 +327,55 @@ class CardState(pyspiel.State):
 
     def __str__(self) -> str:
         return self.table.state.describe(None)
+
+    def serialize(self) -> str:
+        """The library's own JSON: the configuration, the game's seed and the action ids played
+        (``game.deserialize_state`` reads it back; no pickle)."""
+        game = self.get_game()
+        return json.dumps({"format": STATE_FORMAT, "version": 1, "game": game.get_type().short_name,
+                           "config": game.config(), "seed": self.table.state.seed, "actions": self.history()},
+                          sort_keys=True, separators=(",", ":"))
+
+    def __reduce__(self) -> tuple:
+        # OpenSpiel pickles a state through serialize_game_and_state, which these games cannot
+        # use (see the module's notes): a state is pickled as its game and its own text.
+        return (_load_state, (self.get_game(), self.serialize()))
+
+
+def _load_state(game: CardGame, text: str) -> CardState:
+    return game.deserialize_state(text)
+
+
+def _read_state(game: CardGame, text: Any) -> tuple[int, list[int]]:
+    """The seed and action ids of a serialized state, checked; ``ValueError`` for anything else."""
+    name = game.get_type().short_name
+    if not isinstance(text, str):
+        raise ValueError(f"a serialized {name} state is text, got {type(text).__name__}")
+    if len(text) > MAX_STATE_TEXT:
+        raise ValueError(f"a serialized {name} state is at most {MAX_STATE_TEXT:,} characters; got {len(text):,}")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):  # RecursionError: brackets nested thousands deep
+        data = None
+    if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
+        # OpenSpiel's default text for a Python state is a pickle, which runs whatever it says: never read.
+        raise ValueError(f"not a serialized {name} state: state.serialize() writes JSON with "
+                         f"\"format\": \"{STATE_FORMAT}\" (a pickled state is never read)")
+    keys = {"format", "version", "game", "config", "seed", "actions"}
+    if set(data) != keys:
+        raise ValueError(f"a serialized {name} state has the keys {', '.join(sorted(keys))}; "
+                         f"got {', '.join(sorted(map(str, data)))}")
+    if data["version"] != 1:
+        raise ValueError(f"a serialized {name} state of version {data['version']!r} is not read here (version 1)")
+    if data["game"] != name or data["config"] != game.config():
+        raise ValueError(f"the state is of another game or configuration ({data['game']!r}), not of {game}")
+    seed, actions = data["seed"], data["actions"]
+    if type(seed) is not int or not 0 <= seed < 2 ** 63:
+        raise ValueError(f"a serialized {name} state's seed is a whole number from 0 to 2**63 - 1")
+    if not isinstance(actions, list) or not all(type(a) is int for a in actions) \
+            or len(actions) > game.max_game_length():
+        raise ValueError(f"a serialized {name} state's actions are at most {game.max_game_length()} action ids")
+    return seed, actions
 
 
 class Observer:
