@@ -10,6 +10,7 @@ strength of the defaults is measured in benchmarks/strength.py.
 from __future__ import annotations
 
 import gc
+import math
 import random
 
 import pytest
@@ -415,3 +416,13 @@ def test_defaults_cover_every_game_and_mode():
             assert cfg["iterations"] > 0 and cfg["rollout"] in bot_names(game)
             assert cfg["root"] in ("halving", "ucb")
     assert all(k[0] in available_games() for k in DEFAULTS)
+
+
+def test_an_endless_time_budget_is_refused():
+    # seconds=inf was accepted (NaN and -1 were refused), and the decision never ended
+    for seconds in (math.inf, float("nan"), 10 ** 400, -math.inf, "1"):
+        with pytest.raises(ValueError, match="seconds must be a positive finite number or None"):
+            ISMCTSBot(seconds=seconds)
+    with pytest.raises(ValueError, match="seconds must be a positive finite number"):
+        make_bot("depot", {"name": "ismcts", "seconds": math.inf})
+    assert ISMCTSBot(seconds=1e6).seconds == 1e6
