@@ -21,6 +21,7 @@ import json
 import os
 import sys
 import textwrap
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -33,6 +34,30 @@ USAGE = 2
 
 class CommandError(Exception):
     """A problem to report in one line, without a traceback."""
+
+
+def printable(text: str) -> str:
+    r"""``text`` with every control, format or separator character written as an escape.
+
+    What the command prints can come from a file (a replay's branch names, notes ...): an ESC
+    or BEL there would otherwise reach the terminal, which could set its title, clear the
+    screen or change its colours.
+
+    >>> printable("main\x1b]0;owned\x07 ok")
+    'main\\x1b]0;owned\\x07 ok'
+    """
+    if text.isprintable():  # the usual case, at C speed (a space is printable, a newline is not)
+        return text
+    return "".join(ch if ch.isprintable() or ch == " " else _escape(ch) for ch in text)
+
+
+def _escape(ch: str) -> str:
+    if unicodedata.category(ch) == "Zs":  # a space of another width (no-break, thin ...): harmless
+        return ch
+    code = ord(ch)
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -267,12 +292,19 @@ def _seat(text: str | None, players: int) -> int | None:
     if text is None:
         return None
     t = text.strip().upper()
-    # isascii: "²" and other Unicode digits pass isdigit but are no number int() reads
-    seat = int(t) if t.isascii() and t.isdigit() else (ord(t) - ord("A") if len(t) == 1 and "A" <= t <= "Z"
-                                                       else None)
+    seat: int | None = None
+    # isascii: "²" and other Unicode digits pass isdigit but are no number int() reads; a number of
+    # more than a few digits is no seat (and int() refuses 4,300 digits and more with its own message)
+    if t.isascii() and t.isdigit():
+        digits = t.lstrip("0") or "0"
+        seat = int(digits) if len(digits) <= 3 else players
+    elif len(t) == 1 and "A" <= t <= "Z":
+        seat = ord(t) - ord("A")
     if seat is None or not 0 <= seat < players:
+        from .core.errors import quote
+
         last = chr(ord("A") + players - 1)
-        raise CommandError(f"--seat {text!r}: this game has seats 0-{players - 1} (A-{last})")
+        raise CommandError(f"--seat {quote(text)}: this game has seats 0-{players - 1} (A-{last})")
     return seat
 
 
@@ -291,7 +323,7 @@ def _replay(args: argparse.Namespace) -> int:
         except IllegalActionError as e:
             raise CommandError(f"--branch {args.branch!r} --seat {args.seat}: {e}") from None
     for line in timeline.narration(seat):
-        print(line)
+        print(printable(line))
     return 0
 
 
@@ -326,8 +358,8 @@ def _export(args: argparse.Namespace) -> int:
         raise CommandError(f"cannot write {out}: {e.strerror or e}") from None
     lines = timeline.line_count
     who = "the teacher view" if seat is None else f"seat {timeline.root.seat_label(seat)}"
-    print(f"wrote {written} ({written.stat().st_size:,} bytes): {lines} line{'s' * (lines != 1)} of play as "
-          f"{who} saw {'them' if lines != 1 else 'it'}")
+    print(printable(f"wrote {written} ({written.stat().st_size:,} bytes): {lines} line{'s' * (lines != 1)} of "
+                    f"play as {who} saw {'them' if lines != 1 else 'it'}"))
     return 0
 
 
@@ -422,7 +454,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (CommandError, ValueError, TypeError, LookupError, OSError, ImportError) as e:
         # Engines and files say what is wrong (and where) in their messages: one line of it.
         text = str(e.args[0]) if isinstance(e, KeyError) and e.args else str(e)
-        print(f"cardwidgets {args.command}: error: {' '.join(text.split())}", file=sys.stderr)
+        print(f"cardwidgets {args.command}: error: {printable(' '.join(text.split()))}", file=sys.stderr)
         return FAILED
 
 

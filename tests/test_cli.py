@@ -223,6 +223,33 @@ def test_replay_bad_files_and_arguments(capsys, replay_file, tmp_path):
         one_line_error(code, err, "seats 0-3 (A-D)")
 
 
+def test_replay_escapes_control_characters_from_the_file(capsys, replay_file, tmp_path):
+    path, _ = replay_file
+    data = json.loads(path.read_text())
+    evil = "evil\x1b]0;owned\x07\x1b[2J\u202e\x9b"  # set the title, ring, clear the screen, bidi, CSI
+    data["branches"][0]["name"] = evil
+    bad = tmp_path / "evil.json"
+    bad.write_text(json.dumps(data))
+    code, out, err = run(capsys, "replay", str(bad), "--branch", "X")
+    one_line_error(code, err, "main, evil\\x1b]0;owned\\x07\\x1b[2J\\u202e\\x9b")
+    data["actions"][3] = "play \x1b[31mZ9"  # an error that quotes the file's text
+    bad.write_text(json.dumps(data))
+    code, out, err = run(capsys, "replay", str(bad))
+    assert code != 0 and "\x1b" not in err and "\\x1b" in err
+    code, out, _ = run(capsys, "replay", str(path))  # narration in words is printed as it is
+    assert code == 0 and out.isprintable() is False and all(line.isprintable() for line in out.splitlines())
+
+
+def test_a_seat_of_thousands_of_digits_is_the_seat_message(capsys, replay_file):
+    path, _ = replay_file
+    for seat in ("1" * 5000, "9" * 4301, "1" + "0" * 5000):
+        code, _, err = run(capsys, "replay", str(path), "--seat", seat)
+        one_line_error(code, err, "seats 0-3 (A-D)")
+        assert len(err) < 200
+    code, out, _ = run(capsys, "replay", str(path), "--seat", "0001")
+    assert code == 0 and out
+
+
 def test_replay_plays_the_file_once(capsys, monkeypatch, replay_file):
     from cardwidgets.core.replay import Replay
 
