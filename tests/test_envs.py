@@ -259,6 +259,21 @@ def test_a_game_stopped_by_the_safety_cap_is_a_truncated_draw():
 
 
 # --------------------------------------------------------------------------- errors and the rest
+def test_numpy_actions_are_scalars_and_arrays_are_refused():
+    env = pettingzoo_env("crypto_trick", players=3)
+    env.reset(seed=9)
+    before = env.game_state.to_dict()
+    legal = int(np.flatnonzero(env.last()[0]["action_mask"])[0])
+    # one environment takes one index: an array (a batch, even of one) is an InvalidActionError, not numpy's TypeError
+    for bad in (np.array([legal]), np.array([[legal]]), np.array([legal, legal]), np.array([], dtype=int),
+                np.array(float(legal)), np.bool_(True), np.array([legal], dtype=object)):
+        with pytest.raises(InvalidActionError, match="an action is one index"):
+            env.step(bad)
+    assert env.game_state.to_dict() == before
+    env.step(np.array(legal))  # a 0-d integer array is a scalar, as is np.int64
+    assert env.game_state.move_count == 1
+
+
 def test_bad_actions_raise_and_change_nothing():
     env = pettingzoo_env("crypto_trick", players=3)
     env.reset(seed=9)

@@ -321,6 +321,29 @@ def _rebuild(game: str, kwargs: dict[str, Any]) -> EnvSpec:
 
 
 # --------------------------------------------------------------------------- a playthrough
+def _action_index(value: Any, n: int) -> int:
+    """An action index from an int or an integer scalar (NumPy's too, a 0-d array included).
+
+    An array of one or more items is not read as its item: a batch of actions given to one
+    environment is a mistake to report, not to guess at.
+    """
+    def refused() -> InvalidActionError:
+        shape = getattr(value, "shape", None)
+        what = f"an array of shape {tuple(shape)}" if shape else show(value)
+        return InvalidActionError(f"an action is one index 0..{n - 1} (an int, or a NumPy integer scalar), "
+                                  f"got {what}")
+
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise refused()
+    try:
+        i = value.__index__()
+    except (TypeError, ValueError, OverflowError):  # NumPy: an array with a shape, a bool scalar ...
+        raise refused() from None
+    if type(i) is not int:  # a hostile __index__
+        raise refused()
+    return i
+
+
 class Table:
     """One game driven by action indices; see the module docstring."""
 
@@ -394,9 +417,7 @@ class Table:
         changes nothing.
         """
         spec = self.spec
-        if isinstance(index, bool) or not hasattr(index, "__index__"):
-            raise InvalidActionError(f"an action is an index 0..{len(spec.names) - 1}, got {show(index)}")
-        i = index.__index__()
+        i = _action_index(index, len(spec.names))
         if not 0 <= i < len(spec.names):
             raise InvalidActionError(f"action index {i} is outside 0..{len(spec.names) - 1}")
         if self.state.is_terminal:
