@@ -314,3 +314,19 @@ def test_a_state_text_is_checked():
     with pytest.raises(ValueError, match=f"action {len(illegal)} .* is not legal there"):
         g.deserialize_state(json.dumps({**good, "actions": illegal}))
     assert g.deserialize_state(json.dumps(good)).history() == st.history()
+
+
+def test_an_int_parameter_past_32_bits_is_a_clear_error():
+    from cardwidgets.envs import openspiel_game
+    from cardwidgets.envs._openspiel import _CLASSES
+
+    for params in ({"rng_seed": 2 ** 62}, {"rng_seed": 2 ** 31}, {"rng_seed": -2 ** 31 - 1}, {"players": 2 ** 40}):
+        name = next(iter(params))
+        with pytest.raises(ValueError, match=rf"{name}=.*: OpenSpiel's int parameters are 32-bit, from -2147483648 "
+                                             r"to 2147483647"):
+            openspiel_game("depot", **params)
+        with pytest.raises(ValueError, match="32-bit"):
+            _CLASSES["depot"](params)  # the class itself, as OpenSpiel's registry calls it
+    g = openspiel_game("depot", players=3, rng_seed=2 ** 31 - 1)
+    assert str(g) == str(load("depot", players=3, rng_seed=2 ** 31 - 1))
+    assert g.new_initial_state().history() == []

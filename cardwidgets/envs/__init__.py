@@ -5,7 +5,8 @@ and as an OpenSpiel game.
   players=4)``, a PettingZoo AEC environment with a fixed ``Discrete`` action space and
   a masked, numeric observation of each seat's view.
 * :func:`register_openspiel` (``pip install "cardwidgets[openspiel]"``): registers
-  ``python_cardwidgets_<game>`` for ``pyspiel.load_game``.
+  ``python_cardwidgets_<game>`` for ``pyspiel.load_game``; :func:`openspiel_game` loads one
+  with its parameters checked first.
 
 Both read the engines through their public contract only, and what a seat observes is
 read from ``view(seat)``. The frameworks are imported when these functions are first
@@ -21,7 +22,7 @@ from .adapter import EnvSpec, Table
 if TYPE_CHECKING:
     from ._pettingzoo import CardGameEnv
 
-__all__ = ["EnvSpec", "Table", "pettingzoo_env", "register_openspiel"]
+__all__ = ["EnvSpec", "Table", "openspiel_game", "pettingzoo_env", "register_openspiel"]
 
 
 def pettingzoo_env(game: str, render_mode: str | None = None, **kwargs: Any) -> "CardGameEnv":
@@ -59,3 +60,16 @@ def register_openspiel() -> list[str]:
     from ._openspiel import register
 
     return register()
+
+
+def openspiel_game(game: str, **params: Any) -> Any:
+    """One configuration of ``game`` as an OpenSpiel game (registered first if need be).
+
+    ``openspiel_game("depot", players=3, rng_seed=7)`` is
+    ``pyspiel.load_game("python_cardwidgets_depot", {"players": 3, "rng_seed": 7})``, except that a
+    parameter OpenSpiel cannot hold is a ``ValueError`` saying so: its int parameters are 32-bit,
+    and ``pyspiel.load_game`` answers a larger int (``rng_seed=2**62``) with a bare ``RuntimeError``.
+    """
+    from ._openspiel import load
+
+    return load(game, **params)

@@ -44,6 +44,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from ..core.errors import show
 from ..core.spec import GameSpec, Option
 from ..games import available_games, game_module, game_spec
 from .adapter import EnvSpec, Table, adapter
@@ -57,6 +58,8 @@ MAX_STATE_TEXT = 1_000_000
 #: where -1 is no value of the option itself.
 NONE_INT = -1
 RANDOM_INT = -1
+#: OpenSpiel's int parameters are C++ ints: a larger Python int cannot even reach the game.
+INT_RANGE = (-2 ** 31, 2 ** 31 - 1)
 
 
 # --------------------------------------------------------------------------- parameters
@@ -101,6 +104,24 @@ def _option_value(opt: Option, value: Any) -> Any:
     if value == RANDOM_INT and _random_seat(opt):
         return "random"
     return value
+
+
+def check_params(game: str, params: dict[str, Any]) -> None:
+    """``ValueError`` for an int parameter OpenSpiel cannot hold (a 64-bit ``rng_seed`` ...).
+
+    ``pyspiel.load_game`` turns a parameter dict into C++ values before any game code runs, and
+    an int past 32 bits is a bare ``RuntimeError`` there ("Unable to cast Python instance").
+    """
+    spec = _TYPES[game].parameter_specification if game in _TYPES else _params(game_spec(game),
+                                                                                _default_players(game))
+    low, high = INT_RANGE
+    for name, value in params.items():
+        if isinstance(spec.get(name), int) and not isinstance(spec.get(name), bool) \
+                and isinstance(value, int) and not isinstance(value, bool) and not low <= value <= high:
+            hint = (": give a seed from 0 to 2**31 - 1 (each game draws its own 63-bit seed from it)"
+                    if name == "rng_seed" else "")
+            raise ValueError(f"{name}={show(value)}: OpenSpiel's int parameters are 32-bit, from {low} "
+                             f"to {high}{hint}")
 
 
 def _default_players(game: str) -> int:
@@ -165,6 +186,7 @@ class CardGame(pyspiel.Game):
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         game = self.GAME
+        check_params(game, params or {})
         game_type = _TYPES[game]
         full = dict(game_type.parameter_specification)
         full.update(params or {})
@@ -414,6 +436,14 @@ def _game_class(game: str) -> type:
     return cls
 
 
+def load(game: str, **params: Any) -> CardGame:
+    """``pyspiel.load_game("python_cardwidgets_<game>", params)``, with the parameters checked first."""
+    register()
+    game_module(game)  # an unknown game is a ValueError naming the games
+    check_params(game, params)
+    return pyspiel.load_game(PREFIX + game, params)
+
+
 def register() -> list[str]:
     """Register ``python_cardwidgets_<game>`` for every game the adapters cover (once)."""
     known = set(pyspiel.registered_names())
@@ -431,4 +461,4 @@ def register() -> list[str]:
     return names
 
 
-__all__ = ["CardGame", "CardState", "Observer", "register"]
+__all__ = ["CardGame", "CardState", "Observer", "load", "register"]
