@@ -66,6 +66,9 @@ def _interval(values: Any, rate: bool) -> tuple[float, float, float, int]:
 
 
 def _rows(label: str, res: SimResult, name: str, metric: _Metric | Callable) -> list[tuple]:
+    if isinstance(metric, _Metric) and metric.label.startswith("win rate") and res.players == 1:
+        raise ValueError(f"variant {label!r} has one player, who wins every game it finishes: measure "
+                         "'mean_score' (or a function of the games table) instead of a win rate")
     if isinstance(metric, _Metric):
         found = metric.values(res)
         if metric.per_seat:

@@ -136,7 +136,8 @@ class SimResult:
 
     # ------------------------------------------------------------------ output
     def plot(self, ax: Any = None) -> Any:
-        """Win rates with their 95 % intervals, and the game-length histogram (matplotlib).
+        """Win rates with their 95 % intervals (solo: the scores), and the game-length histogram
+        (matplotlib).
 
         Returns the two axes (``ax``: a pair of axes to draw on).
         """
@@ -145,6 +146,14 @@ class SimResult:
         if ax is None:
             _, ax = plt.subplots(1, 2, figsize=(10, 3.4), constrained_layout=True)
         left, right = ax
+        if self.players == 1:  # solo: nothing to win, so the scores
+            left.hist(self.seats["score"].dropna(), bins=30, color="#4f7cac")
+            left.set_xlabel("score")
+            left.set_title(f"{game_spec(self.game).title} ({self.mode}): {len(self)} games")
+            right.hist(self.games["length"], bins=30, color="#c98b4f")
+            right.set_xlabel("actions per game")
+            right.set_title("game length")
+            return ax
         table = self.summary().table
         rates = table["win_rate"].to_numpy()
         err = [rates - table["win_low"].to_numpy(), table["win_high"].to_numpy() - rates]
@@ -305,6 +314,23 @@ def file_format(path: Path) -> str:
     raise ValueError(f"{path.name}: save a result as .parquet or .csv")
 
 
+def rate(count: int, seconds: float, what: str) -> str:
+    """How fast ``count`` things took ``seconds``, in words that mean something at any speed:
+    ``"1,234 games/s"``, ``"2.5 games/s"``, or below one a second ``"3.2 s per game"``.
+
+    >>> rate(5000, 2, "game"), rate(5, 2, "game"), rate(3, 12.3, "game"), rate(0, 1.0, "game")
+    ('2,500 games/s', '2.5 games/s', '4.1 s per game', 'no game')
+    """
+    if count <= 0:
+        return f"no {what}"
+    per_second = count / seconds
+    if per_second >= 10:
+        return f"{per_second:,.0f} {what}s/s"
+    if per_second >= 1:
+        return f"{per_second:.1f} {what}s/s"
+    return f"{seconds / count:,.1f} s per {what}"
+
+
 class Summary:
     """Win rates per seat with Wilson 95 % intervals, mean scores, lengths and aborted games.
 
@@ -328,6 +354,10 @@ class Summary:
     mean_length:
         Mean game length in actions (``median_length``, ``min_length`` and
         ``max_length`` likewise).
+    solo:
+        One player (Yadokarick solo): the lone player "wins" every game it finishes, so the
+        summary gives its scores (mean with its interval, median, range) and the table's win
+        rates are NaN.
     """
 
     def __init__(self, result: SimResult) -> None:
@@ -343,34 +373,50 @@ class Summary:
         self.min_length, self.max_length = int(g["length"].min()), int(g["length"].max())
         self.seconds = result.seconds
         self.actions = int(g["length"].sum())
+        #: One player (Yadokarick solo): nobody to beat, so scores and no win rates.
+        self.solo = result.players == 1
         rows = []
         for seat, part in result.seats.groupby("seat", sort=True):
-            rate = float(part["share"].mean())
-            low, high = wilson(rate, n)
+            # solo: the engine names the lone player the winner of every game, which says nothing
+            rate = math.nan if self.solo else float(part["share"].mean())
+            low, high = (math.nan, math.nan) if self.solo else wilson(rate, n)
             mean, slow, shigh = mean_interval(part["score"])
             rows.append((int(seat), result.bots[seat], rate, low, high, mean, slow, shigh,
                          float(part["started"].mean())))
         self.table = pd.DataFrame.from_records(rows, columns=["seat", "bot", "win_rate", "win_low", "win_high",
                                                               "mean_score", "score_low", "score_high", "started"])
+        scores = result.seats["score"].dropna()
+        self._score_range = (scores.median(), scores.min(), scores.max()) if len(scores) else (math.nan,) * 3
 
     def _head(self) -> str:
         opts = ", ".join(f"{k}={v}" for k, v in self.options.items())
-        return (f"{self.title}: {self.games} games, {self.players} players, mode {self.mode}"
+        players = f"{self.players} player{'s' * (self.players != 1)}"
+        return (f"{self.title}: {self.games} games, {players}, mode {self.mode}"
                 + (f", options {opts}" if opts else ""))
 
     def _foot(self) -> list[str]:
         lines = [f"length in actions: mean {self.mean_length:.1f}, median {self.median_length:g}, "
                  f"range {self.min_length}-{self.max_length}",
-                 f"aborted: {self.aborted} of {self.games} ({self.aborted / self.games:.1%}); "
-                 f"shared wins: {self.shared}"
+                 f"aborted: {self.aborted} of {self.games} ({self.aborted / self.games:.1%})"
+                 + ("" if self.solo else f"; shared wins: {self.shared}")
                  + (f"; forfeits (a bot's move refused): {self.forfeits}" if self.forfeits else "")]
         if self.seconds:
-            lines.append(f"{self.games / self.seconds:,.0f} games/s, {self.actions / self.seconds:,.0f} actions/s "
+            lines.append(f"{rate(self.games, self.seconds, 'game')}, {rate(self.actions, self.seconds, 'action')} "
                          f"({self.seconds:.2f} s)")
         return lines
 
     def _display(self) -> pd.DataFrame:
         t = self.table
+        if self.solo:
+            median, low, high = self._score_range
+            return pd.DataFrame({
+                "seat": [seat_name(s) for s in t["seat"]],
+                "bot": t["bot"],
+                "mean score": [f"{m:.2f}" for m in t["mean_score"]],
+                "95% interval": [f"[{lo:.2f}, {hi:.2f}]" for lo, hi in zip(t["score_low"], t["score_high"])],
+                "median": [f"{median:g}"],
+                "range": [f"{low:g} to {high:g}"],
+            })
         return pd.DataFrame({
             "seat": [seat_name(s) for s in t["seat"]],
             "bot": t["bot"],

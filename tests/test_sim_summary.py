@@ -1,0 +1,47 @@
+"""What a simulation's summary says: scores for solo, and a speed that means something."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+pytest.importorskip("pandas")
+
+from cardwidgets.cli import main  # noqa: E402
+from cardwidgets.sim import compare, simulate  # noqa: E402
+
+
+def test_solo_reports_scores_not_wins():
+    res = simulate("yadokarick", 12, bots="greedy", players=1, mode="solo", seed=1)
+    summary = res.summary()
+    text = repr(summary)
+    # the lone player "won" every game: a win rate of 100 % said nothing
+    assert "win rate" not in text and "100.0%" not in text and "shared wins" not in text
+    assert "1 player," in text.splitlines()[0]
+    header = text.splitlines()[1].split()
+    assert header[:3] == ["seat", "bot", "mean"] and "median" in header and "range" in header
+    scores = [s[0] for s in res.games["scores"]]
+    assert f"{min(scores):g} to {max(scores):g}" in text
+    assert f"{sum(scores) / len(scores):.2f}" in text
+    assert math.isnan(summary.table["win_rate"].iat[0]) and summary.solo
+    assert "win rate" not in summary._repr_html_()
+    with pytest.raises(ValueError, match="one player, who wins every game .* 'mean_score'"):
+        compare("yadokarick", {"a": {}}, 3, bots="greedy", players=1, mode="solo", seed=1)
+
+
+def test_solo_on_the_command_line(capsys):
+    assert main(["simulate", "yadokarick", "-n", "5", "--mode", "solo", "--players", "1", "--bots", "greedy"]) == 0
+    out = capsys.readouterr().out
+    assert "mean score" in out and "win rate" not in out and "100.0%" not in out
+
+
+def test_a_slow_run_gives_seconds_per_game():
+    from cardwidgets.sim._result import rate
+
+    assert rate(3, 12.3, "game") == "4.1 s per game"  # it printed "0 games/s"
+    assert rate(1, 0.5, "game") == "2.0 games/s"
+    assert rate(12_345, 1.0, "action") == "12,345 actions/s"
+    res = simulate("depot", 3, bots="greedy", players=3, seed=1)
+    res.seconds = 7.5
+    assert "2.5 s per game" in repr(res.summary())
