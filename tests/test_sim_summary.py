@@ -45,3 +45,28 @@ def test_a_slow_run_gives_seconds_per_game():
     res = simulate("depot", 3, bots="greedy", players=3, seed=1)
     res.seconds = 7.5
     assert "2.5 s per game" in repr(res.summary())
+
+
+def test_a_plot_is_not_echoed_in_a_notebook():
+    matplotlib = pytest.importorskip("matplotlib")
+    pytest.importorskip("IPython")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from IPython.core.interactiveshell import InteractiveShell
+
+    formatter = InteractiveShell.instance().display_formatter
+    try:
+        c = compare("depot", {"3": {"players": 3}, "4": {"players": 4}}, 4, bots="greedy", seed=3)
+        res = simulate("depot", 4, bots="greedy", players=3, seed=1)
+        for drawn in (c.plot(), res.plot()):
+            # a cell ending with plot() shows the figure only: no "<Axes: ...>" text above it
+            assert formatter.format(drawn) == ({}, {})
+        ax = c.plot()
+        ax.axhline(0.25)  # still the axes to draw on
+        assert ax.figure is ax.ax.figure and ax.get_ylabel() == "win rate"
+        left, right = res.plot()
+        assert right.get_title() == "game length"
+        fig, own = plt.subplots()
+        assert c.plot(ax=own).ax is own
+    finally:
+        plt.close("all")

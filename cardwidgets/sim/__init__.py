@@ -27,6 +27,7 @@ from ._play import BotMoveError, game_seed
 _LAZY = {
     "simulate": "_run",
     "SimResult": "_result",
+    "Plot": "_result",
     "Summary": "_result",
     "load": "_result",
     "compare": "_compare",
@@ -50,4 +51,5 @@ def __dir__() -> list[str]:
     return sorted([*globals(), *_LAZY])
 
 
-__all__ = ["BotMoveError", "Comparison", "METRICS", "SimResult", "Summary", "compare", "game_seed", "load", "simulate"]
+__all__ = ["BotMoveError", "Comparison", "METRICS", "Plot", "SimResult", "Summary", "compare", "game_seed", "load",
+           "simulate"]

@@ -12,7 +12,7 @@ import pandas as pd
 from ..core import seat_name
 from ..games import game_spec
 from ._stats import mean_interval, wilson
-from ._result import SimResult
+from ._result import Plot, SimResult
 from ._run import simulate
 
 
@@ -120,9 +120,10 @@ class Comparison:
     def _label(self) -> str:
         return self._metric.label if isinstance(self._metric, _Metric) else self.metric
 
-    def plot(self, ax: Any = None) -> Any:
+    def plot(self, ax: Any = None) -> Plot:
         """Each variant's value with its 95 % interval, one colour per seat for a per-seat metric
-        (matplotlib; returns the axes)."""
+        (matplotlib). Returns a :class:`~cardwidgets.sim.Plot`: it acts as the axes
+        (``c.plot().axhline(0.25)``), and a notebook cell that ends with it shows only the plot."""
         import matplotlib.pyplot as plt
 
         if ax is None:
@@ -146,7 +147,7 @@ class Comparison:
         if seats:
             ax.legend(title="seat", fontsize=8, title_fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
         ax.grid(axis="y", alpha=0.3)
-        return ax
+        return Plot(ax)
 
     def __repr__(self) -> str:
         return self.table.to_string(index=False)

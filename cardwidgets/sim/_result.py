@@ -135,11 +135,12 @@ class SimResult:
         return Summary(self)
 
     # ------------------------------------------------------------------ output
-    def plot(self, ax: Any = None) -> Any:
+    def plot(self, ax: Any = None) -> "Plot":
         """Win rates with their 95 % intervals (solo: the scores), and the game-length histogram
         (matplotlib).
 
-        Returns the two axes (``ax``: a pair of axes to draw on).
+        Returns a :class:`Plot` of the two axes (``left, right = result.plot()``), which a
+        notebook does not echo; ``ax``: a pair of axes to draw on.
         """
         import matplotlib.pyplot as plt
 
@@ -153,7 +154,7 @@ class SimResult:
             right.hist(self.games["length"], bins=30, color="#c98b4f")
             right.set_xlabel("actions per game")
             right.set_title("game length")
-            return ax
+            return Plot(ax)
         table = self.summary().table
         rates = table["win_rate"].to_numpy()
         err = [rates - table["win_low"].to_numpy(), table["win_high"].to_numpy() - rates]
@@ -166,7 +167,7 @@ class SimResult:
         right.hist(self.games["length"], bins=30, color="#c98b4f")
         right.set_xlabel("actions per game")
         right.set_title("game length")
-        return ax
+        return Plot(ax)
 
     def save(self, path: str | Path) -> None:
         """Write the games table to ``path``: Parquet (``.parquet``) or CSV (``.csv``).
@@ -312,6 +313,41 @@ def file_format(path: Path) -> str:
     if suffix == ".csv":
         return "csv"
     raise ValueError(f"{path.name}: save a result as .parquet or .csv")
+
+
+class Plot:
+    """What ``plot()`` returns: the axes it drew on, without an echo in a notebook.
+
+    A notebook cell that ends with ``result.plot()`` shows the plot alone: returning the
+    matplotlib axes themselves would print ``<Axes: ...>`` above it, and returning the figure
+    would show it twice. A ``Plot`` acts as its axes (``plot.set_ylim(0, 1)``, ``plot.figure``;
+    a pair unpacks, ``left, right = result.plot()``); ``plot.ax`` is the axes object itself.
+    """
+
+    __slots__ = ("ax",)
+
+    def __init__(self, ax: Any) -> None:
+        self.ax = ax
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "ax":  # not set yet (a copy being made): no lookup on itself
+            raise AttributeError(name)
+        return getattr(self.ax, name)
+
+    def __iter__(self) -> Any:
+        return iter(self.ax)
+
+    def __getitem__(self, index: Any) -> Any:
+        return self.ax[index]
+
+    def __len__(self) -> int:
+        return len(self.ax)
+
+    def _ipython_display_(self) -> None:
+        """Nothing to add: matplotlib shows the figure itself at the end of the cell."""
+
+    def __repr__(self) -> str:
+        return f"Plot({self.ax!r})"
 
 
 def rate(count: int, seconds: float, what: str) -> str:
