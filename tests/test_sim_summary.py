@@ -70,3 +70,21 @@ def test_a_plot_is_not_echoed_in_a_notebook():
         assert c.plot(ax=own).ax is own
     finally:
         plt.close("all")
+
+
+def test_the_greedy_against_random_examples_rotate_the_start():
+    """The README's and the getting-started page's Depot example: with seat A leading every game
+    (Depot's default), the greedy bot's edge was partly the first move's, and nothing said so."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    for doc in ("README.md", "docs/getting-started.md"):
+        text = (root / doc).read_text(encoding="utf-8")
+        call = re.search(r'simulate\("depot", \d+, bots=\["greedy", "random", "random", "random"\].*?\)\n', text, re.S)
+        assert call, doc
+        code = re.sub(r"workers=\d+", "workers=1", re.sub(r'"depot", \d+', '"depot", 40', call.group(0)))
+        res = eval(code, {"simulate": simulate})  # noqa: S307 - the documentation's own example
+        started = res.summary().table["started"]
+        assert (started > 0).all() and (started < 1).all(), (doc, list(started))
+        assert "seat A leads every" in text, doc
