@@ -330,3 +330,40 @@ def test_an_int_parameter_past_32_bits_is_a_clear_error():
     g = openspiel_game("depot", players=3, rng_seed=2 ** 31 - 1)
     assert str(g) == str(load("depot", players=3, rng_seed=2 ** 31 - 1))
     assert g.new_initial_state().history() == []
+
+
+def test_game_and_state_round_trip():
+    from cardwidgets.envs import deserialize_game_and_state, serialize_game_and_state
+
+    g = load("cirno_neu", players=4, rng_seed=11)
+    g.new_initial_state().legal_actions()  # the game's seed stream has moved on once
+    st = random_prefix(g.new_initial_state(), random.Random(3), 9)
+    with pytest.raises(pyspiel.SpielError, match="GetRNGState"):
+        pyspiel.serialize_game_and_state(g, st)  # OpenSpiel's own: no RNG state from a Python game
+    text = serialize_game_and_state(g, st)
+    game, copy = deserialize_game_and_state(text)
+    assert str(game) == str(g) and str(copy) == str(st) and copy.history() == st.history()
+    # the restored game goes on drawing the same seeds for its next games
+    assert str(game.new_initial_state()) == str(g.new_initial_state())
+    assert serialize_game_and_state(game, copy) != text  # its RNG moved on, as the original's did
+
+
+def test_a_hostile_game_and_state_text_runs_nothing(tmp_path):
+    import base64
+    import pickle
+
+    from cardwidgets.envs import deserialize_game_and_state, serialize_game_and_state
+
+    marker = tmp_path / "ran"
+    payload = base64.b64encode(pickle.dumps({"_play": _Boom(f"touch {marker}")})).decode()
+    g = load("depot", players=3, rng_seed=1)
+    good = serialize_game_and_state(g, g.new_initial_state())
+    lines = good.split("\n")
+    state_at = lines.index("[State]") + 1
+    texts = ["\n".join([*lines[:state_at], f"history=\nmove_number=0\n__dict__={payload}"]),
+             good.replace("python_cardwidgets_depot", "tic_tac_toe"), good.replace("[Meta]", ""),
+             good.replace(lines[lines.index("[GameRNGState]") + 1], "[3, [1, 2], null]"), "", "x" * 2_000_000]
+    for text in texts:
+        with pytest.raises(ValueError):
+            deserialize_game_and_state(text)
+    assert not marker.exists()

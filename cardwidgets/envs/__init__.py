@@ -22,7 +22,8 @@ from .adapter import EnvSpec, Table
 if TYPE_CHECKING:
     from ._pettingzoo import CardGameEnv
 
-__all__ = ["EnvSpec", "Table", "openspiel_game", "pettingzoo_env", "register_openspiel"]
+__all__ = ["EnvSpec", "Table", "deserialize_game_and_state", "openspiel_game", "pettingzoo_env", "register_openspiel",
+           "serialize_game_and_state"]
 
 
 def pettingzoo_env(game: str, render_mode: str | None = None, **kwargs: Any) -> "CardGameEnv":
@@ -73,3 +74,23 @@ def openspiel_game(game: str, **params: Any) -> Any:
     from ._openspiel import load
 
     return load(game, **params)
+
+
+def serialize_game_and_state(game: Any, state: Any) -> str:
+    """An OpenSpiel game of cardwidgets and one of its states as text (no pickle).
+
+    ``pyspiel.serialize_game_and_state`` cannot take these games (OpenSpiel asks a
+    sampled-stochastic game for an RNG state that no Python game can give): this is the
+    same job, in the same layout; :func:`deserialize_game_and_state` reads it back.
+    """
+    from ._openspiel import serialize_game_and_state as write
+
+    return write(game, state)
+
+
+def deserialize_game_and_state(text: str) -> tuple[Any, Any]:
+    """``(game, state)`` from :func:`serialize_game_and_state`'s text, checked; a ``ValueError``
+    for anything else, and nothing in the text is run."""
+    from ._openspiel import deserialize_game_and_state as read
+
+    return read(text)
