@@ -36,7 +36,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from ..core.errors import SamplingLimitError
+from ..core.errors import SamplingLimitError, show
 from ..games import game_module
 
 #: A world sampler: ``worlds(rng)`` is ``state.sample_world(seat, rng)`` of the real
@@ -250,9 +250,9 @@ class ISMCTSBot:
         if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int)
                                        or iterations < 1):
             raise ValueError(f"iterations must be a positive int or None, got {iterations!r}")
-        if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
-                                    or not seconds > 0):
-            raise ValueError(f"seconds must be a positive number or None, got {seconds!r}")
+        if seconds is not None and not _finite_positive(seconds):
+            # inf (or an int past any float) would be a decision that never ends
+            raise ValueError(f"seconds must be a positive finite number or None, got {show(seconds)}")
         if depth is not None and depth != "round" and (isinstance(depth, bool) or not isinstance(depth, int)
                                                         or depth < 0):
             raise ValueError(f"depth must be an int >= 0, 'round' or None, got {depth!r}")
@@ -348,6 +348,15 @@ class ISMCTSBot:
         self.totals["iterations"] += search.done
         self.totals["seconds"] += seconds
         return best
+
+
+def _finite_positive(x: Any) -> bool:
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        return False
+    try:
+        return 0 < float(x) < math.inf
+    except OverflowError:  # an int too large for a float
+        return False
 
 
 class _Search:
