@@ -4,6 +4,7 @@ the command serves the app's notebook through Voilà."""
 
 from __future__ import annotations
 
+import re
 import socket
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from cardwidgets.app import HOTSEAT, PERSON, TEACHER, App
 from cardwidgets.app import server
 from cardwidgets.bots import bot_names
 from cardwidgets.cli import main
+from cardwidgets.core.spec import option_form
 
 
 def each_mode():
@@ -31,17 +33,21 @@ def test_the_chooser_offers_what_the_spec_declares(game, mode):
     spec = game_spec(game)
     assert app.players.options == tuple(str(n) for n in mode.players)
     assert (app.mode.layout.display == "none") == (len(spec.modes) == 1)
-    boxes = {b.description: b for b in app.options_box.children}
+    form = {e["name"]: e for e in option_form(game, mode.name, int(app.players.value))}
     for opt in spec.options_for(mode.name):
-        if opt.allowed is not None:
-            box = boxes[opt.name]
-            assert isinstance(box, w.Dropdown) and [v for _, v in box.options] == list(opt.allowed)
-            assert box.value == opt.default
-        elif isinstance(opt.default, (bool, int, float, str, type(None))):
-            assert isinstance(boxes[opt.name], w.Text) and boxes[opt.name].value == ""
+        e = form[opt.name]
+        if e["input"] == "choice":
+            # named in words, its values in words, at its default
+            box = app.fields[opt.name]
+            assert isinstance(box, w.Dropdown) and box.description == opt.label
+            assert [label for label, _ in box.options] == [c["label"] for c in e["choices"]]
+            assert app.option_value(opt.name) == e["default"]
+        elif e["input"] in ("number", "text"):
+            assert isinstance(app.fields[opt.name], w.Text) and app.fields[opt.name].value == ""
+            assert app.fields[opt.name].placeholder == f"{e['default_label']} (default)"
         else:
-            assert opt.name not in boxes  # a table of numbers keeps its default
-    assert set(boxes) <= {o.name for o in spec.options_for(mode.name)}
+            assert opt.name not in app.fields  # a table of numbers keeps its default
+    assert set(app.fields) <= {o.name for o in spec.options_for(mode.name)}
     n = int(app.players.value)
     assert len(app.seats_box.children) == n
     assert [who.value for _, who in app._seats][0] == PERSON
@@ -53,13 +59,49 @@ def test_the_chooser_offers_what_the_spec_declares(game, mode):
     assert sorted(table.bot_seats) == list(range(1, n)) and table.bot_delay == 0.7
 
 
+def test_the_options_are_words_grouped_folded_with_help_default_and_rule():
+    app = App("depot")
+    assert app.options_box.layout.display == "none"  # folded under "Rules options"
+    assert app.options_toggle.description == "Show the rules options"
+    app.options_toggle.click()
+    assert app.options_box.layout.display is None and app.options_toggle.description == "Hide the rules options"
+    groups = [s.children[0].value for s in app.options_box.children]
+    assert groups == ["<h3>Who starts</h3>", "<h3>The cards and the deal</h3>", "<h3>How play goes</h3>",
+                      "<h3>Scoring and winning</h3>", "<h3>How long a game lasts</h3>"]
+    page = "".join(c.value for c in _walk(app.options_box) if isinstance(c, w.HTML))
+    said = re.sub(r"<details>.*?</details>", "", page, flags=re.S)  # what shows, the rules' own text folded away
+    for raw in ("seat_after_winner", "penalty_cards_leave_play", "reshuffle_timing"):
+        assert raw not in said and all(raw not in label for b in app.fields.values()
+                                       for label, _ in getattr(b, "options", ()))
+    assert "Default: Clockwise from the seat after the winner." in page
+    assert "Rule D10.2: Ranking after a game" in page and "rank_tiebreak" in page  # the rule's own text
+    box = app.fields["rank_tiebreak"]
+    assert box.description == "Ties in the ranking" and box.tooltip.startswith("How players still tied")
+    # a seat option offers the seats of the table, by letter
+    assert [label for label, _ in app.fields["starting_player"].options] == \
+        ["Seat A", "Seat B", "Seat C", "Seat D", "A random seat"]
+    app.players.value = "3"
+    assert [label for label, _ in app.fields["starting_player"].options][-2:] == ["Seat C", "A random seat"]
+
+
+def _walk(widget):
+    yield widget
+    for child in getattr(widget, "children", ()):
+        yield from _walk(child)
+
+
+def choose(app, name, value):
+    """Pick ``value`` in the drop-down of option ``name`` (its entries are words)."""
+    box = app.fields[name]
+    box.value = next(i for i, c in enumerate(app._form[name]["choices"]) if c["value"] == value)
+
+
 def test_start_builds_the_table_the_chooser_says():
     app = App("depot")
     app.players.value = "3"
-    boxes = {b.description: b for b in app.options_box.children}
-    boxes["games"].value = 3
-    boxes["starting_player"].value = "random"
-    boxes["max_turns"].value = "400"
+    choose(app, "games", 3)
+    choose(app, "starting_player", "random")
+    app.fields["max_turns"].value = "400"
     app._seats[0][0].value = "  Ann "
     app._seats[2][1].value = "bot:random"
     app.pace.value = 0.0
@@ -72,6 +114,10 @@ def test_start_builds_the_table_the_chooser_says():
     assert t.state.options["games"] == 3 and t.state.names == ("Ann", "B", "C") and t.state.seed == 11
     assert app.table_box.children == (t,) and "Depot, 3 players, Ann's seat</span>" in app.status.value
     assert app.start_button.description == "Start a new game"
+    # the table takes the page: the chooser folds away until "Change the game"
+    assert app.chooser.layout.display == "none" and app.change_button.layout.display is None
+    app.change_button.click()
+    assert app.chooser.layout.display is None
     # a new game replaces the old table, which is closed
     t2 = app.start()
     assert t2 is not t and app.table is t2 and t.comm is None and app.table_box.children == (t2,)
@@ -97,9 +143,9 @@ def test_two_people_share_the_screen_or_watch_as_teachers():
 @pytest.mark.parametrize("change, words", [
     (lambda a: setattr(a._seats[1][0], "value", "ann"), "names must differ"),
     (lambda a: setattr(a.seed, "value", "twelve"), "the seed must be a whole number"),
-    (lambda a: setattr({b.description: b for b in a.options_box.children}["rounds"], "value",
-                       "[" * 100_000 + "]" * 100_000), "rounds: the value is nested too deeply"),
-    (lambda a: setattr({b.description: b for b in a.options_box.children}["rounds"], "value", "0"), "rounds=0"),
+    (lambda a: setattr(a.fields["rounds"], "value", "[" * 100_000 + "]" * 100_000),
+     "rounds: the value is nested too deeply"),
+    (lambda a: setattr(a.fields["rounds"], "value", "0"), "rounds=0"),
 ])
 def test_a_bad_choice_is_said_and_the_table_stays(change, words):
     app = App("crypto_trick")
@@ -247,3 +293,34 @@ def test_play_without_voila_says_how_to_get_it(monkeypatch, capsys):
     monkeypatch.setattr(builtins, "__import__", no_voila)
     assert main(["play", "--no-browser"]) == 1
     assert 'pip install "cardwidgets[app]"' in capsys.readouterr().err
+
+
+def test_an_all_bot_game_starts_at_once_and_plays_at_the_chosen_pace():
+    """Start answers before any bot moves; the bots then play on the table's own pacing, one
+    move per pace on the kernel's event loop, so people can watch (and the kernel answers)."""
+    import asyncio
+    import time
+
+    async def watch():
+        app = App("cirno_neu")
+        app.players.value = "5"
+        for _, who in app._seats:
+            who.value = "bot:random"
+        assert [v for _, v in app.pace.options] == [1.5, 0.7, 0.3]  # no "Instant" with nobody to play
+        app.pace.value = 0.3
+        began = time.monotonic()
+        table = app.start()
+        assert table.history_len == 0 and table.thinking  # nothing played inside the handler
+        times = []
+        table.observe(lambda _c: times.append(time.monotonic()), "history_len")
+        for _ in range(100):
+            if len(times) >= 3:
+                break
+            await asyncio.sleep(0.1)
+        gaps = [b - a for a, b in zip([began, *times], times)]
+        assert len(gaps) >= 3 and min(gaps) >= 0.27, gaps  # a pace, never a burst
+        assert not table.state.is_terminal
+        table.close()
+
+    asyncio.run(watch())
+
