@@ -5,6 +5,7 @@ the command serves the app's notebook through Voilà."""
 from __future__ import annotations
 
 import re
+import signal
 import socket
 from pathlib import Path
 
@@ -247,7 +248,7 @@ class FakeVoila:
 
     calls: list = []
 
-    def __init__(self, cmd, cwd=None):
+    def __init__(self, cmd, cwd=None, **_kwargs):
         nb = Path(cmd[3])
         FakeVoila.calls.append({"cmd": cmd, "cwd": cwd, "notebook": nb.read_text(), "folder": nb.parent})
 
@@ -324,3 +325,76 @@ def test_an_all_bot_game_starts_at_once_and_plays_at_the_chosen_pace():
 
     asyncio.run(watch())
 
+
+def test_the_server_culls_idle_kernels_and_caps_them():
+    cmd = server.command(Path("x.ipynb"), 8999, "127.0.0.1", False)
+    assert f"--MappingKernelManager.cull_idle_timeout={server.CULL_IDLE}" in cmd and server.CULL_IDLE > 0
+    assert "--VoilaConfiguration.multi_kernel_manager_class=cardwidgets.app.kernels.CappedKernelManager" in cmd
+    assert f"--CappedKernelManager.max_kernels={server.MAX_KERNELS}" in cmd
+    pytest.importorskip("jupyter_server")
+    import asyncio
+
+    from tornado.web import HTTPError
+
+    from cardwidgets.app.kernels import CappedKernelManager
+
+    manager = CappedKernelManager(max_kernels=2)
+    manager.list_kernel_ids = lambda: ["one", "two"]  # two games open: a third page is refused
+    with pytest.raises(HTTPError) as refused:
+        asyncio.run(manager.start_kernel(kernel_name="python3"))
+    assert refused.value.status_code == 503 and "Too many games" in refused.value.reason
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_a_stop_signal_stops_voila_and_its_kernels_frees_the_port_and_removes_the_folder(sig, tmp_path):
+    """``cardwidgets play`` as a service manager stops it: the whole tree goes, and the page
+    it served asked nothing of another machine."""
+    pytest.importorskip("voila")
+    psutil = pytest.importorskip("psutil")
+    import os
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, PYTHONPATH=str(root) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    log = open(tmp_path / "play.log", "w")
+    proc = subprocess.Popen([sys.executable, "-m", "cardwidgets", "play", "--no-browser", "--port", str(port)],
+                            env=env, stdout=subprocess.PIPE, stderr=log, text=True, start_new_session=True)
+    tree = []
+    try:
+        assert proc.stdout.readline().startswith("cardwidgets play: http://127.0.0.1:")
+        deadline, page = time.monotonic() + 120, None
+        while page is None and time.monotonic() < deadline and proc.poll() is None:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=60) as r:
+                    page = r.read().decode()  # the app ran in a kernel of its own
+            except OSError:
+                time.sleep(0.3)
+        assert page is not None, (tmp_path / "play.log").read_text()
+        assert "cdn.jsdelivr" not in page and "fontawesome" not in page and "mermaid.esm" not in page
+        tree = psutil.Process(proc.pid).children(recursive=True)
+        voila = next(p for p in tree if "voila" in " ".join(p.cmdline()))
+        folder = Path(next(a for a in voila.cmdline() if a.endswith(".ipynb"))).parent
+        assert folder.is_dir() and any("ipykernel" in " ".join(p.cmdline()) for p in tree)
+
+        os.kill(proc.pid, sig)
+        assert proc.wait(60) == 128 + sig
+        gone, alive = psutil.wait_procs(tree, timeout=20)
+        assert alive == [], [p.cmdline() for p in alive]
+        server.check_address("127.0.0.1", port)  # the port is free again
+        assert not folder.exists()
+    finally:  # whatever a failure left running (the old code left Voilà and its kernels)
+        if proc.poll() is None:
+            tree = [psutil.Process(proc.pid), *tree, *psutil.Process(proc.pid).children(recursive=True)]
+        for p in tree:
+            try:
+                p.kill()
+            except psutil.NoSuchProcess:
+                pass
+        proc.wait(10)
+        log.close()
