@@ -25,7 +25,7 @@ from typing import Any
 import ipywidgets as w
 
 from ..bots import bot_names
-from ..core.spec import OPTION_GROUPS, GameSpec, option_form
+from ..core.spec import OPTION_GROUPS, GameSpec, Mode, option_form
 from ..games import available_games, game_spec
 from ..rules import lookup
 
@@ -42,6 +42,8 @@ WATCHED_PACES = PACES[:-1]
 #: cut short), and the result of a game beside the felt, not over it.
 _STYLE = """<style>
 .cw-app { max-width: 1200px; }
+.cw-app .cw-app-wide { width: auto; max-width: 100%; }
+.cw-app .cw-app-wide > select { flex: 0 1 auto; width: auto; max-width: 100%; }
 .cw-app .cw-app-group h3 { margin: 10px 0 2px; font-size: 14px; }
 .cw-app .cw-app-options-grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(330px, 1fr));
   gap: 6px 18px; }
@@ -78,6 +80,15 @@ def _paced(cls: type) -> type:
     return Paced
 
 
+def _mode_words(mode: Mode) -> str:
+    """A mode in words: ``Duo: 2 players and a virtual player (NPC)`` (its player counts when its
+    doc is written for programmers, naming an option's keyword)."""
+    p = mode.players
+    counts = f"{p[0]}–{p[-1]} players" if len(p) > 1 else f"{p[0]} player{'s' * (p[0] != 1)}"
+    said = mode.doc if mode.doc and not any(c in mode.doc for c in "=_") else counts
+    return f"{mode.name.capitalize()}: {said}"
+
+
 def _read(text: str) -> Any:
     """A typed option value: JSON when it reads as JSON (3, true, null, [1, 2]), else the text."""
     try:
@@ -99,7 +110,8 @@ class App(w.VBox):
         style = {"description_width": "110px"}
         self.game = w.Dropdown(options=[(game_spec(g).title, g) for g in games], value=game or games[0],
                                description="Game", style=style)
-        self.mode = w.Dropdown(description="Mode", style=style, layout=w.Layout(width="420px"))  # its text says what a mode is
+        # as wide as their words: no choice cut short
+        self.mode = w.Dropdown(description="Mode", style=style, layout=w.Layout(width="auto"))
         self.players = w.Dropdown(description="Players", style=style)
         self.options_toggle = w.Button(description="Show the rules options", icon="",
                                        layout=w.Layout(width="auto"))
@@ -108,8 +120,10 @@ class App(w.VBox):
         self.options_box = w.VBox(layout=w.Layout(display="none"))
         self.options_box.add_class("cw-app-options")
         self.seats_box = w.VBox()
-        self.screen = w.Dropdown(description="Screen", style=style, layout=w.Layout(width="420px"))
+        self.screen = w.Dropdown(description="Screen", style=style, layout=w.Layout(width="auto"))
         self.pace = w.Dropdown(options=PACES, value=0.7, description="Bots' pace", style=style)
+        for box in (self.mode, self.screen):
+            box.add_class("cw-app-wide")
         self.seed = w.Text(value="", placeholder="random", description="Seed", style=style,
                            layout=w.Layout(width="260px"))
         self.start_button = w.Button(description="Start", button_style="primary")
@@ -134,9 +148,9 @@ class App(w.VBox):
                       "<p style='margin:0 0 6px'>Choose a game and who plays it, then press <b>Start</b>.</p>")
         self.chooser = w.VBox([
             head,
-            w.HBox([self.game, self.mode, self.players]),
+            w.HBox([self.game, self.mode, self.players], layout=w.Layout(flex_flow="row wrap")),
             w.HTML("<b>Seats</b> (a name for each person; the computer plays the other seats)"), self.seats_box,
-            w.HBox([self.screen, self.pace, self.seed]),
+            w.HBox([self.screen, self.pace, self.seed], layout=w.Layout(flex_flow="row wrap")),
             w.HBox([self.options_toggle, self.options_summary], layout=w.Layout(align_items="center")),
             self.options_box,
             self.start_button,
@@ -176,7 +190,7 @@ class App(w.VBox):
         spec = self.spec
         self._building = True
         try:
-            self.mode.options = [(f"{m.name}: {m.doc}" if m.doc else m.name, m.name) for m in spec.modes]
+            self.mode.options = [(_mode_words(m), m.name) for m in spec.modes]
             self.mode.value = spec.default_mode
             self.mode.layout.display = None if len(spec.modes) > 1 else "none"
         finally:
