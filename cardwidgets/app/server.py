@@ -180,15 +180,14 @@ def stop(proc: subprocess.Popen, grace: float = 10.0) -> None:
 
 
 @contextlib.contextmanager
-def _handling(new: Any) -> Iterator[None]:
-    """Install ``new`` for :data:`STOP_SIGNALS` while the server runs (the old ones after)."""
+def _handling(new: Any, signals: Sequence[int] = STOP_SIGNALS) -> Iterator[None]:
+    """Install ``new`` for ``signals`` while the server runs (the old handlers after)."""
     old = {}
-    if new is not None:
-        for sig in STOP_SIGNALS:
-            try:
-                old[sig] = signal.signal(sig, new)
-            except ValueError:  # not the main thread: the caller stops the server itself
-                pass
+    for sig in signals:
+        try:
+            old[sig] = signal.signal(sig, new)
+        except ValueError:  # not the main thread: whoever runs it there stops the server
+            pass
     try:
         yield
     finally:
@@ -228,22 +227,9 @@ def serve(port: int | None = None, host: str = "127.0.0.1", open_browser: bool =
     except (KeyboardInterrupt, _Stopped) as e:
         if proc is not None:
             # a second Ctrl+C or SIGTERM while the kernels shut down must not leave them behind
-            with _handling(signal.SIG_IGN), _no_interrupt():
+            with _handling(signal.SIG_IGN, (*STOP_SIGNALS, signal.SIGINT)):
                 stop(proc)
         return 128 + (e.signum if isinstance(e, _Stopped) else signal.SIGINT)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
-
-@contextlib.contextmanager
-def _no_interrupt() -> Iterator[None]:
-    """Ignore Ctrl+C for a while (the main thread only)."""
-    try:
-        old = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    except ValueError:
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, old)
