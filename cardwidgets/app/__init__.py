@@ -51,7 +51,8 @@ _STYLE = """<style>
 .cw-app .cw-app-option .widget-inline-hbox { flex-wrap: wrap; width: 100%; height: auto; }
 .cw-app .cw-app-option .widget-inline-hbox > .widget-label { width: 100% !important; max-width: none;
   text-align: left; font-weight: 600; white-space: normal; }
-.cw-app .cw-app-option select, .cw-app .cw-app-option input { flex: 1 1 100%; max-width: 100%; }
+.cw-app .cw-app-option select, .cw-app .cw-app-option input { flex: 1 1 100%; max-width: 100%;
+  min-height: var(--jp-widgets-inline-height, 28px); }
 .cw-app .cw-app-help { font-size: 12.5px; color: #4a4540; line-height: 1.35; }
 .cw-app .cw-app-help summary { cursor: pointer; color: #8a3108; }
 .cw-app .cw-app-help .cw-app-rule-text { white-space: pre-line; margin: 2px 0 4px; }
@@ -243,7 +244,7 @@ class App(w.VBox):
             sections.append(section)
         self.options_box.children = sections
         shown = len(self.fields)
-        self.options_summary.value = (f"<span class='cw-app-help'>{shown} option{'s' * (shown != 1)} of "
+        self.options_summary.value = (f"<span class='cw-app-help'><b>Rules options</b>: {shown} for "
                                       f"{html.escape(self.spec.title)}, each at the rules' own default "
                                       "until you change it</span>" if shown else "")
         self.options_toggle.layout.display = None if form else "none"

@@ -255,7 +255,7 @@ def test_rules_options_in_words_folded_uncut_and_the_table_takes_the_page(app_pa
     assert [h for h in options.locator("h3").all_inner_texts()] == \
         ["Who starts", "The cards and the deal", "How play goes", "Scoring and winning", "How long a game lasts"]
     assert cut_selects(page) == []
-    page.locator(".cw-app").screenshot(path=str(artifacts_root / "app-options.png"))
+    page.screenshot(path=str(artifacts_root / "app-options.png"), full_page=True)
     before = axe_violations(page, "chooser", artifacts_root)
     # every game and mode, with two people at the screen: no choice cut short either
     for game in available_games():
