@@ -321,7 +321,12 @@ def test_an_all_bot_game_starts_at_once_and_plays_at_the_chosen_pace():
         gaps = [b - a for a, b in zip([began, *times], times)]
         assert len(gaps) >= 3 and min(gaps) >= 0.27, gaps  # a pace, never a burst
         assert not table.state.is_terminal
-        table.close()
+        # a new game replaces it: the old table's bots stop with it
+        app.start()
+        played = table.history_len
+        await asyncio.sleep(1.0)
+        assert table.history_len == played and table.comm is None
+        app.table.close()
 
     asyncio.run(watch())
 

@@ -76,6 +76,12 @@ def _paced(cls: type) -> type:
         def _run_bots(self, from_browser: bool) -> None:
             super()._run_bots(True)
 
+        def close(self) -> None:
+            # a table replaced by a new game: its bots stop with it (else they would play on,
+            # unseen, to the end of the game)
+            self._cancel_pending()
+            super().close()
+
     Paced.__name__ = Paced.__qualname__ = cls.__name__
     Paced.__doc__ = cls.__doc__
     return Paced
