@@ -25,8 +25,9 @@ ALLOWED = {
     "export": {"core", "games", "rules"},
 }
 #: Layers a layer may import inside a function only, never at load time: the core's ``to_html``
-#: methods hand over to the export module (itself standard library only) when called.
-LAZY = {"core": {"export"}}
+#: methods hand over to the export module (itself standard library only) when called, and
+#: ``option_form`` links each option to its rule in the rules reference.
+LAZY = {"core": {"export", "rules"}}
 # sim needs the explore extra (pandas, joblib with cloudpickle, tqdm; matplotlib to plot) and
 # imports none of it where worker processes play; the widgets are the only layer with the widget stack.
 THIRD_PARTY_OK = {"bots": set(), "sim": {"matplotlib", "pandas", "joblib", "cloudpickle", "tqdm"},
