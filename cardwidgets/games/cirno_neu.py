@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import json
 import random
-from bisect import insort
+from bisect import bisect_right, insort
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
@@ -1619,7 +1619,8 @@ class _Seat:
     """One seat's knowledge of the round, ready for sampling: each draw pile's unseen
     cards, what each other player received from each pile, and the cards they played."""
 
-    __slots__ = ("seat", "content", "received", "steps", "others", "draw_size", "needs", "safe_actor")
+    __slots__ = ("seat", "content", "received", "steps", "others", "draw_size", "needs", "safe_actor",
+                 "_searches")
 
     def __init__(self, record: _Record, seat: int, st: CirnoNeuState) -> None:
         n = st.players
@@ -1650,6 +1651,7 @@ class _Seat:
         self.received = received
         self.steps = steps
         self.draw_size = len(st._draw)
+        self._searches: dict[int, _Search] = {}  # by number of steps: with the safe card or not
         # What the seat sees now and must hold in every world (N8.3).
         self.needs: list[tuple] = []
         b = st._bust
@@ -1689,7 +1691,10 @@ class _Seat:
               rng: random.Random) -> tuple[list[list[int]], list[int]] | None:
         remain = [row[:] for row in self.content]
         used = {s: [0] * len(remain) for s in self.others}
-        chosen = _search(steps, remain, used, rng)
+        search = self._searches.get(len(steps))
+        if search is None:
+            search = self._searches[len(steps)] = _Search(steps, self.content)
+        chosen = search.solve(remain, used, rng)
         if chosen is None:
             return None
         hands = [list(h) for h in st._hands]
@@ -1719,66 +1724,170 @@ class _Seat:
         return hands, draw
 
 
-#: Dead ends ``_search`` may back out of before ``sample_world`` gives up (a few seconds). Rounds
-#: of ordinary tables never come near it; a round of very many reshuffles (8 players with big
-#: hands, a small draw pile: a reshuffle at nearly every draw) can need exponentially many.
-SEARCH_LIMIT = 100_000
+#: Cards ``_Search.solve`` may place (over all its tries) before ``sample_world`` gives up
+#: with :class:`SamplingLimitError`. A world usually takes about one placement per card the
+#: other players played this round; the bound keeps the rare long search of a round of
+#: hundreds of reshuffles well under a second, in memory that grows with the round only.
+SEARCH_LIMIT = 20_000
 
 
-def _search(steps: list[tuple], remain: list[list[int]], used: dict[int, list[int]],
-            rng: random.Random, limit: int | None = None) -> list[tuple[int, int]] | None:
-    """For each step ``(player, cards it may be, draw piles received from by then)`` in
-    order, choose which draw pile the card came from and which card it is: a pile the
-    player had an unused card from, with such a card left in it. Depth first in random
-    order, so every consistent choice can come out; dead ends are remembered.
-    ``remain``/``used`` end as the chosen ones leave them. ``None``: no choice fits.
-    :class:`SamplingLimitError` after ``limit`` dead ends (``SEARCH_LIMIT``)."""
-    limit = SEARCH_LIMIT if limit is None else limit
-    frames: list[list] = []
-    dead: set = set()
-    i, n = 0, len(steps)
-    while i < n:
-        p, values, recv = steps[i]
-        u = used[p]
-        opts = [(e, v) for e in range(len(recv)) if recv[e] > u[e] for v in values if remain[e][v] > 0]
-        if opts and dead and _key(i, used, remain) in dead:
-            opts = []
-        if opts:
-            if len(opts) > 1:
-                rng.shuffle(opts)
-            frames.append([opts, 0])
-            e, v = opts[0]
-            u[e] += 1
-            remain[e][v] -= 1
-            i += 1
-            continue
-        dead.add(_key(i, used, remain))
-        if len(dead) > limit:
-            raise SamplingLimitError(f"no world was found within {limit:,} dead ends: this round has "
-                                     f"{len(remain) - 1} reshuffles, too many to deal its unseen cards again")
-        while True:  # back up to the last step with another choice
-            if not frames:
-                return None
-            opts, k = frames[-1]
-            i = len(frames) - 1
-            u = used[steps[i][0]]
-            e, v = opts[k]
-            u[e] -= 1
-            remain[e][v] += 1
-            if k + 1 < len(opts):
-                frames[-1][1] = k + 1
-                e, v = opts[k + 1]
-                u[e] += 1
-                remain[e][v] -= 1
-                i += 1
-                break
-            frames.pop()
-            dead.add(_key(i, used, remain))
-    return [opts[k] for opts, k in frames]
+class _OutOfWork(Exception):
+    """A try of :meth:`_Search.solve` used up its share of the work (its count)."""
 
 
-def _key(i: int, used: dict[int, list[int]], remain: list[list[int]]) -> tuple:
-    return (i, *(x for s in used for x in used[s]), *(x for row in remain for x in row))
+class _Search:
+    """Where each of a seat's steps ``(player, cards it may be, draw piles received from
+    by then)`` may have got its card: a pile with such a card in it, from which the player
+    had received a card by then. Built once per seat and position; :meth:`solve` chooses."""
+
+    def __init__(self, steps: list[tuple], content: list[list[int]]) -> None:
+        self.steps = steps
+        self.doms: list[dict[int, tuple[int, ...]]] = []  # step -> {pile: cards it may take there}
+        self.by_card: dict[tuple[int, int], list[int]] = {}  # steps that may take this card of this pile
+        self.by_pile: dict[tuple[int, int], list[int]] = {}  # this player's steps that may use this pile
+        for i, (p, values, recv) in enumerate(steps):
+            dom = {}
+            for e in range(len(recv)):
+                if recv[e]:
+                    vs = tuple(v for v in values if content[e][v])
+                    if vs:
+                        dom[e] = vs
+                        self.by_pile.setdefault((p, e), []).append(i)
+                        for v in vs:
+                            self.by_card.setdefault((e, v), []).append(i)
+            self.doms.append(dom)
+
+    def solve(self, remain: list[list[int]], used: dict[int, list[int]], rng: random.Random,
+              limit: int | None = None) -> list[tuple[int, int]] | None:
+        """For each step, the pile its card came from and which card it is, such that no
+        pile gives more of a card than it holds (``remain``) and the k-th of a player's
+        steps served from a pile comes after the player's k-th card from it. ``remain`` and
+        ``used`` (cards each player's steps took from each pile) end as the choice leaves
+        them. ``None``: no choice fits. :class:`SamplingLimitError` once ``limit`` cards were
+        placed (``SEARCH_LIMIT``), the failed tries included.
+
+        A constraint search: the step with the fewest choices left goes first, each choice
+        in random order (so every consistent choice can come out), and a choice that leaves
+        some other step none is taken back at once. A try that backs up too often starts
+        again with other random orders, each allowed twice the work of the one before: a bad
+        early choice is what makes such searches long, and a new start rarely repeats it."""
+        limit = SEARCH_LIMIT if limit is None else limit
+        self.remain, self.used = remain, used
+        budget, spent = 2 * len(self.steps) + 16, 0
+        while True:
+            try:
+                found = self.run(rng, min(budget, limit - spent))
+            except _OutOfWork as e:
+                spent += e.args[0]
+                budget *= 2
+                if spent >= limit:
+                    raise SamplingLimitError(
+                        f"no world was found within {limit:,} placed cards: this round has "
+                        f"{len(remain) - 1} reshuffles, too many to deal its unseen cards again") from None
+                continue
+            self.spent = spent + self.work
+            return found
+
+    def run(self, rng: random.Random, budget: int) -> list[tuple[int, int]] | None:
+        """One try, :class:`_OutOfWork` after ``budget`` placed cards (all taken back)."""
+        steps, remain, doms = self.steps, self.remain, self.doms
+        n = len(steps)
+        self.taken: dict[tuple[int, int], list[int]] = {}
+        self.ok = [dict.fromkeys(d, True) for d in doms]  # pile still open to the step
+        self.left = [sum(1 for e, vs in d.items() for v in vs if remain[e][v]) for d in doms]
+        self.open = set(range(n))
+        self.choice: list[tuple[int, int] | None] = [None] * n
+        self.work = 0
+        if n and min(self.left) == 0:
+            return None
+        frames: list[list] = []  # [step, its choices in random order, index tried]
+        while self.open:
+            i = min(self.open, key=self.left.__getitem__)
+            opts = [(e, v) for e, vs in doms[i].items() if self.ok[i][e] for v in vs if remain[e][v]]
+            rng.shuffle(opts)
+            frames.append([i, opts, -1])
+            while True:  # the top frame's next choice, or back up
+                i, opts, k = frames[-1]
+                if k >= 0:
+                    self._unplace(i)
+                k += 1
+                frames[-1][2] = k
+                if k < len(opts):
+                    self.work += 1
+                    if self.work > budget:
+                        self._clear()
+                        raise _OutOfWork(self.work)
+                    if self._place(i, *opts[k]):
+                        break
+                    continue
+                frames.pop()
+                if not frames:
+                    return None
+        return self.choice  # type: ignore[return-value]
+
+    def _clear(self) -> None:
+        """Take every placed card back (``remain``/``used`` as before the try)."""
+        for i, c in enumerate(self.choice):
+            if c is not None:
+                self.remain[c[0]][c[1]] += 1
+                self.used[self.steps[i][0]][c[0]] -= 1
+
+    def _fits(self, j: int, e: int) -> bool:
+        """Whether step j may still take a card of pile e: the k-th of its player's steps
+        served from pile e must have received k cards from it by then."""
+        steps = self.steps
+        mine = self.taken.get((steps[j][0], e))
+        if not mine:
+            return True
+        at = bisect_right(mine, j)
+        if at + 1 > steps[j][2][e]:
+            return False
+        return all(steps[x][2][e] >= at + 2 + k for k, x in enumerate(mine[at:]))
+
+    def _place(self, i: int, e: int, v: int) -> bool:
+        p = self.steps[i][0]
+        self.remain[e][v] -= 1
+        self.used[p][e] += 1
+        insort(self.taken.setdefault((p, e), []), i)
+        self.choice[i] = (e, v)
+        self.open.discard(i)
+        return self._update(p, e, v, self.remain[e][v] == 0)
+
+    def _unplace(self, i: int) -> None:
+        p = self.steps[i][0]
+        e, v = self.choice[i]  # type: ignore[misc]
+        self.remain[e][v] += 1
+        self.used[p][e] -= 1
+        self.taken[(p, e)].remove(i)
+        self.choice[i] = None
+        self.open.add(i)
+        remain = self.remain
+        ok = self.ok[i]
+        for f in ok:
+            ok[f] = self._fits(i, f)
+        self.left[i] = sum(1 for f, vs in self.doms[i].items() if ok[f] for w in vs if remain[f][w])
+        self._update(p, e, v, self.remain[e][v] == 1)
+
+    def _update(self, p: int, e: int, v: int, card_changed: bool) -> bool:
+        """Bring the open steps' choices up to date after pile e's card v and player p's
+        use of pile e changed; False when one of them has no choice left."""
+        remain, left, ok, open_ = self.remain, self.left, self.ok, self.open
+        fine = True
+        if card_changed:
+            delta = 1 if remain[e][v] else -1
+            for j in self.by_card.get((e, v), ()):
+                if j in open_ and ok[j][e]:
+                    left[j] += delta
+                    fine = fine and left[j] > 0
+        for j in self.by_pile.get((p, e), ()):
+            if j in open_:
+                now = self._fits(j, e)
+                if now != ok[j][e]:
+                    ok[j][e] = now
+                    k = sum(1 for w in self.doms[j][e] if remain[e][w])
+                    left[j] += k if now else -k
+                fine = fine and left[j] > 0
+        return fine
 
 
 _load_fields = CirnoNeuState._load_state  # generated from FIELDS
