@@ -1803,8 +1803,17 @@ class _Search:
         frames: list[list] = []  # [step, its choices in random order, index tried]
         while self.open:
             i = min(self.open, key=self.left.__getitem__)
-            opts = [(e, v) for e, vs in doms[i].items() if self.ok[i][e] for v in vs if remain[e][v]]
-            rng.shuffle(opts)
+            # Random order, biased towards the choices fewest other steps could also make
+            # (k of the player's steps may use this pile, m steps this pile's card): weight
+            # copies / (k * k * m) as keys random() ** (1 / weight). Every choice stays
+            # possible; the bias takes a search of hundreds of reshuffles from many tries
+            # to about one.
+            p = steps[i][0]
+            keyed = sorted(((rng.random() ** (len(self.by_pile[(p, e)]) ** 2 * len(self.by_card[(e, v)])
+                                               / remain[e][v]), e, v)
+                            for e, vs in doms[i].items() if self.ok[i][e] for v in vs if remain[e][v]),
+                           reverse=True)
+            opts = [(e, v) for _, e, v in keyed]
             frames.append([i, opts, -1])
             while True:  # the top frame's next choice, or back up
                 i, opts, k = frames[-1]
