@@ -273,3 +273,53 @@ def test_a_search_that_would_take_too_long_gives_up_clearly_and_changes_nothing(
             tl.step(other, seat=me)
         except SamplingLimitError:
             assert len(tl.branches) == 1 and tl.cursor == tl.length - 1
+
+
+def _long_round(bot: str, seed: int, reshuffles: int):
+    """A round of a match with options the app offers (8 players, 7 cards each, limit 10000)
+    played by ``bot`` bots until ``reshuffles`` draw piles were made of the stack (N7.1)."""
+    from cardwidgets.bots import ask, make_bot
+
+    st = new_game(players=8, seed=seed, hand_size=7, limit=10000)
+    bots = [make_bot("cirno_neu", bot, seed=s) for s in range(8)]
+    made = 0
+    while made < reshuffles:
+        rnd, pile = st.round, len(st.draw_pile)
+        st.apply(ask(bots[st.current_player], st))
+        made = 0 if st.round != rnd else made + (len(st.draw_pile) > pile)
+    assert st._record().epochs == reshuffles
+    return st
+
+
+@pytest.mark.parametrize("bot, seed, reshuffles", [("random", 10, 60), ("greedy", 2, 200)])
+def test_worlds_of_a_round_of_many_reshuffles_take_bounded_work(monkeypatch, bot, seed, reshuffles):
+    # 60 reshuffles: the depth-first search gave up for two seats out of eight after 19 and
+    # 37 s, at 1.28 GB. The constraint search places about one card per card played.
+    import cardwidgets.games.cirno_neu as cn
+
+    monkeypatch.setattr(cn, "SEARCH_LIMIT", 2_000)  # placed cards (dead ends, before)
+    st = _long_round(bot, seed, reshuffles)
+    before = st.to_dict()
+    work = []  # cards placed per world, per card the other players played this round
+    for seat in range(8):
+        know = st._record().seat(seat, st)
+        for r in range(3):
+            w = st.sample_world(seat, random.Random(r))
+            assert w.view(seat) == st.view(seat) and w.all_cards() == st.all_cards()
+            work.append(know.spent / len(know.steps))
+    assert max(work) <= 8 and sum(work) / len(work) <= 2
+    assert st.to_dict() == before
+
+
+def test_a_search_past_its_limit_stops_after_that_much_work(monkeypatch):
+    import cardwidgets.games.cirno_neu as cn
+    from cardwidgets import SamplingLimitError
+
+    st = _long_round("random", 10, 60)
+    know = st._record().seat(0, st)
+    monkeypatch.setattr(cn, "SEARCH_LIMIT", 40)  # fewer than the cards played: no world can be dealt
+    before = st.to_dict()
+    for r in range(3):
+        with pytest.raises(SamplingLimitError, match="reshuffles"):
+            st.sample_world(0, random.Random(r))
+        assert 40 <= know.spent <= 41 and st.to_dict() == before

@@ -1620,7 +1620,7 @@ class _Seat:
     cards, what each other player received from each pile, and the cards they played."""
 
     __slots__ = ("seat", "content", "received", "steps", "others", "draw_size", "needs", "safe_actor",
-                 "_searches")
+                 "_searches", "spent")
 
     def __init__(self, record: _Record, seat: int, st: CirnoNeuState) -> None:
         n = st.players
@@ -1671,32 +1671,39 @@ class _Seat:
             self.safe_actor = (p, safe, tuple(received[p]))
 
     def sample(self, st: CirnoNeuState, rng: random.Random) -> tuple[list[list[int]], list[int]]:
-        """The hands (the seat's own as it is) and the draw pile (top last) of a world."""
+        """The hands (the seat's own as it is) and the draw pile (top last) of a world.
+        Its searches together place at most ``SEARCH_LIMIT`` cards (``spent``: how many)."""
         steps = self.steps + self.needs
+        self.spent = 0
         if self.safe_actor is not None:
             # The actor holds a safe card, or the forced bust would have been settled: a few
-            # plain tries keep each world's odds, then a safe card is asked for outright.
+            # plain tries (half the work at most) keep each world's odds, then a safe card is
+            # asked for outright.
             p, safe, _ = self.safe_actor
-            for _ in range(8):
-                world = self._deal(st, steps, rng)
-                if world is not None and any(c in safe for c in world[0][p]):
-                    return world
+            try:
+                for _ in range(8):
+                    world = self._deal(st, steps, rng, SEARCH_LIMIT // 2 - self.spent)
+                    if world is not None and any(c in safe for c in world[0][p]):
+                        return world
+            except SamplingLimitError:
+                pass
             steps = steps + [self.safe_actor]
-        world = self._deal(st, steps, rng)
+        world = self._deal(st, steps, rng, SEARCH_LIMIT - self.spent)
         if world is None:  # the real position always fits its own record
             raise RuntimeError("no world fits this position's record")
         return world
 
-    def _deal(self, st: CirnoNeuState, steps: list[tuple],
-              rng: random.Random) -> tuple[list[list[int]], list[int]] | None:
+    def _deal(self, st: CirnoNeuState, steps: list[tuple], rng: random.Random,
+              limit: int) -> tuple[list[list[int]], list[int]] | None:
         remain = [row[:] for row in self.content]
         used = {s: [0] * len(remain) for s in self.others}
         search = self._searches.get(len(steps))
         if search is None:
             search = self._searches[len(steps)] = _Search(steps, self.content)
-        chosen = search.solve(remain, used, rng)
-        if chosen is None:
-            return None
+        try:
+            chosen = search.solve(remain, used, rng, max(limit, 0))
+        finally:
+            self.spent += search.spent
         hands = [list(h) for h in st._hands]
         for s in self.others:
             hands[s] = []
@@ -1728,7 +1735,7 @@ class _Seat:
 #: with :class:`SamplingLimitError`. A world usually takes about one placement per card the
 #: other players played this round; the bound keeps the rare long search of a round of
 #: hundreds of reshuffles well under a second, in memory that grows with the round only.
-SEARCH_LIMIT = 20_000
+SEARCH_LIMIT = 5_000
 
 
 class _OutOfWork(Exception):
@@ -1780,6 +1787,7 @@ class _Search:
             except _OutOfWork as e:
                 spent += e.args[0]
                 budget *= 2
+                self.spent = spent
                 if spent >= limit:
                     raise SamplingLimitError(
                         f"no world was found within {limit:,} placed cards: this round has "
