@@ -1752,9 +1752,15 @@ class _Search:
         self.doms: list[dict[int, tuple[int, ...]]] = []  # step -> {pile: cards it may take there}
         self.by_card: dict[tuple[int, int], list[int]] = {}  # steps that may take this card of this pile
         self.by_pile: dict[tuple[int, int], list[int]] = {}  # this player's steps that may use this pile
+        piles: dict[int, list[int]] = {}  # player -> the piles it ever received from (its last step knows)
+        for p, _, recv in reversed(steps):
+            if p not in piles:
+                piles[p] = [e for e, r in enumerate(recv) if r]
         for i, (p, values, recv) in enumerate(steps):
             dom = {}
-            for e in range(len(recv)):
+            for e in piles[p]:
+                if e >= len(recv):
+                    break
                 if recv[e]:
                     vs = tuple(v for v in values if content[e][v])
                     if vs:
@@ -1888,22 +1894,33 @@ class _Search:
     def _update(self, p: int, e: int, v: int, card_changed: bool) -> bool:
         """Bring the open steps' choices up to date after pile e's card v and player p's
         use of pile e changed; False when one of them has no choice left."""
-        remain, left, ok, open_ = self.remain, self.left, self.ok, self.open
+        remain, left, ok, open_, steps = self.remain, self.left, self.ok, self.open, self.steps
         fine = True
         if card_changed:
             delta = 1 if remain[e][v] else -1
             for j in self.by_card.get((e, v), ()):
                 if j in open_ and ok[j][e]:
                     left[j] += delta
-                    fine = fine and left[j] > 0
+                    if left[j] <= 0:
+                        fine = False
+        # _fits for every step of p at once: after[a] says whether the steps already served
+        # from pile e keep their room when one more comes in at place a among them
+        mine = self.taken.get((p, e)) or []
+        after = [True] * (len(mine) + 1)
+        for a in range(len(mine) - 1, -1, -1):
+            after[a] = after[a + 1] and steps[mine[a]][2][e] >= a + 2
+        row = remain[e]
         for j in self.by_pile.get((p, e), ()):
             if j in open_:
-                now = self._fits(j, e)
-                if now != ok[j][e]:
-                    ok[j][e] = now
-                    k = sum(1 for w in self.doms[j][e] if remain[e][w])
+                at = bisect_right(mine, j)
+                now = after[at] and steps[j][2][e] > at
+                okj = ok[j]
+                if now != okj[e]:
+                    okj[e] = now
+                    k = sum(1 for w in self.doms[j][e] if row[w])
                     left[j] += k if now else -k
-                fine = fine and left[j] > 0
+                if left[j] <= 0:
+                    fine = False
         return fine
 
 
