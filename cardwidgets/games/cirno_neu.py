@@ -1735,7 +1735,7 @@ class _Seat:
 #: with :class:`SamplingLimitError`. A world usually takes about one placement per card the
 #: other players played this round; the bound keeps the rare long search of a round of
 #: hundreds of reshuffles well under a second, in memory that grows with the round only.
-SEARCH_LIMIT = 5_000
+SEARCH_LIMIT = 3_000
 
 
 class _OutOfWork(Exception):
