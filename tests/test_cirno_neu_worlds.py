@@ -361,3 +361,18 @@ def test_worlds_come_out_as_often_as_the_deals_that_give_them(seed, steps, seat)
     tvd = sum(abs(got[w] / n - odds[w] / total) for w in set(odds) | set(got)) / 2
     eps = math.sqrt(2 * (len(odds) * math.log(2) + math.log(1 / delta)) / n)
     assert set(got) <= set(odds) and tvd <= eps, (tvd, eps, got, odds)
+
+
+def test_a_world_knows_the_round_as_its_seat_did():
+    """A world keeps the round's public record with the cards it dealt, so a position the
+    seat cannot tell from the real one (here: one of its worlds) gives the same worlds for
+    the same seed, and every seat of the world can deal worlds of its own."""
+    st = _long_round("random", 10, 20)
+    for seat in range(8):
+        twin = st.sample_world(seat, random.Random(100 + seat))
+        for k in range(3):
+            a, b = st.sample_world(seat, random.Random(k)), twin.sample_world(seat, random.Random(k))
+            assert hidden(a, seat) == hidden(b, seat) and a.draw_pile == b.draw_pile
+        other = (seat + 3) % 8
+        w = twin.sample_world(other, random.Random(7))
+        assert w.view(other) == twin.view(other) and w.all_cards() == st.all_cards()

@@ -1222,8 +1222,12 @@ class CirnoNeuState(State):
         """Deal every card ``seat`` has not seen again (the other hands and the draw pile's
         cards and order), keeping what the seat saw and what the rules let it infer (N8.3)."""
         world = self.clone()
-        know = self._record().seat(seat, self)
-        world._hands, world._draw = know.sample(self, rng)
+        record = self._record()
+        world._hands, world._draw, slots = record.seat(seat, self).sample(self, rng)
+        # The world's own record: the same public one, with the cards it dealt to the other
+        # players, so its seats know what they knew here (a world of a world, or a position
+        # the seat cannot tell from this one, searches as this one does).
+        world._know = (world._history, world._moves, record.dealt(seat, slots))
         return world
 
     def _record(self) -> "_Record":
@@ -1608,6 +1612,18 @@ class _Record:
         if new:
             self.events.append(("draw", p, self.epochs, list(new.elements())))
 
+    def dealt(self, seat: int, slots: dict[tuple[int, int], list[int]]) -> "_Record":
+        """This record with the other players' cards as a world of ``seat`` dealt them:
+        ``slots[p, e]`` are the cards p received from draw pile e in order (the first
+        ones of pile 0 its hand at the deal)."""
+        new = _Record.__new__(_Record)
+        new.stack, new.epochs, new._seats = self.stack, self.epochs, {}
+        taken = {key: iter(cards) for key, cards in slots.items()}
+        new.hands = [h if s == seat or not h else [next(taken[s, 0]) for _ in h] for s, h in enumerate(self.hands)]
+        new.events = [ev if ev[0] != "draw" or ev[1] == seat else
+                      ("draw", ev[1], ev[2], [next(taken[ev[1], ev[2]]) for _ in ev[3]]) for ev in self.events]
+        return new
+
     def seat(self, seat: int, st: CirnoNeuState) -> "_Seat":
         hit = self._seats.get(seat)
         if hit is None:
@@ -1670,8 +1686,10 @@ class _Seat:
             safe = tuple(k for k in range(len(TOKENS)) if k > PLUS_MAX or VALUE[k] <= room)
             self.safe_actor = (p, safe, tuple(received[p]))
 
-    def sample(self, st: CirnoNeuState, rng: random.Random) -> tuple[list[list[int]], list[int]]:
-        """The hands (the seat's own as it is) and the draw pile (top last) of a world.
+    def sample(self, st: CirnoNeuState,
+               rng: random.Random) -> tuple[list[list[int]], list[int], dict[tuple[int, int], list[int]]]:
+        """The hands (the seat's own as it is), the draw pile (top last) and the other
+        players' cards from each pile (see ``_deal``) of a world.
         Its searches together place at most ``SEARCH_LIMIT`` cards (``spent``: how many)."""
         steps = self.steps + self.needs
         self.spent = 0
@@ -1694,7 +1712,7 @@ class _Seat:
         return world
 
     def _deal(self, st: CirnoNeuState, steps: list[tuple], rng: random.Random,
-              limit: int) -> tuple[list[list[int]], list[int]] | None:
+              limit: int) -> tuple[list[list[int]], list[int], dict[tuple[int, int], list[int]]] | None:
         remain = [row[:] for row in self.content]
         used = {s: [0] * len(remain) for s in self.others}
         search = self._searches.get(len(steps))
@@ -1704,10 +1722,16 @@ class _Seat:
             chosen = search.solve(remain, used, rng, max(limit, 0))
         finally:
             self.spent += search.spent
+        if chosen is None:
+            return None
         hands = [list(h) for h in st._hands]
+        # slots[p, e]: the cards p received from pile e, in the order received: the ones it
+        # played (or shows) first, each before it was played, then the ones it still holds
+        slots: dict[tuple[int, int], list[int]] = {}
         for s in self.others:
             hands[s] = []
-        for (p, _, _), (_, v), i in zip(steps, chosen, range(len(steps))):
+        for (p, _, _), (e, v), i in zip(steps, chosen, range(len(steps))):
+            slots.setdefault((p, e), []).append(v)
             if i >= len(self.steps):  # a card the player still holds (N8.2, N8.3)
                 hands[p].append(v)
         draw: list[int] = []
@@ -1719,6 +1743,7 @@ class _Seat:
             for s in self.others:
                 m = self.received[s][e] - used[s][e]
                 hands[s] += pool[k:k + m]
+                slots.setdefault((s, e), []).extend(pool[k:k + m])
                 k += m
             if e == last:
                 draw = pool[k:]
@@ -1728,6 +1753,7 @@ class _Seat:
             return None
         for s in self.others:
             hands[s].sort()
+        return hands, draw, slots
         return hands, draw
 
 
