@@ -9,7 +9,7 @@ close the worlds stay to uniform.
    cards placed per world (the search's work, ``SEARCH_LIMIT`` at most), and the largest
    tracemalloc peak of a seat's first world (record and search built), measured apart. Then the worst case a search can reach: one that
    never finds a world and places all ``SEARCH_LIMIT`` cards before it gives up.
-2. Uniformity on small positions (2 players, a 7-card deck, reshuffles), where every deal
+2. Uniformity on small positions (2 players, a deck of 7 or 8 distinct cards, reshuffles), where every deal
    and every reshuffle order can be played along the same public moves: the exact
    distribution of the hidden cards given what the seat saw (each consistent deal and
    shuffle equally likely, the moves telling nothing more) against ``--samples`` worlds.
@@ -124,18 +124,20 @@ def worst_case() -> None:
 
 # --------------------------------------------------------------------------- uniformity
 TINY = dict(players=2, hand_size=2, deck_counts={"1": 1, "2": 1, "3": 1, "4": 1, "PASS": 1, "TURN": 1, "-10": 1})
-SMALL = [(1, 4, 0), (2, 5, 1), (3, 7, 1), (5, 5, 0), (7, 6, 0), (11, 6, 1)]
+EIGHT = dict(TINY, deck_counts=dict(TINY["deck_counts"], **{"5": 1}))
+SMALL = [(TINY, 1, 4, 0), (TINY, 2, 5, 1), (TINY, 3, 7, 1), (TINY, 5, 5, 0),
+         (EIGHT, 1, 5, 1), (EIGHT, 9, 6, 0)]
 
 
 def hidden(st: cn.CirnoNeuState, seat: int) -> tuple:
     return tuple(tuple(sorted(st.hand(s))) for s in range(st.players) if s != seat) + (tuple(st.draw_pile),)
 
 
-def small_position(seed: int, steps: int) -> tuple[list, list[str], cn.CirnoNeuState]:
+def small_position(cfg: dict, seed: int, steps: int) -> tuple[list, list[str], cn.CirnoNeuState]:
     rng = random.Random(seed)
-    deck = list(Counter(TINY["deck_counts"]).elements())
+    deck = list(Counter(cfg["deck_counts"]).elements())
     rng.shuffle(deck)
-    st = cn.new_game(seed=3, deck=deck, **TINY)
+    st = cn.new_game(seed=3, deck=deck, **cfg)
     actions = []
     for _ in range(steps):
         if st.is_terminal:
@@ -146,10 +148,10 @@ def small_position(seed: int, steps: int) -> tuple[list, list[str], cn.CirnoNeuS
     return deck, actions, st
 
 
-def exact(deck: list, actions: list[str], seat: int, sizes: list[int]) -> Counter:
+def exact(cfg: dict, deck: list, actions: list[str], seat: int, sizes: list[int]) -> Counter:
     """How many deals and reshuffle orders (all equally likely: the cards are distinct) give
     each hidden part, among those the seat cannot tell from the real game."""
-    real = cn.new_game(seed=3, deck=list(deck), **TINY)
+    real = cn.new_game(seed=3, deck=list(deck), **cfg)
     seen = [real.view(seat)]
     for a in actions:
         real.apply(a)
@@ -161,7 +163,7 @@ def exact(deck: list, actions: list[str], seat: int, sizes: list[int]) -> Counte
         it = iter(perm)
         trial = [deck[i] if i in mine else next(it) for i in range(len(deck))]
         for orders in itertools.product(*[list(itertools.permutations(range(k))) for k in sizes]):
-            st = cn.new_game(seed=3, deck=trial, chance=Recorded([list(o) for o in orders]), **TINY)
+            st = cn.new_game(seed=3, deck=trial, chance=Recorded([list(o) for o in orders]), **cfg)
             views = [st.view(seat)]
             for a in actions:
                 if st.is_terminal or not st.is_legal(a):
@@ -179,19 +181,19 @@ def tvd(p: Counter, q: Counter) -> float:
 
 
 def uniformity(samples: int) -> None:
-    print(f"\n{'position':>16} {'worlds':>6} {'TVD':>6} {'chance':>6} {'missing':>7} {'max ratio':>9}")
+    print(f"\n{'position':>30} {'worlds':>6} {'TVD':>6} {'chance':>6} {'missing':>7} {'max ratio':>9}")
     rng = random.Random(0)
-    for seed, steps, seat in SMALL:
-        deck, actions, st = small_position(seed, steps)
+    for cfg, seed, steps, seat in SMALL:
+        deck, actions, st = small_position(cfg, seed, steps)
         sizes = [sum(ev[1].values()) for ev in st._record().events if ev[0] == "epoch"]
-        truth = exact(deck, actions, seat, sizes)
+        truth = exact(cfg, deck, actions, seat, sizes)
         got = Counter(hidden(st.sample_world(seat, random.Random(k)), seat) for k in range(samples))
         keys = list(truth)
         weights = [truth[k] for k in keys]
         chance = statistics.mean(tvd(Counter(rng.choices(keys, weights, k=samples)), truth) for _ in range(20))
         total = sum(truth.values())
         ratio = max((got[k] / samples) / (truth[k] / total) for k in truth)
-        print(f"seed {seed} steps {steps} seat {seat}: {len(truth):>3} {tvd(got, truth):>6.3f} {chance:>6.3f} "
+        print(f"{len(deck)} cards, seed {seed} steps {steps} seat {seat}: {len(truth):>3} {tvd(got, truth):>6.3f} {chance:>6.3f} "
               f"{len(set(truth) - set(got)):>7} {ratio:>9.2f}   ({len(sizes)} reshuffles)")
 
 

@@ -258,7 +258,7 @@ def test_a_search_that_would_take_too_long_gives_up_clearly_and_changes_nothing(
         st.apply(st.legal_actions()[0])
     seat = (st.current_player + 1) % 8
     assert st.sample_world(seat, random.Random(1)).view(seat) == st.view(seat)  # fine within the limit
-    monkeypatch.setattr(cn, "SEARCH_LIMIT", 0)  # every dead end is one too many
+    monkeypatch.setattr(cn, "SEARCH_LIMIT", 0)  # not one card may be placed
     before = st.to_dict()
     worlds = 0
     for r in range(20):
