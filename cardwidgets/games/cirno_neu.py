@@ -1761,7 +1761,7 @@ class _Seat:
 #: with :class:`SamplingLimitError`. A world usually takes about one placement per card the
 #: other players played this round; the bound keeps the rare long search of a round of
 #: hundreds of reshuffles well under a second, in memory that grows with the round only.
-SEARCH_LIMIT = 3_000
+SEARCH_LIMIT = 10_000
 
 
 class _OutOfWork(Exception):
@@ -1909,13 +1909,15 @@ class _Search:
         self.used[p][e] -= 1
         self.taken[(p, e)].remove(i)
         self.choice[i] = None
+        self._update(p, e, v, self.remain[e][v] == 1)
+        # step i counted afresh, after the others (counted by _update, it would gain its
+        # own card twice)
         self.open.add(i)
         remain = self.remain
         ok = self.ok[i]
         for f in ok:
             ok[f] = self._fits(i, f)
         self.left[i] = sum(1 for f, vs in self.doms[i].items() if ok[f] for w in vs if remain[f][w])
-        self._update(p, e, v, self.remain[e][v] == 1)
 
     def _update(self, p: int, e: int, v: int, card_changed: bool) -> bool:
         """Bring the open steps' choices up to date after pile e's card v and player p's
