@@ -230,8 +230,9 @@ def uniformity(samples: int) -> None:
         chance = statistics.mean(tvd(Counter(rng.choices(keys, weights, k=samples)), truth) for _ in range(20))
         total = sum(truth.values())
         ratio = max((got[k] / samples) / (truth[k] / total) for k in truth)
-        print(f"{len(deck)} cards, seed {seed} steps {steps} seat {seat}: {len(truth):>3} {tvd(got, truth):>6.3f} {chance:>6.3f} "
-              f"{len(set(truth) - set(got)):>7} {ratio:>9.2f}   ({len(sizes)} reshuffles)")
+        print(f"{len(deck)} cards, seed {seed} steps {steps} seat {seat}: {len(truth):>3} "
+              f"{tvd(got, truth):>6.3f} {chance:>6.3f} {len(set(truth) - set(got)):>7} {ratio:>9.2f}"
+              f"   ({len(sizes)} reshuffles)")
 
 
 def main() -> None:
