@@ -1,13 +1,15 @@
 """cirno+neu worlds (``state.sample_world``): time, memory and work on long rounds, and how
 close the worlds stay to uniform.
 
-    python benchmarks/cirno_worlds.py [--worlds N] [--samples N]
+    python benchmarks/cirno_worlds.py [--worlds N] [--samples N] [--games N]
 
 1. Rounds of many reshuffles with options the app offers (8 players, ``hand_size=7``,
    ``limit=10000``), played by random or greedy bots: for every seat, ``--worlds`` worlds
    each. Seconds per world (median, max; the first world of a seat also builds its record),
    cards placed per world (the search's work, ``SEARCH_LIMIT`` at most), and the largest
-   tracemalloc peak of a seat's first world (record and search built), measured apart. Then the worst case a search can reach: one that
+   tracemalloc peak of a seat's first world (record and search built), measured apart.
+   A sweep over many positions of such matches: how many worlds were dealt and how many
+   searches gave up (``SamplingLimitError``). Then the worst case a search can reach: one that
    never finds a world and places all ``SEARCH_LIMIT`` cards before it gives up.
 2. Uniformity on small positions (2 players, a deck of 7 or 8 distinct cards, reshuffles), where every deal
    and every reshuffle order can be played along the same public moves: the exact
@@ -82,6 +84,41 @@ def long_rounds(worlds: int) -> None:
         print(f"{bot:>6} seed {seed:>2}, {reshuffles:>3} resh. {played:>6} {statistics.median(times):>11.3f} "
               f"{max(times):>6.3f} {max(cpus):>7.3f} {statistics.median(placed):>10.0f} {max(placed):>6} {gave_up:>7} "
               f"{max(peaks) / 1e6:>7.1f}")
+
+
+def sweep(games: int) -> None:
+    """Positions every 60 moves of ``games`` matches (8 players, 7 cards, limit 10000, every
+    other one drawing after each card of a double turn; random or greedy bots), a world
+    each for a random seat: how many were dealt, how many gave up, work and CPU."""
+    positions = []
+    for g in range(games):
+        rng = random.Random(g)
+        extra = {"double_draw_timing": "after_each"} if g % 2 else {}
+        st = cn.new_game(players=8, seed=g, hand_size=7, limit=10000, **extra)
+        bots = [make_bot("cirno_neu", rng.choice(["random", "greedy"]), seed=s) for s in range(8)]
+        k = 0
+        while not st.is_terminal and k < 1200:
+            st.apply(ask(bots[st.current_player], st))
+            k += 1
+            if k % 60 == 0:
+                positions.append((k, rng.randrange(8), st.clone()))
+    dealt = gave_up = 0
+    cpus, placed, played = [], [], []
+    for k, seat, st in positions:
+        cpu = time.process_time()
+        try:
+            st.sample_world(seat, random.Random(k))
+            dealt += 1
+        except SamplingLimitError:
+            gave_up += 1
+        cpus.append(time.process_time() - cpu)
+        know = st._record().seat(seat, st)
+        placed.append(know.spent)
+        played.append(len(know.steps))
+    placed.sort()
+    print(f"\nsweep: {len(positions)} positions of {games} matches (up to {max(played)} cards played in a round): "
+          f"{dealt} dealt, {gave_up} gave up; placed cards median {placed[len(placed) // 2]}, "
+          f"90th percentile {placed[int(len(placed) * 0.9)]}; CPU max {max(cpus):.2f} s")
 
 
 def worst_case() -> None:
@@ -193,17 +230,20 @@ def uniformity(samples: int) -> None:
         chance = statistics.mean(tvd(Counter(rng.choices(keys, weights, k=samples)), truth) for _ in range(20))
         total = sum(truth.values())
         ratio = max((got[k] / samples) / (truth[k] / total) for k in truth)
-        print(f"{len(deck)} cards, seed {seed} steps {steps} seat {seat}: {len(truth):>3} {tvd(got, truth):>6.3f} {chance:>6.3f} "
-              f"{len(set(truth) - set(got)):>7} {ratio:>9.2f}   ({len(sizes)} reshuffles)")
+        print(f"{len(deck)} cards, seed {seed} steps {steps} seat {seat}: {len(truth):>3} "
+              f"{tvd(got, truth):>6.3f} {chance:>6.3f} {len(set(truth) - set(got)):>7} {ratio:>9.2f}"
+              f"   ({len(sizes)} reshuffles)")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--worlds", type=int, default=5)
     ap.add_argument("--samples", type=int, default=4000)
+    ap.add_argument("--games", type=int, default=12)
     args = ap.parse_args()
     long_rounds(args.worlds)
     worst_case()
+    sweep(args.games)
     uniformity(args.samples)
 
 

@@ -1823,7 +1823,6 @@ class _Seat:
         for s in self.others:
             hands[s].sort()
         return hands, draw, slots
-        return hands, draw
 
 
 #: Cards ``_Search.solve`` may place (over all its tries) before ``sample_world`` gives up
