@@ -1,0 +1,62 @@
+// The Python of a page: Pyodide in a Web Worker, so the page never freezes while a bot thinks.
+// The page sends {kind: "start", pyodide, files, page, query} once, then the table's messages
+// ({kind: "msg", seq, content}); Python answers with {kind: "ready" | "problem" | "changes" |
+// "custom" | "answered" | "fatal", ...} (see cardwidgets/site/_worker.py).
+
+/** @type {any} */
+let driver = null;
+/** @type {Promise<void>} one message at a time, in order */
+let queue = Promise.resolve();
+
+/** @param {any} msg */
+const post = (msg) => self.postMessage(msg);
+
+/** @param {string} stage @param {unknown} e */
+const fatal = (stage, e) => {
+  // A Python error's message is its whole traceback: the page says its last line only.
+  const lines = String((e && /** @type {any} */ (e).message) || e).trim().split("\n");
+  post({ kind: "fatal", stage, message: lines[lines.length - 1] });
+};
+
+/** @param {{pyodide: string, files: string[], page: string, query: string}} m */
+async function start(m) {
+  /** @type {any} */
+  let py;
+  try {
+    const { loadPyodide } = await import(new URL("pyodide.mjs", m.pyodide).href);
+    py = await loadPyodide({ indexURL: m.pyodide, fullStdLib: false });
+  } catch (e) {
+    fatal("python", e);
+    return;
+  }
+  try {
+    for (const file of m.files) {
+      const reply = await fetch(file);
+      if (!reply.ok) throw new Error(`${file}: ${reply.status} ${reply.statusText}`);
+      py.unpackArchive(await reply.arrayBuffer(), "zip", { extractDir: "/home/pyodide/site-lib" });
+    }
+    py.runPython("import sys; sys.path.insert(0, '/home/pyodide/site-lib')");
+    driver = py.pyimport("cardwidgets.site._worker");
+    // Python calls back with (kind, JSON text): one copy, no proxies left behind.
+    await driver.start(m.page, m.query, (/** @type {string} */ kind, /** @type {string} */ text) =>
+      post({ kind, ...JSON.parse(text) }));
+  } catch (e) {
+    fatal("package", e);
+  }
+}
+
+self.onmessage = (ev) => {
+  const m = ev.data;
+  if (m.kind === "start") {
+    queue = queue.then(() => start(m));
+  } else if (m.kind === "msg" || m.kind === "state") {
+    queue = queue.then(async () => {
+      if (driver === null) return;
+      try {
+        await driver.handle(JSON.stringify(m));
+      } catch (e) {
+        fatal("message", e);
+      }
+    });
+  }
+};
