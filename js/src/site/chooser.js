@@ -140,7 +140,10 @@ export function chooser() {
     screen.replaceChildren(...pairs.map(([label, value]) => el("option", { value, text: label })));
     // One person: their seat; several: they share the screen; nobody: the bots play it out.
     const fallback = people.length === 1 ? pairs[0][1] : people.length > 1 ? "hotseat" : "teacher";
-    screen.value = pairs.some(([, v]) => v === was) ? was : fallback;
+    // A choice made stays while the people stay; another person (or one less) starts again.
+    const same = screen.dataset.people === String(people.length) && pairs.some(([, v]) => v === was);
+    screen.value = same ? was : fallback;
+    screen.dataset.people = String(people.length);
     update();
   }
 

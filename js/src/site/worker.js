@@ -45,6 +45,14 @@ async function start(m) {
   }
 }
 
+// Pyodide does not always reject loadPyodide when its files cannot be fetched: a failed fetch of
+// the WebAssembly surfaces as a rejection nobody handles. Before Python is up, that is Python
+// failing to start; the page must say so rather than wait forever.
+self.addEventListener("unhandledrejection", (ev) => {
+  ev.preventDefault();
+  fatal(driver === null ? "python" : "message", ev.reason);
+});
+
 self.onmessage = (ev) => {
   const m = ev.data;
   if (m.kind === "start") {
