@@ -685,7 +685,7 @@ class TableModel(traitlets.HasTraits):
         tl = self.timeline
         n = self._shown_index()
         st = tl.state if n == tl.cursor else tl.position(n)
-        self._update_curtain(st)
+        self._update_curtain(st, n)
         nobody = self.hotseat and self.seat is None  # a hot-seat table between two people
         may_act = self._viewer_may_act(st) and n == tl.cursor
         legal = [str(a) for a in st.legal_actions()] if may_act else []
@@ -887,24 +887,33 @@ class TableModel(traitlets.HasTraits):
         finally:
             group.sharing = False
 
-    def _update_curtain(self, st: State) -> None:
+    def _update_curtain(self, st: State, n: int) -> None:
         """Hot seat: show the seat to act if it said "I am ...", else lower the curtain for it.
 
         The curtain comes down only for a person's turn other than the seat shown: during the
         bots' turns (and at the end) the seat shown stays, and nobody is shown before the first
-        person says who they are."""
+        person says who they are. In the past (``n`` before the end of the line) with several
+        people at the screen, only the person whose turn it is now may be shown: any other
+        person's past hand is most of their hand now, so there the table shows nobody's view
+        (what every seat sees) and lowers no curtain."""
         if not self.hotseat:
             return
         actor = st.current_player
-        waiting = actor is not None and actor not in self._bots and actor != self.seat
+        shown = self.seat
+        tl = self.timeline
+        if n != tl.length and len(self._own_people()) > 1:
+            now = tl.position(tl.length).current_player
+            if shown is not None and shown != now:
+                shown = None
+            if actor != now:
+                actor = None
+        waiting = actor is not None and actor not in self._bots and actor != shown
         self._syncing = True
         try:
             with self.batch():
-                if waiting:
+                if waiting or shown != self.seat:
                     self.seat = None
-                    self.curtain = {"seat": actor, "name": st.seat_label(actor)}
-                else:
-                    self.curtain = None
+                self.curtain = {"seat": actor, "name": st.seat_label(actor)} if waiting else None
         finally:
             self._syncing = False
 

@@ -190,6 +190,8 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
     const scroll = scrollState(root);
     clear(root);
     root.classList.toggle("cw-thinking-now", !!model.get("thinking"));
+    // The moves of the line shown (a DOM hook: tests wait on it instead of on text).
+    root.dataset.moves = String(Number(model.get("history_len")) || 0);
     try {
       const view = model.get("view");
       if (!view || typeof view !== "object" || !view.players) {
