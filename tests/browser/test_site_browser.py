@@ -191,6 +191,35 @@ def test_a_hot_seat_crypto_trick_from_the_chooser(visit):
     assert curtains >= 3 and clicks >= 4 and len(people) >= 2, (curtains, clicks, people)
 
 
+def _every_game_and_mode() -> list[tuple[str, str, int]]:
+    from cardwidgets.games import available_games, game_spec
+
+    return [(g, m.name, m.players[0]) for g in available_games() for m in game_spec(g).modes]
+
+
+def test_every_game_and_mode_plays_a_move(visit):
+    """One context (the browser's cache warm after the first): each game and mode draws a table
+    with a legal move for the seated person, and a click on it is played by Python."""
+    page = visit.page
+    for game, mode, players in _every_game_and_mode():
+        bots = "" if players == 1 else "&bots=greedy"
+        visit(f"play.html?game={game}&mode={mode}&players={players}&seat=0{bots}&bot_delay=0&seed=2")
+        drawn(page)
+        table = page.locator(TABLE)
+        expect(table).to_have_attribute("data-game", game)
+        page.wait_for_function("() => document.querySelector('.cw-table .cw-legal [data-move], "
+                               ".cw-table .cw-main [data-action]:not([disabled])') !== null")
+        before = moves(page)
+        chip = table.locator(".cw-legal [data-move]")
+        if game == "depot" and chip.count():
+            chip.first.click()
+            table.locator('[data-control="play"][data-action]').click()
+        else:
+            table.locator(".cw-main [data-action]:not([disabled])").first.click()
+        wait_moves(page, before + 1)
+        assert page.locator(".cw-error").count() == 0, (game, mode, page.locator(".cw-error").text_content())
+
+
 @pytest.mark.parametrize("path, param, words", [
     ("play.html?game=chess", "game", "no game 'chess'"),
     ("play.html?game=depot&players=9", "players", "players=9 is not allowed"),

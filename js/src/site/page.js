@@ -61,6 +61,10 @@ function play(cfg) {
     ev.preventDefault();
     problem(`Python could not start in this browser: ${ev.message || "the worker failed to load"}.`, null);
   };
+  // The game's renderer loads while Python starts (the link names the game; Python checks it).
+  const params = new URLSearchParams(location.search);
+  const guess = cfg.page === "lesson" ? (params.get("id") || "").split("/")[0] : params.get("game") || "";
+  if (/^[a-z_]+$/.test(guess)) bundle(cfg, guess).catch(() => {});
   /** @param {any} msg */
   const post = (msg) => worker.postMessage(msg);
   worker.onmessage = async (ev) => {
@@ -75,6 +79,8 @@ function play(cfg) {
       model?.answered(m.seq);
     } else if (m.kind === "custom") {
       model?.custom(m.content);
+    } else if (m.kind === "timings") {
+      /** @type {any} */ (window).cwTimings = m.timings;
     } else if (m.kind === "problem") {
       problem(m.message, m.param ?? null);
     } else if (m.kind === "fatal") {
@@ -87,17 +93,33 @@ function play(cfg) {
     query: location.search.replace(/^\?/, "") });
 }
 
+/** @type {Map<string, Promise<any>>} */
+const bundles = new Map();
+
+/**
+ * A game's bundle (the widget's renderer) and its CSS, loaded once.
+ * @param {SiteConfig} cfg @param {string} game @returns {Promise<any>}
+ */
+function bundle(cfg, game) {
+  let loading = bundles.get(game);
+  if (!loading) {
+    const base = new URL(cfg.bundles, document.baseURI);
+    const css = document.createElement("link");
+    css.rel = "stylesheet";
+    css.href = new URL(`${game}.css`, base).href;
+    document.head.append(css);
+    loading = import(new URL(`${game}.js`, base).href);
+    bundles.set(game, loading);
+  }
+  return loading;
+}
+
 /**
  * Draw the table with its game's bundle (the widget's own renderer and CSS).
  * @param {SiteConfig} cfg @param {any} m @param {WorkerModel} model
  */
 async function draw(cfg, m, model) {
-  const bundles = new URL(cfg.bundles, document.baseURI);
-  const css = document.createElement("link");
-  css.rel = "stylesheet";
-  css.href = new URL(`${m.game}.css`, bundles).href;
-  document.head.append(css);
-  const mod = await import(new URL(`${m.game}.js`, bundles).href);
+  const mod = await bundle(cfg, m.game);
   document.title = m.title;
   const heading = document.getElementById("cw-heading");
   if (heading) heading.textContent = m.title;

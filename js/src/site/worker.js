@@ -22,24 +22,35 @@ const fatal = (stage, e) => {
 async function start(m) {
   /** @type {any} */
   let py;
+  const t0 = performance.now();
+  /** @type {Record<string, number>} milliseconds from the start message, for benchmarks/site.py */
+  const timings = {};
+  const mark = (/** @type {string} */ name) => { timings[name] = Math.round(performance.now() - t0); };
+  // The package zips download while Pyodide starts.
+  const zips = m.files.map((file) => fetch(file).then((reply) => {
+    if (!reply.ok) throw new Error(`${file}: ${reply.status} ${reply.statusText}`);
+    return reply.arrayBuffer();
+  }));
+  zips.forEach((z) => z.catch(() => {}));  // reported below, where they are awaited
   try {
     const { loadPyodide } = await import(new URL("pyodide.mjs", m.pyodide).href);
     py = await loadPyodide({ indexURL: m.pyodide, fullStdLib: false });
+    mark("python");
   } catch (e) {
     fatal("python", e);
     return;
   }
   try {
-    for (const file of m.files) {
-      const reply = await fetch(file);
-      if (!reply.ok) throw new Error(`${file}: ${reply.status} ${reply.statusText}`);
-      py.unpackArchive(await reply.arrayBuffer(), "zip", { extractDir: "/home/pyodide/site-lib" });
-    }
+    for (const zip of zips) py.unpackArchive(await zip, "zip", { extractDir: "/home/pyodide/site-lib" });
     py.runPython("import sys; sys.path.insert(0, '/home/pyodide/site-lib')");
+    mark("files");
     driver = py.pyimport("cardwidgets.site._worker");
+    mark("import");
     // Python calls back with (kind, JSON text): one copy, no proxies left behind.
     await driver.start(m.page, m.query, (/** @type {string} */ kind, /** @type {string} */ text) =>
       post({ kind, ...JSON.parse(text) }));
+    mark("table");
+    post({ kind: "timings", timings });
   } catch (e) {
     fatal("package", e);
   }
