@@ -108,3 +108,85 @@ def test_the_site_command(tmp_path, capsys):
     assert (tmp_path / "out" / "index.html").is_file()
     (tmp_path / "file").write_text("x")
     assert cli.main(["site", str(tmp_path / "file")]) == cli.FAILED
+
+
+# --------------------------------------------------------------------------- the worker's transport
+class _Page:
+    """What worker.js does with the worker's messages: keep them, decoded."""
+
+    def __init__(self) -> None:
+        self.got: list[tuple[str, dict]] = []
+
+    def __call__(self, kind: str, text: str) -> None:
+        self.got.append((kind, json.loads(text)))
+
+    def last(self, kind: str) -> dict:
+        return [m for k, m in self.got if k == kind][-1]
+
+
+@pytest.fixture
+def worker(monkeypatch):
+    import asyncio
+
+    from cardwidgets.site import _worker
+
+    loop = asyncio.new_event_loop()
+    monkeypatch.setattr(asyncio, "get_event_loop", lambda: loop)  # as Pyodide's web loop
+    monkeypatch.setattr(_worker, "_table", None)
+    yield _worker
+    loop.close()
+
+
+def test_the_worker_sends_the_first_paint_and_each_move(worker):
+    page = _Page()
+    worker.start("play", "game=depot&players=3&seed=7", page)
+    ready = page.last("ready")
+    assert ready["game"] == "depot" and ready["title"] == "Depot"
+    values = ready["values"]
+    assert values["history_len"] == 0 and values["seat"] is None and values["legal"]
+    # JSON as the page reads it: every synced value of the model
+    assert set(values) == set(worker._table.synced_names())
+    action = values["legal"][0]
+    worker.handle(json.dumps({"kind": "msg", "seq": 5, "content": {"type": "act", "action": action}}))
+    changes = [m["values"] for k, m in page.got if k == "changes"]
+    assert changes and changes[-1]["history_len"] == 1
+    assert page.got[-1] == ("answered", {"seq": 5})
+    # a refused move: the reason, nothing else changes
+    worker.handle(json.dumps({"kind": "msg", "seq": 6, "content": {"type": "act", "action": "play 9 9 9"}}))
+    assert page.last("changes")["values"].get("last_error") and worker._table.history_len == 1
+
+
+def test_the_worker_refuses_a_write_and_sends_the_value_back(worker):
+    page = _Page()
+    worker.start("play", "game=depot&players=3&seat=0&seed=1", page)
+    worker.handle(json.dumps({"kind": "state", "values": {"seat": None}}))
+    back = page.last("changes")["values"]
+    assert back["seat"] == 0 and "Refused" in back["last_error"]
+    assert worker._table.seat == 0
+
+
+def test_the_worker_paces_the_bots_on_the_event_loop(worker):
+    import asyncio
+
+    page = _Page()
+    worker.start("play", "game=depot&players=3&seat=0&bots=greedy&seed=1&bot_delay=0.01", page)
+    action = page.last("ready")["values"]["legal"][0]
+    worker.handle(json.dumps({"kind": "msg", "seq": 1, "content": {"type": "act", "action": action}}))
+    assert worker._table.history_len == 1 and worker._table.thinking  # the bots wait their pace
+    loop = asyncio.get_event_loop()
+    loop.run_until_complete(asyncio.sleep(0.2))
+    assert worker._table.history_len >= 3
+    assert page.last("changes")["values"].get("thinking") is False or not worker._table.thinking
+
+
+def test_the_worker_names_a_bad_parameter_and_starts_a_lesson(worker):
+    page = _Page()
+    worker.start("play", "game=depot&players=3&seat=1&bots=greedy,greedy,", page)
+    assert page.last("problem")["param"] == "seat"
+    worker.start("play", "game=depot&players=3&names=Ann,ann,Cy", page)
+    assert page.last("problem")["param"] == "names"
+    worker.start("lesson", "id=nope", page)
+    assert page.last("problem")["param"] == "id"
+    worker.start("lesson", "id=depot/sets-and-runs", page)
+    ready = page.last("ready")
+    assert ready["game"] == "depot" and ready["values"]["lesson"]["id"] == "depot/sets-and-runs"

@@ -37,7 +37,7 @@ def _send(kind: str, **data: Any) -> None:
 def _param(message: str, names: list[str]) -> str:
     """The parameter a table's ``ValueError`` is about (its messages start ``players=5 ...``,
     ``no seat 4 ...``): for the page to name it."""
-    head = re.match(r"\s*([a-z_]+)=", message)
+    head = re.match(r"\s*([a-z_]+)(?:\[\d+\])?=", message)
     if head and head.group(1) in names:
         return head.group(1)
     for word, param in (("hotseat", "hotseat"), ("hot-seat", "hotseat"), ("bot", "bots"), ("seat", "seat"),
