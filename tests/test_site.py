@@ -190,3 +190,26 @@ def test_the_worker_names_a_bad_parameter_and_starts_a_lesson(worker):
     worker.start("lesson", "id=depot/sets-and-runs", page)
     ready = page.last("ready")
     assert ready["game"] == "depot" and ready["values"]["lesson"]["id"] == "depot/sets-and-runs"
+
+
+def test_the_worker_imports_nothing_of_jupyter():
+    """What a page's Python imports (the worker, the table model, every game, mode and bot) loads
+    neither ipywidgets, anywidget nor IPython: none of them is in the page."""
+    import subprocess
+    import sys
+
+    code = ("import sys\n"
+            "from cardwidgets.site import _worker\n"
+            "from cardwidgets.games import available_games\n"
+            "from cardwidgets.bots import bot_names, make_bot\n"
+            "from cardwidgets.table import game_model, lesson_model\n"
+            "for g in available_games():\n"
+            "    game_model(g)\n"
+            "    [make_bot(g, b) for b in bot_names(g)]\n"
+            "lesson_model('depot/sets-and-runs')\n"
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'ipywidgets', 'anywidget', 'IPython', 'comm'}))\n")
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root, timeout=120,
+                         env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"})
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == "[]"
