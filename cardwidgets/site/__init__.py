@@ -9,7 +9,7 @@ any static server serves (``python -m http.server``, GitHub Pages, a school's we
   game (see :mod:`cardwidgets.site.query` for its parameters);
 - ``lesson.html?id=depot/sets-and-runs``: a lesson.
 
-Python (the engines, bots, lessons and the table model, :mod:`cardwidgets.table`) runs in
+Python (the engines, bots, lessons and the table model, ``cardwidgets.table``) runs in
 Pyodide inside a Web Worker, so the page never freezes while a bot thinks; the page draws
 with the same renderers as the notebook's tables. The site makes no request outside its
 folder: Pyodide itself is in it (``pyodide/``, about 13.5 MB, shipped in the wheel), unless
