@@ -151,7 +151,8 @@ class TableModel(traitlets.HasTraits):
     scrubber's play button); 0 when it does not."""
     hotseat = traitlets.Bool(False).tag(sync=True)
     """People share this screen (``hotseat=True``): the table shows the view of the seat to act, and a
-    curtain hides every hand between two people's turns."""
+    curtain hides every hand between two people's turns. Looking back, with several people, it shows
+    only the hand of the person whose turn it is now; elsewhere in the past, what every seat sees."""
     curtain = traitlets.Dict(default_value=None, allow_none=True).tag(sync=True)
     """While a hot-seat table waits for the next person, ``{"seat", "name"}`` of the seat to act (the
     page offers "I am <name>"), else ``None``. While it is set the other traits carry only what every

@@ -19,7 +19,7 @@ import anywidget
 
 from ..games import game_spec
 from ..table import model as _model
-from ..table.model import TableModel, game_model, table_doc
+from ..table.model import TableModel, table_doc
 
 STATIC = pathlib.Path(__file__).resolve().parent.parent / "static"
 
@@ -71,9 +71,9 @@ class TableWidget(TableModel, anywidget.AnyWidget):
 def table_class(game: str) -> type[TableWidget]:
     """The table widget class of a registered game (its model on the comm, with its bundle)."""
     spec = game_spec(game)
-    return type(spec.table, (game_model(game), TableWidget), {
+    return type(spec.table, (TableWidget,), {
         "__module__": "cardwidgets.widgets", "__doc__": table_doc(game), "__qualname__": spec.table,
-        "_esm": bundle(game, "js"), "_css": bundle(game, "css"),
+        "GAME": game, "_esm": bundle(game, "js"), "_css": bundle(game, "css"),
     })
 
 

@@ -202,6 +202,21 @@ describe("mountTable", () => {
     cleanup();
   });
 
+  it("sends a move to a marimo model, which calls the callbacks once the message is delivered", () => {
+    const model = fakeModel({ view: { players: 2 }, history_len: 0, cursor: 0 });
+    model.send.mockImplementation((_msg, callbacks) => callbacks?.());  // marimo's send(content, callbacks)
+    const el = document.createElement("div");
+    /** @type {any} */ let ctx = null;
+    const cleanup = mountTable({ model, el, game: "demo", draw: (c) => { ctx = c; } });
+    expect(ctx.act("play 1")).toBe(true);
+    expect(model.sent()).toEqual([{ type: "act", action: "play 1" }]);
+    expect(ctx.pending()).toBe(true);  // delivered, not answered: a second click waits
+    expect(ctx.act("play 1")).toBe(false);
+    model.update({ history_len: 1, cursor: 1 });
+    expect(ctx.pending()).toBe(false);
+    cleanup();
+  });
+
   it("keeps focus on the same control across redraws", () => {
     const model = fakeModel({ view: { players: 2, n: 1 } });
     const el = document.createElement("div");

@@ -121,9 +121,11 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
       root.classList.add("cw-pending");
     }
     // The kernel going idle after this message means Python has handled it, changed or not.
-    const callbacks = locks ? { iopub: { status: (/** @type {any} */ m) => {
+    // marimo calls the callbacks themselves once the message is delivered (not yet handled):
+    // a function that waits for the answer there, as without a kernel's status.
+    const callbacks = locks ? Object.assign(() => {}, { iopub: { status: (/** @type {any} */ m) => {
       if (m?.content?.execution_state === "idle") answered();
-    } } } : undefined;
+    } } }) : undefined;
     model.send(msg, callbacks);
     return true;
   };
