@@ -191,6 +191,36 @@ def test_a_hot_seat_crypto_trick_from_the_chooser(visit):
     assert curtains >= 3 and clicks >= 4 and len(people) >= 2, (curtains, clicks, people)
 
 
+def test_previews_the_scrubber_and_a_new_line_work_as_in_jupyter(visit):
+    """cirno+neu against paced bots: a preview answered by Python, the bots thinking at their pace
+    while the page stays responsive, the scrubber going back and a move there starting a new line."""
+    page = visit("play.html?game=cirno_neu&players=3&seat=0&bots=greedy&seed=7&bot_delay=0.6")
+    drawn(page)
+    table = page.locator(TABLE)
+    card = table.locator(".cw-hand [data-action]").first
+    action = card.get_attribute("data-action")
+    card.hover()
+    box = table.locator(f'.cw-preview-slot .cw-preview[data-preview="{action}"]')
+    expect(box).to_be_visible()
+    expect(box.locator(".cw-preview-line").last).to_contain_text("draws")  # stops before the hidden draw
+    card.click()
+    wait_moves(page, 1)
+    # the bots wait their pace in the worker; the page answers meanwhile
+    expect(table).to_have_class(re.compile(r"\bcw-thinking-now\b"))
+    assert page.evaluate("() => new Promise((r) => { const t = performance.now(); "
+                         "requestAnimationFrame(() => r(performance.now() - t)); })") < 1000
+    wait_moves(page, 3)
+    page.wait_for_function("() => !document.querySelector('.cw-table').classList.contains('cw-thinking-now')")
+    table.locator('[data-control="scrub"]').evaluate(
+        "(el) => { el.value = '0'; el.dispatchEvent(new Event('change', { bubbles: true })); }")
+    expect(table.locator(".cw-history-pos")).to_contain_text("start")
+    other = table.locator(".cw-hand [data-action]").last
+    other.click()  # a move in the past: a new line of play (re-dealt for this seat)
+    expect(table.locator(".cw-history")).to_contain_text("Line 2")
+    expect(table.locator(".cw-history")).to_contain_text("re-dealt")
+    assert page.locator(".cw-error").count() == 0
+
+
 def _every_game_and_mode() -> list[tuple[str, str, int]]:
     from cardwidgets.games import available_games, game_spec
 
