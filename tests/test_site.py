@@ -213,3 +213,12 @@ def test_the_worker_imports_nothing_of_jupyter():
                          env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"})
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip() == "[]"
+
+
+def test_without_the_built_front_end_the_site_says_what_to_do(tmp_path, monkeypatch):
+    import cardwidgets.site as site
+
+    monkeypatch.setattr(site, "STATIC", tmp_path / "static")
+    with pytest.raises(site.SiteError, match="npm run build"):
+        site.build(tmp_path / "out")
+    assert cli.main(["site", str(tmp_path / "out")]) == cli.FAILED
