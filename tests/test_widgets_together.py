@@ -354,6 +354,45 @@ def test_looking_back_never_lifts_the_curtain_for_someone_else(game, kw, report)
             assert t.seat == 0 and t.view == tl.position(ann).view(0)
     report("looking back at hot seat", game, twin_tables_compared=compared)
     assert compared or game == "cirno_neu"  # its twins rarely keep every move legal
+
+
+@pytest.mark.parametrize("game, kw", CONFIGS, ids=IDS)
+def test_another_line_never_lifts_the_curtain_for_someone_else(game, kw):
+    """The same attack through a line of play made by code (a teacher's variation): during Ann's
+    turn the page switches to a line that ends on Bob's turn. Bob's hand there is most of his
+    hand now, so the table shows what every seat sees; code that switches moves the game there."""
+    for seed in range(8):
+        found = _ann_to_play(game, kw, seed)
+        if found is None:
+            continue
+        tl, bob = found
+        at = tl.position(bob - 1) if bob else None
+        if at is None or at.current_player == 1:
+            continue
+        others = [a for a in at.legal_actions() if str(a) != str(tl.position(bob).last_move)]
+        if not others:
+            continue
+        tl.goto(bob - 1)
+        tl.step(others[0])  # a teacher's variation (a move of the teacher view: nothing re-dealt)
+        if tl.state.current_player != 1:
+            tl.switch("main")
+            continue
+        variation = tl.branch
+        tl.switch("main")
+        t = cls_of(game)(timeline=tl, hotseat=True, bot_delay=0)
+        send(t, {"type": "iam", "seat": 0})
+        send(t, {"type": "switch", "branch": variation})
+        send(t, {"type": "iam", "seat": 1})
+        assert t.branch == variation and t.seat != 1 and t.curtain is None, f"{game}: another line lifts the curtain"
+        assert t.view == (public_view(tl.state) if t.seat is None else tl.state.view(0)) and t.legal == []
+        send(t, {"type": "switch", "branch": "main"})
+        assert t.seat == 0 and t.legal  # back at Ann's turn, still seated
+        t.switch(variation)  # code moves the game to the variation: Bob's turn is now
+        assert t.curtain == {"seat": 1, "name": "Bob"}
+        return
+    pytest.skip(f"{game}: no line ending on Bob's turn in 8 games")
+
+
 # --------------------------------------------------------------------------- one view per player
 def views_of(game: str = "crypto_trick", **kw):
     kw = {"players": 4, "seed": 3, "names": NAMES[:kw.get("players", 4)], "bot_delay": 0, **kw}

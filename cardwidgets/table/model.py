@@ -201,6 +201,7 @@ class TableModel(traitlets.HasTraits):
         self._syncing = False  # a hot-seat table sets its own seat while it syncs
         self._look: int | None = None  # a view looking back: the position it shows (None: the game's now)
         self._look_line = ""
+        self._now_line = timeline.branch  # hot seat: the line of the last move, whose end is "now"
         self._log_all = False  # the page reads the whole narration: sync LOG_ALL lines, not LOG_TAIL
         if _group is None:
             self._bots = self._make_bots(root, seat, bots)
@@ -407,6 +408,7 @@ class TableModel(traitlets.HasTraits):
 
     def _push(self, action: Any, seat: Any, by_bot: bool = False, max_lines: int | None = None) -> list[Any]:
         events = self.timeline.step(action, seat, max_lines=max_lines, shared_with=self._people())
+        self._now_line = self.timeline.branch
         with self.batch():  # one message to the browser
             if not by_bot:  # a person's move supersedes a scheduled bot move, a wait, a stall and a replay
                 self._cancel_pending()
@@ -439,7 +441,12 @@ class TableModel(traitlets.HasTraits):
         """Show another line of play, at its last position (the table that holds the game only)."""
         if self._own_cursor:
             raise ValueError("a view follows the game's line of play; switch lines on the table it views")
-        self._navigate(lambda: self.timeline.switch(branch, shown_to=self._people()), False)
+
+        def move() -> None:
+            self.timeline.switch(branch, shown_to=self._people())
+            self._now_line = self.timeline.branch  # code moves the game there; the page only looks
+
+        self._navigate(move, False)
 
     def _navigate(self, move: Any, from_browser: bool) -> None:
         """Move the cursor (or change lines); a scheduled bot move and a wait end with the
@@ -893,17 +900,19 @@ class TableModel(traitlets.HasTraits):
 
         The curtain comes down only for a person's turn other than the seat shown: during the
         bots' turns (and at the end) the seat shown stays, and nobody is shown before the first
-        person says who they are. In the past (``n`` before the end of the line) with several
-        people at the screen, only the person whose turn it is now may be shown: any other
-        person's past hand is most of their hand now, so there the table shows nobody's view
-        (what every seat sees) and lowers no curtain."""
+        person says who they are. In the past (``n`` before the end of the line of the last move,
+        or on another line) with several people at the screen, only the person whose turn it is
+        now may be shown: any other person's hand there is most of their hand now, so the table
+        shows nobody's view (what every seat sees) and lowers no curtain."""
         if not self.hotseat:
             return
         actor = st.current_player
         shown = self.seat
         tl = self.timeline
-        if n != tl.length and len(self._own_people()) > 1:
-            now = tl.position(tl.length).current_player
+        line = self._now_line if tl.has_line(self._now_line) else tl.branch
+        if (n != tl.length or tl.branch != line) and len(self._own_people()) > 1:
+            end = tl.length if line == tl.branch else next(b.length for b in tl.branches if b.name == line)
+            now = tl.position(end, line).current_player
             if shown is not None and shown != now:
                 shown = None
             if actor != now:

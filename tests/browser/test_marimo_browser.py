@@ -111,7 +111,7 @@ def test_a_marimo_notebook_plays_a_table(browser, marimo_app):
         # table in a shadow root, which locators pierce and document.querySelector does not)
         expect(table).to_have_attribute("data-moves", re.compile(r"^([3-9]|[1-9][0-9]+)$"), timeout=30_000)
         assert table.locator(".cw-log .cw-log-line").first.is_visible()
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        (ARTIFACTS / "marimo").mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "marimo" / "marimo-depot.png"), full_page=True)
         assert errors == []
         assert outside == [], f"the marimo page asked outside this machine: {outside[:5]}"
