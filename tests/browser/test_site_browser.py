@@ -125,6 +125,11 @@ def test_a_lesson_is_finished_by_clicks(visit):
         wait_moves(page, after)
     expect(panel.locator(".cw-lesson-progress")).to_have_text("Done: 3 of 3 steps")
     assert audit(page, visit.out) == []
+    # the next lesson, on the same table: the address follows it
+    panel.locator('[data-control="lesson-next"]').click()
+    expect(panel).to_have_attribute("data-lesson", "depot/leading-and-beating")
+    page.wait_for_url(re.compile(r"lesson\.html\?id=depot/leading-and-beating$"))
+    expect(page.locator("#cw-heading")).to_contain_text("Leading and beating")
 
 
 def test_depot_is_played_by_clicks_with_the_network_blocked(visit):

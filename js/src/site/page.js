@@ -129,6 +129,19 @@ async function draw(cfg, m, model) {
   el.replaceChildren();
   mod.default.render({ model, el });
   status("", "done");
+  if (cfg.page === "lesson") {
+    // "Next lesson" loads the next one on the same table: the address and the heading follow,
+    // so a reload or a shared link opens the lesson on screen.
+    const game = m.title.split(" — ").pop();
+    model.on("change:lesson", () => {
+      const lesson = model.get("lesson");
+      if (!lesson?.id || new URLSearchParams(location.search).get("id") === lesson.id) return;
+      history.replaceState(null, "", `?id=${encodeURIComponent(lesson.id).replaceAll("%2F", "/")}`);
+      const title = `${lesson.title} — ${game}`;
+      document.title = title;
+      if (heading) heading.textContent = title;
+    });
+  }
 }
 
 const cfg = config();
