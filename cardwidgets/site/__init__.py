@@ -21,6 +21,7 @@ but no way to keep cards secret from the person at the screen.
 
 from __future__ import annotations
 
+import hashlib
 import html
 import io
 import json
@@ -96,12 +97,18 @@ def build(out: str | os.PathLike[str], *, pyodide: str | None = None) -> Path:
         base = "pyodide/"
     else:
         base = pyodide if pyodide.endswith("/") else pyodide + "/"
-    (out / "py" / "cardwidgets.zip").write_bytes(_package_zip())
-    (out / "py" / "traitlets.zip").write_bytes(_module_zip("traitlets"))
-    files = ["py/cardwidgets.zip", "py/traitlets.zip"]
+    zips = {"py/cardwidgets.zip": _package_zip(), "py/traitlets.zip": _module_zip("traitlets")}
+    for name, data in zips.items():
+        (out / name).write_bytes(data)
+    # A browser keeps a snapshot of Python's memory per build (see js/src/site/worker.js): a new
+    # build (or Pyodide) starts afresh once.
+    digest = hashlib.sha256(base.encode())
+    for data in zips.values():
+        digest.update(data)
     for name, title, heading in (("play", "A game — cardwidgets", "Starting the game"),
                                  ("lesson", "A lesson — cardwidgets", "Starting the lesson")):
-        cfg = {"page": name, "pyodide": base, "files": files, "bundles": "static/"}
+        cfg = {"page": name, "pyodide": base, "files": list(zips), "bundles": "static/",
+               "build": digest.hexdigest()[:16]}
         (out / f"{name}.html").write_text(_table_page(cfg, title, heading), encoding="utf-8")
     (out / "index.html").write_text(_index_page(games), encoding="utf-8")
     return out

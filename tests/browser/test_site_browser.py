@@ -236,10 +236,13 @@ def test_every_game_and_mode_plays_a_move(visit):
     """One context (the browser's cache warm after the first): each game and mode draws a table
     with a legal move for the seated person, and a click on it is played by Python."""
     page = visit.page
-    for game, mode, players in _every_game_and_mode():
+    for n, (game, mode, players) in enumerate(_every_game_and_mode()):
         bots = "" if players == 1 else "&bots=greedy"
         visit(f"play.html?game={game}&mode={mode}&players={players}&seat=0{bots}&bot_delay=0&seed=2")
         drawn(page)
+        # the first start keeps a snapshot of Python's memory in the browser; the others restore it
+        page.wait_for_function("() => window.cwTimings !== undefined")
+        assert page.evaluate("window.cwTimings.snapshot === 1") == (n > 0), page.evaluate("window.cwTimings")
         table = page.locator(TABLE)
         expect(table).to_have_attribute("data-game", game)
         page.wait_for_function("() => document.querySelector('.cw-table .cw-legal [data-move], "

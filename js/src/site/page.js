@@ -8,7 +8,7 @@ import { chooser } from "./chooser.js";
 
 /**
  * What the builder writes into each page (`<script type="application/json" id="cw-site">`).
- * @typedef {{page: "play" | "lesson" | "index", pyodide: string, files: string[], bundles: string}} SiteConfig
+ * @typedef {{page: "play" | "lesson" | "index", pyodide: string, files: string[], bundles: string, build: string}} SiteConfig
  */
 
 /** @returns {SiteConfig} */
@@ -89,7 +89,7 @@ function play(cfg) {
       problem(`${what}: ${m.message}`, null);
     }
   };
-  post({ kind: "start", pyodide: absolute(cfg.pyodide), files: cfg.files.map(absolute), page: cfg.page,
+  post({ kind: "start", pyodide: absolute(cfg.pyodide), files: cfg.files.map(absolute), build: cfg.build, page: cfg.page,
     query: location.search.replace(/^\?/, "") });
 }
 

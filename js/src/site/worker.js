@@ -1,5 +1,5 @@
 // The Python of a page: Pyodide in a Web Worker, so the page never freezes while a bot thinks.
-// The page sends {kind: "start", pyodide, files, page, query} once, then the table's messages
+// The page sends {kind: "start", pyodide, files, build, page, query} once, then the table's messages
 // ({kind: "msg", seq, content}); Python answers with {kind: "ready" | "problem" | "changes" |
 // "custom" | "answered" | "fatal", ...} (see cardwidgets/site/_worker.py).
 
@@ -18,10 +18,40 @@ const fatal = (stage, e) => {
   post({ kind: "fatal", stage, message: lines[lines.length - 1] });
 };
 
-/** @param {{pyodide: string, files: string[], page: string, query: string}} m */
+const LIB = "/home/pyodide/site-lib";
+const IMPORT = `import sys\nif ${JSON.stringify(LIB)} not in sys.path: sys.path.insert(0, ${JSON.stringify(LIB)})\n` +
+  "import cardwidgets.site._worker";
+
+/**
+ * The browser's copy of Python's memory after a first start (Pyodide's memory snapshot, about
+ * 30 MB in the Cache API, never on the server): a later visit restores it in under a second
+ * instead of starting the interpreter again (seconds). One per site
+ * folder, for one build of the site and of Pyodide; none where the browser keeps no Cache
+ * (a page served over plain http from another machine).
+ * @param {{pyodide: string, build: string}} m
+ * @returns {Promise<{cache: Cache, key: string, bytes: Uint8Array | null} | null>}
+ */
+async function snapshot(m) {
+  try {
+    if (!self.caches || !m.build) return null;
+    const cache = await caches.open(`cardwidgets-site ${new URL(".", self.location.href).href}`);
+    const key = new URL(`cw-python-snapshot?build=${encodeURIComponent(m.build)}`, m.pyodide).href;
+    const hit = await cache.match(key);
+    return { cache, key, bytes: hit ? new Uint8Array(await hit.arrayBuffer()) : null };
+  } catch {
+    return null;
+  }
+}
+
+/** @param {any} py @param {Promise<ArrayBuffer>[]} zips */
+async function unpack(py, zips) {
+  for (const zip of zips) py.unpackArchive(await zip, "zip", { extractDir: LIB });
+}
+
+/** @param {{pyodide: string, files: string[], page: string, query: string, build: string}} m */
 async function start(m) {
   /** @type {any} */
-  let py;
+  let py = null;
   const t0 = performance.now();
   /** @type {Record<string, number>} milliseconds from the start message, for benchmarks/site.py */
   const timings = {};
@@ -32,17 +62,41 @@ async function start(m) {
     return reply.arrayBuffer();
   }));
   zips.forEach((z) => z.catch(() => {}));  // reported below, where they are awaited
+  let stage = "python";
   try {
     const { loadPyodide } = await import(new URL("pyodide.mjs", m.pyodide).href);
-    py = await loadPyodide({ indexURL: m.pyodide, fullStdLib: false });
+    const saved = await snapshot(m);
+    if (saved?.bytes) {
+      try {
+        py = await loadPyodide({ indexURL: m.pyodide, _loadSnapshot: saved.bytes });
+        timings.snapshot = 1;
+      } catch {
+        py = null;  // a snapshot this Pyodide cannot take: start afresh, and replace it
+        await saved.cache.delete(saved.key).catch(() => {});
+      }
+    }
+    if (py === null) {
+      py = await loadPyodide({ indexURL: m.pyodide, fullStdLib: false, _makeSnapshot: !!saved });
+      if (saved) {
+        // Taken before anything else runs: Pyodide restores a snapshot of a freshly started
+        // interpreter (one taken after the package's imports failed to restore, "offset is out
+        // of bounds").
+        try {
+          const bytes = py.makeMemorySnapshot();
+          for (const old of await saved.cache.keys()) await saved.cache.delete(old);
+          // Awaited: a page left at once would end the worker, and the write, half way.
+          await saved.cache.put(saved.key, new Response(bytes));
+          mark("saved");
+        } catch {
+          // no snapshot this time: the next visit starts afresh too
+        }
+      }
+    }
     mark("python");
-  } catch (e) {
-    fatal("python", e);
-    return;
-  }
-  try {
-    for (const zip of zips) py.unpackArchive(await zip, "zip", { extractDir: "/home/pyodide/site-lib" });
-    py.runPython("import sys; sys.path.insert(0, '/home/pyodide/site-lib')");
+    stage = "package";
+    await unpack(py, zips);
+    py.runPython(IMPORT);
+    stage = "package";
     mark("files");
     driver = py.pyimport("cardwidgets.site._worker");
     mark("import");
@@ -52,7 +106,7 @@ async function start(m) {
     mark("table");
     post({ kind: "timings", timings });
   } catch (e) {
-    fatal("package", e);
+    fatal(stage, e);
   }
 }
 
