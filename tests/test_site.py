@@ -222,3 +222,16 @@ def test_without_the_built_front_end_the_site_says_what_to_do(tmp_path, monkeypa
     with pytest.raises(site.SiteError, match="npm run build"):
         site.build(tmp_path / "out")
     assert cli.main(["site", str(tmp_path / "out")]) == cli.FAILED
+
+
+def test_the_worker_compiles_the_package_for_the_next_visit(tmp_path):
+    import io
+    import sys
+
+    from cardwidgets.site._worker import compiled
+
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("X = 1\n")
+    names = zipfile.ZipFile(io.BytesIO(compiled(str(tmp_path)))).namelist()
+    tag = sys.implementation.cache_tag
+    assert names == [f"pkg/__pycache__/__init__.{tag}.pyc"]

@@ -76,6 +76,28 @@ def open_table(page: str, query: str) -> tuple[Any, dict[str, Any]]:
                    "about": f"{players} player{'s' * (players != 1)}, {who}"}
 
 
+def compiled(root: str) -> bytes:
+    """Every module under ``root`` compiled, as a zip of its ``__pycache__`` files: the worker
+    keeps it in the browser beside the memory snapshot, so a later visit imports the package
+    without compiling it again. Unchecked hash-based files: the zip belongs to one build."""
+    import compileall
+    import io
+    import os
+    import py_compile
+    import zipfile
+
+    compileall.compile_dir(root, quiet=2, workers=1,
+                           invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_STORED) as z:
+        for folder, _dirs, files in os.walk(root):
+            if os.path.basename(folder) == "__pycache__":
+                for name in files:
+                    path = os.path.join(folder, name)
+                    z.write(path, os.path.relpath(path, root))
+    return buf.getvalue()
+
+
 def start(page: str, query: str, post: Post) -> None:
     """Make the page's table and send its first paint (or the link's problem) to the page."""
     global _table, _post
