@@ -105,7 +105,6 @@ async function start(m) {
       }
     }
     py.runPython(IMPORT);
-    stage = "package";
     mark("files");
     driver = py.pyimport("cardwidgets.site._worker");
     mark("import");
