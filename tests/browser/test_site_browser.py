@@ -286,3 +286,25 @@ def test_a_page_says_when_python_cannot_start(visit, site):
     status = page.locator("#cw-status")
     expect(status).to_have_attribute("data-state", "problem", timeout=START)
     expect(status).to_contain_text("Python could not start")
+
+
+def test_a_site_with_a_hosted_pyodide_loads_python_from_there(browser, tmp_path):
+    """``--pyodide URL``: the site holds no Pyodide, and its pages load it from the hosted copy
+    (here another local server, on another origin); nothing else is asked for."""
+    from cardwidgets.site import STATIC, build
+
+    with SiteServer(STATIC, cors=True) as host:
+        out = build(tmp_path / "public", pyodide=host.url + "pyodide")
+        assert not (out / "pyodide").exists()
+        with SiteServer(out) as site:
+            ctx = browser.new_context(viewport=VIEWPORT)
+            refused = guard(ctx, site.url, host.url + "pyodide/")
+            page = ctx.new_page()
+            try:
+                page.goto(site.url + "play.html?game=depot&players=3&seat=0&bots=random")
+                drawn(page)
+            finally:
+                ctx.close()
+    assert refused == []
+    assert any(p.startswith("/pyodide/pyodide.asm.wasm") for p in host.requests)
+    assert not any("pyodide" in p for p in site.requests)
