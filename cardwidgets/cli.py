@@ -138,15 +138,26 @@ register(Command(
 
 
 # --------------------------------------------------------------------------- simulate
+def option_value(raw: str) -> Any:
+    """A rule option's value as ``--option NAME=VALUE`` (and a static site's link) reads it:
+    JSON when it reads as JSON (``3``, ``true``, ``[30]``), else the text itself, so that
+    ``shot_resume=after_target`` needs no quotes."""
+    try:
+        return json.loads(raw)
+    except RecursionError:  # "[[[[...": no value of a game's option is nested that deep
+        raise ValueError("the value is nested too deeply to read") from None
+    except ValueError:
+        return raw
+
+
 def _option(text: str) -> tuple[str, Any]:
     name, sep, raw = text.partition("=")
     if not sep or not name.strip():
         raise argparse.ArgumentTypeError(f"option {text!r} must read NAME=VALUE, such as games=3")
     try:
-        value = json.loads(raw)
-    except ValueError:
-        value = raw  # not JSON: the text itself, so that shot_resume=after_target needs no quotes
-    return name.strip(), value
+        return name.strip(), option_value(raw)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(f"option {text[:40]!r}: {e}") from None
 
 
 def _simulate_args(p: argparse.ArgumentParser) -> None:
@@ -290,9 +301,9 @@ def _replay_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--branch", metavar="NAME", help="read this line of play instead of the main line")
 
 
-def _seat(text: str | None, players: int) -> int | None:
-    if text is None:
-        return None
+def seat_number(text: str, players: int) -> int:
+    """A seat written as ``--seat`` (and a static site's link) takes it: ``0``, ``1`` ... or ``A``,
+    ``B`` ...; ``ValueError`` naming the game's seats for any other text."""
     t = text.strip().upper()
     seat: int | None = None
     # isascii: "²" and other Unicode digits pass isdigit but are no number int() reads; a number of
@@ -303,11 +314,20 @@ def _seat(text: str | None, players: int) -> int | None:
     elif len(t) == 1 and "A" <= t <= "Z":
         seat = ord(t) - ord("A")
     if seat is None or not 0 <= seat < players:
-        from .core.errors import quote
-
         last = chr(ord("A") + players - 1)
-        raise CommandError(f"--seat {quote(text)}: this game has seats 0-{players - 1} (A-{last})")
+        raise ValueError(f"this game has seats 0-{players - 1} (A-{last})")
     return seat
+
+
+def _seat(text: str | None, players: int) -> int | None:
+    if text is None:
+        return None
+    try:
+        return seat_number(text, players)
+    except ValueError as e:
+        from .core.errors import quote  # a shortened, escaped copy: the text may be thousands of digits
+
+        raise CommandError(f"--seat {quote(text)}: {e}") from None
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -375,6 +395,43 @@ register(Command(
     ("cardwidgets export lesson.json", "cardwidgets export lesson.json --seat B -o lesson-B.html"),
     _export_args,
     _export,
+))
+
+
+# --------------------------------------------------------------------------- site
+def _site_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("out", metavar="OUT", help="the folder to write (made if needed; the site's files in it "
+                                               "are replaced)")
+    p.add_argument("--pyodide", metavar="URL", help="load Python from a hosted copy of Pyodide at URL "
+                                                    "instead of the copy written into the site (about 13.5 MB)")
+
+
+def _site(args: argparse.Namespace) -> int:
+    from .site import SiteError, build
+
+    try:
+        out = build(args.out, pyodide=args.pyodide)
+    except SiteError as e:
+        raise CommandError(str(e)) from None
+    size = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
+    print(f"wrote {out} ({size / 1e6:.1f} MB): open index.html through any static server, such as\n"
+          f"  python -m http.server --directory {out}\n"
+          f"then http://localhost:8000/ in a browser (play.html?game=..., lesson.html?id=...)")
+    return 0
+
+
+register(Command(
+    "site",
+    "write a static site that plays every game and lesson in a browser tab",
+    "Write a folder of pages that play every game, mode and lesson in a browser tab, with no "
+    "install, no server and no network: index.html (choose a game and its players, or a lesson), "
+    "play.html?game=... (the link is the game) and lesson.html?id=.... Python runs in the page "
+    "(Pyodide, written into the folder). Any static server serves it: python -m http.server, "
+    "GitHub Pages, a school's web space. A page holds the whole game in its visitor's browser, "
+    "every card included: no way to keep cards secret from the person at the screen.",
+    ("cardwidgets site public", "cardwidgets site public --pyodide https://example.org/pyodide/v314.0.8/"),
+    _site_args,
+    _site,
 ))
 
 
@@ -460,4 +517,4 @@ def main(argv: Sequence[str] | None = None) -> int:
         return FAILED
 
 
-__all__ = ["COMMANDS", "Command", "CommandError", "main", "parser", "register"]
+__all__ = ["COMMANDS", "Command", "CommandError", "main", "option_value", "parser", "register", "seat_number"]

@@ -4,6 +4,10 @@
 // and one static player per game for exported pages (cardwidgets/export.py inlines it):
 //   the game's layout + src/export/player.js -> ../cardwidgets/static/export/<game>.js (+ .css),
 //   a classic script (IIFE), since the page holds it inline.
+// and the static site's page and worker (cardwidgets/site/ writes them into a site):
+//   src/site/{page,worker}.js -> ../cardwidgets/static/site/ (+ page.css),
+// with the Pyodide files a site runs Python on, copied from node_modules/pyodide into
+// ../cardwidgets/static/pyodide/ (so a plain install builds a site that needs no network).
 // `node build.mjs --watch` rebuilds on change, unminified with inline source maps
 // (use with ANYWIDGET_HMR=1).
 //
@@ -12,7 +16,7 @@
 // warning, so the other games still build; static/manifest.json lists only the games
 // built, and tests/test_js.py fails until every registered game has its bundle.
 import * as esbuild from "esbuild";
-import { existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { copyFileSync, existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 
 const REGISTRY = JSON.parse(readFileSync("../cardwidgets/games/registry.json", "utf8"));
 const OUT = "../cardwidgets/static";
@@ -66,14 +70,37 @@ const exportOptions = {
   plugins: [exportEntries],
 };
 
+/** @type {import("esbuild").BuildOptions} */
+const siteOptions = {
+  ...options,
+  entryPoints: { page: "src/site/page.js", worker: "src/site/worker.js" },
+  outdir: `${OUT}/site`,
+};
+
+// What loadPyodide fetches for the standard library alone (the npm package ships no wheels).
+const PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
+
+function copyPyodide() {
+  const dir = `${OUT}/pyodide`;
+  mkdirSync(dir, { recursive: true });
+  for (const f of PYODIDE_FILES) copyFileSync(`node_modules/pyodide/${f}`, `${dir}/${f}`);
+  const { version } = JSON.parse(readFileSync("node_modules/pyodide/package.json", "utf8"));
+  writeFileSync(`${dir}/VERSION`, `${version}\n`);
+}
+
 if (watch) {
   const ctx = await esbuild.context(options);
   await ctx.watch();
   const exportCtx = await esbuild.context(exportOptions);
   await exportCtx.watch();
+  const siteCtx = await esbuild.context(siteOptions);
+  await siteCtx.watch();
+  copyPyodide();
 } else {
   await esbuild.build(options);
   await esbuild.build(exportOptions);
+  await esbuild.build(siteOptions);
+  copyPyodide();
   // The packaging hook checks this one file; it lists every bundle built.
   mkdirSync(OUT, { recursive: true });
   writeFileSync(`${OUT}/manifest.json`, JSON.stringify({ games: GAMES }, null, 1) + "\n");

@@ -184,6 +184,30 @@ def test_every_game_has_an_embedded_replay(site, pages):
         assert not re.search(r"""(src|href)=["']https?:""", exported)  # self-contained
 
 
+def test_every_game_and_lesson_page_embeds_a_live_table(site, pages):
+    """The rules page of each game and the lessons page of each game embed a table of the static
+    site (built by the same command, cardwidgets.site.build) whose link the site reads; every
+    lesson links to its own live page; the pages say the game lives in the visitor's browser."""
+    from cardwidgets.site.query import lesson_id, table_arguments
+
+    html, _log = site
+    assert (html / "play" / "index.html").is_file() and (html / "play" / "pyodide" / "pyodide.asm.wasm").is_file()
+    for game in available_games():
+        frames = [url for tag, url in pages[f"rules/{game}.html"].links if tag == "iframe"]
+        assert len(frames) == 1 and frames[0].startswith("../play/play.html?"), frames
+        assert table_arguments(urlsplit(frames[0]).query)[0] == game
+        assert "no way to keep cards secret" in _words(" ".join(pages[f"rules/{game}.html"].text))
+        ids = lessons.available(game)
+        if not ids:
+            continue
+        page = pages[f"lessons/{game}.html"]
+        frames = [url for tag, url in page.links if tag == "iframe"]
+        assert frames == [f"../play/lesson.html?id={ids[0]}"]
+        linked = [lesson_id(urlsplit(url).query) for tag, url in page.links
+                  if tag == "a" and url.startswith("../play/lesson.html?")]
+        assert set(ids) <= set(linked)
+
+
 def test_notebooks_are_executed(pages):
     names = sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb"))
     assert names

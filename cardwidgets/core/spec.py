@@ -66,7 +66,7 @@ class Option:
     group: str = ""
 
     def words(self, value: Any) -> str | None:
-        """The words of ``value`` from :attr:`values` (``None`` when it has none)."""
+        """The words of ``value`` from ``values`` (``None`` when it has none)."""
         for v, said in self.values:
             if _same(v, value) or (isinstance(v, (dict, tuple, list)) and v == value):
                 return said

@@ -33,8 +33,10 @@ function selectors(css) {
 }
 
 describe("stylesheets", () => {
-  // An exported page's own styles never reach a notebook: they are scoped under the page's root.
-  const scope = (/** @type {string} */ file) => (file.startsWith("export/") ? "cw-export-page" : "cw-table");
+  // An exported page's own styles never reach a notebook: they are scoped under the page's root
+  // (a static site's page: its body, .cw-site).
+  const scope = (/** @type {string} */ file) => (file.startsWith("export/") ? "cw-export-page"
+    : file.startsWith("site/") ? "cw-site" : "cw-table");
   it.each(files)("%s scopes every selector under .cw-table (an exported page's under its root)", (file) => {
     const sels = selectors(readFileSync(new URL(file, SRC), "utf8"));
     expect(sels.length).toBeGreaterThan(10);

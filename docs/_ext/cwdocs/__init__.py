@@ -87,6 +87,7 @@ def _generate(app: Sphinx, config: Any) -> None:
     config.nb_execution_cache_path = str(cache / key)
 
     (src / "_generated" / "extra").mkdir(parents=True, exist_ok=True)  # html_extra_path
+    generate.live_site(src)  # before the pages that embed its tables
     generate.rules_pages(src)
     generate.notebook_copies(src, root / "notebooks")
     for section, make in (("lessons", generate.lessons_pages), ("export", generate.replay_pages)):

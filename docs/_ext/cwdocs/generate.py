@@ -66,6 +66,52 @@ def toctree(entries: list[str], *, maxdepth: int = 1) -> str:
     return f"```{{toctree}}\n:maxdepth: {maxdepth}\n\n{lines}\n```\n"
 
 
+# --------------------------------------------------------------------------- live tables
+#: Where the static site (``cardwidgets site``) goes in the built docs: ``<html>/play/``.
+LIVE = "play"
+#: What every live table's page says: the whole game lives in the visitor's browser.
+LIVE_NOTE = ("It runs in your browser (Python in the page, through Pyodide; the first visit loads about "
+             "14 MB), with no server and no network. The page holds the whole game in your browser, every "
+             "card included: fine for learning and playing against bots, but no way to keep cards secret "
+             "from the person at the screen.")
+
+
+def live_site(src: Path) -> Written:
+    """Write the static site (``cardwidgets.site.build``, the command ``cardwidgets site``) into
+    the extra files, so that the game and lesson pages embed tables that play."""
+    from cardwidgets.site import build
+
+    build(src / "_generated" / "extra" / LIVE)
+    return Written()
+
+
+def live_table(link: str, title: str, *, depth: int = 1) -> str:
+    """A raw HTML block: a live table of the static site (``play.html?...`` or ``lesson.html?id=...``)."""
+    href = f"{'../' * depth}{LIVE}/{link}"
+    return "\n".join([
+        "```{raw} html",
+        f'<iframe class="cw-live" src="{escape_attr(href)}" title="{escape_attr(title)}" loading="lazy"></iframe>',
+        f'<p><a href="{escape_attr(href)}">Open it on its own page</a></p>',
+        "```",
+        "",
+    ])
+
+
+def escape_attr(text: str) -> str:
+    return text.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
+
+
+#: The table each game's rules page embeds: a seat against the computer, at a person's pace.
+def _live_link(game: str) -> str:
+    from cardwidgets.bots import bot_names
+    from cardwidgets.games import game_spec
+
+    mode = game_spec(game).modes[0]
+    bot = "greedy" if "greedy" in bot_names(game) else "random"
+    players = 3 if 3 in mode.players else mode.players[0]
+    return f"play.html?game={game}&players={players}&seat=0&bots={bot}"
+
+
 # --------------------------------------------------------------------------- rules
 def rules_pages(src: Path) -> Written:
     """Write ``rules/<name>.md`` for every game's reference and for the core rules."""
@@ -81,7 +127,14 @@ def rules_pages(src: Path) -> Written:
                 f"`rules/{name}.html#{first}`, which `cardwidgets.rules.url(\"{first}\")` "
                 f"returns. This page is generated from the reference shipped with the library "
                 f"(`cardwidgets.rules`).\n")
-        write_if_changed(src / "rules" / f"{name}.md", f"{title}\n\n{note}\n{body.lstrip()}")
+        live = ""
+        if name != rules.CORE:
+            from cardwidgets.games import game_spec
+
+            live = (f"Play it here, seat A against the computer (the page's first link leads to every "
+                    f"game, its options and its lessons). {LIVE_NOTE}\n\n"
+                    + live_table(_live_link(name), f"A live table: {game_spec(name).title}") + "\n")
+        write_if_changed(src / "rules" / f"{name}.md", f"{title}\n\n{note}\n{live}{body.lstrip()}")
         out.pages.append(f"rules/{name}")
     _prune(src / "rules", {f"{n}.md" for n in names}, "*.md")
     write_if_changed(src / "_generated" / "rules-toc.md", toctree(names))
@@ -102,7 +155,8 @@ def _lesson_md(lesson: Any, number: int) -> str:
     if lesson.intro:
         parts += [escape(lesson.intro), ""]
     parts += [f"{i}. {escape(step.say)}" for i, step in enumerate(lesson.steps, start=1)]
-    parts.append("")
+    href = escape_attr(f"../{LIVE}/lesson.html?id={lesson.id}")
+    parts += ["", "```{raw} html", f'<p><a href="{href}">Play this lesson in your browser</a></p>', "```", ""]
     if lesson.outro:
         parts += [f"*{escape(lesson.outro)}*", ""]
     return "\n".join(parts)
@@ -137,6 +191,10 @@ def lessons_pages(src: Path) -> Written:
             f"(`run.prompt`, `run.attempt(\"<move>\")`, `run.hint()`).",
             "",
         ]
+        first = lessons.load(ids[0])
+        head += [f"The first lesson, live: play it here (every lesson below has its own page on the "
+                 f"site, linked under its title). {LIVE_NOTE}", "",
+                 live_table(f"lesson.html?id={first.id}", f"A live lesson: {first.title}")]
         body = [_lesson_md(lessons.load(i), n) for n, i in enumerate(ids, start=1)]
         write_if_changed(src / "lessons" / f"{game}.md", "\n".join(head + body))
         out.pages.append(f"lessons/{game}")
