@@ -595,11 +595,6 @@ def _config(players: int, options: dict[str, Any], record_legal: bool) -> tuple[
     return cfg, counts
 
 
-def check(players: int, mode: str, options: dict[str, Any]) -> str | None:
-    """The lane's action codes hold sets of up to ``MAX_COPIES`` cards: every deck the rules allow."""
-    return None
-
-
 def play(seeds: np.ndarray, players: int, mode: str, options: dict[str, Any], bots: tuple[str, ...],
          legal: bool = False) -> Batch:
     """Play one game (or match) per seed (see :mod:`cardwidgets.fast`); ``legal`` also records
