@@ -106,8 +106,9 @@ def test_recorded_chance_replays_a_game_and_can_be_injected():
     fresh = make("cirno_neu", players=4, seed=999, life_system=True, chance=Recorded(first.decisions))
     start = make("cirno_neu", players=4, seed=5, life_system=True)
     assert fresh.to_dict()["state"] == start.to_dict()["state"]
-    with pytest.raises(ValueError, match="recorded chance"):
-        Replay.from_state(fresh)
+    # Its replay keeps the recorded decisions (format version 3): the same game again.
+    rep = Replay.from_json(Replay.from_state(fresh).to_json())
+    assert rep.chance == first.to_list() and rep.build().to_dict()["state"] == fresh.to_dict()["state"]
 
 
 def test_recorded_decisions_are_checked():

@@ -24,17 +24,19 @@ ALLOWED = {
     "widgets": {"core", "games", "lessons", "table"},
     "envs": {"core", "games"},
     "export": {"core", "games", "rules"},
+    "fast": {"core", "games"},
 }
 #: Layers a layer may import inside a function only, never at load time: the core's ``to_html``
 #: methods hand over to the export module (itself standard library only) when called, and
-#: ``option_form`` links each option to its rule in the rules reference.
-LAZY = {"core": {"export", "rules"}}
+#: ``option_form`` links each option to its rule in the rules reference; sim takes the fast lane.
+LAZY = {"core": {"export", "rules"}, "sim": {"fast"}}
 # sim needs the explore extra (pandas, joblib with cloudpickle, tqdm; matplotlib to plot) and
 # imports none of it where worker processes play; the widgets are the only layer with the widget stack,
 # the table model has traitlets only (pure Python: it runs in a browser's Pyodide).
 THIRD_PARTY_OK = {"bots": set(), "sim": {"matplotlib", "pandas", "joblib", "cloudpickle", "tqdm"},
                   "table": {"traitlets"}, "widgets": {"anywidget"},
-                  "envs": {"numpy", "gymnasium", "pettingzoo", "pyspiel"}}
+                  "envs": {"numpy", "gymnasium", "pettingzoo", "pyspiel"},
+                  "fast": {"numpy", "numba"}}
 
 
 def imports(path: Path) -> list[tuple[str, int, bool]]:

@@ -88,7 +88,8 @@ def test_json_syntax_error_names_the_line():
 
 @pytest.mark.parametrize("edit, words", [
     (('"format": "cardwidgets-replay"', '"format": "other"'), '"format" must be'),
-    (('"version": 2', '"version": 3'), "unsupported"),
+    (('"version": 2', '"version": 4'), "unsupported"),
+    (('"deck": null', '"deck": null, "chance": [[0]]'), '"chance" needs replay version 3'),
     (('"game": "depot"', '"game": "chess"'), 'unknown "game"'),
     (('"seed": 9', '"seed": "nine"'), '"seed" must be an integer'),
     (('"players": 4', '"players": 9'), "cannot set up the game"),
@@ -561,3 +562,49 @@ def test_a_timeline_of_a_game_under_way_starts_at_the_games_start(game, kw):
     for line in tl.branches:
         for n in range(line.length + 1):
             assert back.position(n, line.name).to_dict() == tl.position(n, line.name).to_dict()
+
+
+# --------------------------------------------------------------------------- recorded chance (version 3)
+def _chance_game() -> tuple[list, list[str]]:
+    """A cirno+neu match with its shuffles recorded, and its actions."""
+    from cardwidgets.core import Recorder
+
+    rec = Recorder(3)
+    st = make("cirno_neu", players=3, seed=3, chance=rec)
+    r = random.Random(4)
+    while not st.is_terminal:
+        st.apply(r.choice(st.legal_actions()))
+    return rec.recorded().to_list(), [str(a) for a in st.history]
+
+
+def test_recorded_chance_replays_whatever_the_seed():
+    chance, actions = _chance_game()
+    rep = Replay("cirno_neu", {"players": 3}, seed=12345, actions=actions, chance=chance)
+    text = rep.to_json()
+    assert '"version": 3' in text.splitlines()[0] and '"chance": [[' in text
+    back = Replay.from_json(text)
+    assert back.chance == chance and back.to_json() == text
+    end = back.build()
+    assert end.is_terminal and [str(a) for a in end.history] == actions
+    # Without the record the seed deals another game, which these actions do not fit.
+    with pytest.raises(ReplayError):
+        Replay("cirno_neu", {"players": 3}, seed=12345, actions=actions).play()
+
+
+def test_files_without_chance_keep_version_2():
+    assert '"version": 2' in Replay.from_state(played(3)).to_json().splitlines()[0]
+
+
+@pytest.mark.parametrize("chance, words", [
+    ('"chance": 5', "decisions are a list"),
+    ('"chance": [[0, "x"]]', "neither an int nor a list"),
+    ('"chance": [[0, 0, 1]]', "not a permutation"),
+])
+def test_bad_chance(chance, words):
+    chance_list, actions = _chance_game()
+    text = Replay("cirno_neu", {"players": 3}, seed=1, actions=actions, chance=chance_list).to_json()
+    head, rest = text.split("\n", 1)
+    head = head[:head.index('"chance"')] + chance + ","  # the header's last key
+    with pytest.raises(ReplayError, match=words) as info:
+        Replay.from_json(head + "\n" + rest)
+    assert info.value.line == 1

@@ -194,9 +194,15 @@ def test_workers_are_capped_at_the_cores_and_the_chunks(monkeypatch):
     assert started and all(w <= 3 for w in started)
 
 
-def test_chunks_are_made_as_they_are_played(monkeypatch):
-    """A huge run costs no memory up front, and Ctrl+C stops it at once."""
+@pytest.mark.parametrize("engine", ["python", "fast"])
+def test_chunks_are_made_as_they_are_played(monkeypatch, engine):
+    """A huge run costs no memory up front, and Ctrl+C stops it at once (on either engine)."""
+    import cardwidgets.sim._fastlane as lane
     import cardwidgets.sim._run as run
+    from cardwidgets import fast
+
+    if engine == "fast" and fast.not_covered("depot", bots="random", players=3) is not None:
+        pytest.skip("the fast lane does not play this here")
 
     # checked on a small run first: a list of chunks here would fill the memory below
     chunks = run._chunks(10 ** 6, 4)
@@ -208,8 +214,9 @@ def test_chunks_are_made_as_they_are_played(monkeypatch):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(run, "play_chunk", interrupted)
+    monkeypatch.setattr(lane, "play_chunk", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        simulate("depot", 10 ** 12, bots="random", seed=1, players=3)
+        simulate("depot", 10 ** 12, bots="random", seed=1, players=3, engine=engine)
     assert len(played) == 1
 
 
@@ -224,7 +231,7 @@ def test_games_and_seats_tables():
                    life_system=True)
     g = res.games
     assert list(g.columns) == ["game", "game_index", "seed", "players", "mode", "options", "bots", "starter",
-                               "winners", "scores", "length", "termination", "reason"]
+                               "winners", "scores", "length", "termination", "reason", "engine"]
     assert list(g["game_index"]) == list(range(40))
     assert set(g["game"]) == {"cirno_neu"} and set(g["mode"]) == {"standard"} and set(g["players"]) == {4}
     assert json.loads(g["options"].iat[0]) == {"life_system": True} == res.options
@@ -260,9 +267,9 @@ def test_summary_figures_and_text():
 
 
 def test_aborted_games_count_as_won_by_nobody():
-    rows = [("depot", 0, 11, 3, "standard", "{}", ("greedy",) * 3, 0, (0,), (0, 5, 7), 20, "normal", "A won"),
-            ("depot", 1, 12, 3, "standard", "{}", ("greedy",) * 3, 1, (), (3, 5, 7), 900, "aborted", "cap"),
-            ("depot", 2, 13, 3, "standard", "{}", ("greedy",) * 3, 2, (1, 2), (4, 0, 0), 30, "normal", "shared")]
+    rows = [("depot", 0, 11, 3, "standard", "{}", ("greedy",) * 3, 0, (0,), (0, 5, 7), 20, "normal", "A won", "python"),
+            ("depot", 1, 12, 3, "standard", "{}", ("greedy",) * 3, 1, (), (3, 5, 7), 900, "aborted", "cap", "python"),
+            ("depot", 2, 13, 3, "standard", "{}", ("greedy",) * 3, 2, (1, 2), (4, 0, 0), 30, "normal", "shared", "python")]
     res = SimResult(games_frame(rows))
     s = res.summary()
     assert s.aborted == 1 and s.shared == 1

@@ -27,6 +27,13 @@ must look to that seat exactly as the parent's position after ``from`` actions.
 ``engine_version`` is the rules version the game was recorded under; version 1
 files (no branches, no position) still load.
 
+``chance`` (format version 3, written only when present) holds the game's chance decisions
+instead of its seed's: a list with, per decision in the order the engine makes them, the
+permutation a shuffle applied (``new[i] = old[p[i]]``, see :class:`~cardwidgets.core.rng.Recorded`)
+or the int a random choice drew. A game played by another implementation (the compiled fast
+lane of ``cardwidgets.fast``) is saved this way, and the reference engine plays it exactly;
+the seed draws any decision after the recorded ones.
+
 Loading checks everything and reports the first problem as a :class:`ReplayError`
 with its line in the file, and for an action its index and the rule that refuses
 it, in time linear in the size of the file. ``options`` hold ``players``, ``mode``
@@ -62,7 +69,10 @@ from .spec import GameSpec
 from .state import State, check_names
 
 FORMAT = "cardwidgets-replay"
+#: The format version of a file without recorded chance (older readers read it too).
 VERSION = 2
+#: The format version of a file with recorded chance decisions (``"chance"``).
+CHANCE_VERSION = 3
 #: Files larger than this are refused before parsing.
 MAX_BYTES = 64 * 1024 * 1024
 #: JSON nested deeper than this is refused (a replay is 4 levels deep; a position ~8).
@@ -71,8 +81,8 @@ MAX_DEPTH = 64
 #: branch) are refused before any is played: each action played keeps a position. A long Depot
 #: match is a few thousand actions.
 MAX_ACTIONS = 100_000
-_KEYS = {"format", "version", "game", "engine_version", "options", "seed", "deck", "position", "actions",
-         "notes", "branches"}
+_KEYS = {"format", "version", "game", "engine_version", "options", "seed", "deck", "position", "chance",
+         "actions", "notes", "branches"}
 #: The keys that set a game up (and say nothing of its actions).
 _HEAD = _KEYS - {"actions", "notes", "branches"}
 _BRANCH_KEYS = {"name", "parent", "from", "seat", "seed", "position", "actions", "notes"}
@@ -209,6 +219,7 @@ class Replay:
     position: dict[str, Any] | str | None = None
     branches: list[Branch] = field(default_factory=list)
     engine_version: int | None = None
+    chance: list[Any] | None = None
     _lines: dict[str, Any] | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -219,8 +230,6 @@ class Replay:
     @classmethod
     def from_state(cls, state: State, notes: dict[int, str] | None = None, *, root: State | None = None) -> "Replay":
         """The record of ``state``'s game (``root``: its starting position, if known)."""
-        if isinstance(state._chance, Recorded):
-            raise ValueError("this game was played with recorded chance decisions: it has no seed to replay")
         if state._sampled:
             raise ValueError("this is a world of sample_world (or a game played on from one): its seed and "
                              "history are not how it came about, so it has no replay")
@@ -243,6 +252,7 @@ class Replay:
             notes=dict(notes or {}),
             position=None if start._origin is None else start._origin,
             engine_version=spec.version,
+            chance=start._chance.to_list() if isinstance(start._chance, Recorded) else None,
         )
 
     def new_state(self) -> State:
@@ -259,10 +269,16 @@ class Replay:
         kwargs = dict(self.options)
         if self.deck is not None:
             kwargs["deck"] = list(self.deck)
+        if self.chance is not None:
+            try:
+                kwargs["chance"] = Recorded(self.chance)
+            except ValueError as e:
+                raise ReplayError(f'"chance": {e}', line=self._key_line("chance")) from None
         try:
             return registry.game_module(self.game).new_game(seed=self.seed, **kwargs)
         except Exception as e:  # noqa: BLE001 - whatever the engine raises is a bad file here
-            key = "deck" if self.deck is not None and "deck" in str(e) else "options"
+            key = ("deck" if self.deck is not None and "deck" in str(e) else
+                   "chance" if self.chance is not None and "chance" in str(e) else "options")
             raise ReplayError(f"cannot set up the game: {_failure(e)}", line=self._key_line(key)) from None
 
     def _load_position(self) -> State:
@@ -477,8 +493,11 @@ class Replay:
     # ------------------------------------------------------------------ text
     def to_json(self) -> str:
         """Deterministic JSON text, one action per line."""
-        head = {"format": FORMAT, "version": VERSION, "game": self.game, "engine_version": self.engine_version,
-                "options": self.options, "seed": self.seed, "deck": self.deck, "position": self.position}
+        head = {"format": FORMAT, "version": VERSION if self.chance is None else CHANCE_VERSION, "game": self.game,
+                "engine_version": self.engine_version, "options": self.options, "seed": self.seed, "deck": self.deck,
+                "position": self.position}
+        if self.chance is not None:  # only then: files without it stay readable by older versions
+            head["chance"] = self.chance
         parts = [json.dumps(head, ensure_ascii=False)[:-1] + ","]
         parts.append(' "actions": ' + _lines_array(self.actions, "  ") + ",")
         parts.append(' "notes": ' + json.dumps(_notes_json(self.notes), ensure_ascii=False) + ",")
@@ -582,8 +601,8 @@ class Replay:
         if data.get("format") != FORMAT:
             raise bad(f'"format" must be {FORMAT!r}, got {show(data.get("format"))}', "format")
         version = data.get("version")
-        if version not in (1, 2) or isinstance(version, bool):
-            raise bad(f'unsupported "version" {show(version)}; this library reads versions 1 and 2',
+        if version not in (1, 2, CHANCE_VERSION) or isinstance(version, bool):
+            raise bad(f'unsupported "version" {show(version)}; this library reads versions 1 to {CHANCE_VERSION}',
                       "version")
         game = data.get("game")
         if not isinstance(game, str) or game not in registry.available_games():
@@ -611,6 +630,17 @@ class Replay:
                       'or null', "position")
         if position is not None and deck is not None:
             raise bad('give "deck" or "position", not both', "position")
+        chance = data.get("chance")
+        if chance is not None:
+            if version != CHANCE_VERSION:
+                raise bad(f'"chance" needs replay version {CHANCE_VERSION}', "chance")
+            if position is not None:
+                raise bad('give "chance" or "position", not both: a hand-built start has no recorded deal',
+                          "chance")
+            try:
+                chance = Recorded(chance).to_list()
+            except ValueError as e:
+                raise bad(f'"chance": {e}', "chance") from None
         actions = data.get("actions", [])
         if not isinstance(actions, list):
             raise bad('"actions" must be a list of action strings', "actions")
@@ -647,7 +677,7 @@ class Replay:
                                    blines, b.get("position"), b.get("seat"), b.get("seed")))
         _check_total(actions, branches, lines)
         rep = cls(game=game, options=options, seed=seed, actions=actions, deck=deck, notes=notes,
-                  position=position, branches=branches, engine_version=engine)
+                  position=position, branches=branches, engine_version=engine, chance=chance)
         rep._lines = lines
         rep._check_options(spec)
         return rep
@@ -685,7 +715,8 @@ class Replay:
         return Replay(self.game, dict(self.options), self.seed, list(self.actions[:upto]),
                       None if self.deck is None else list(self.deck),
                       {k: v for k, v in self.notes.items() if k < upto}, self.position,
-                      engine_version=self.engine_version)
+                      engine_version=self.engine_version,
+                      chance=None if self.chance is None else list(self.chance))
 
 
 # --------------------------------------------------------------------------- re-dealt lines

@@ -22,13 +22,15 @@ from ._stats import mean_interval, wilson
 
 #: The columns of :attr:`SimResult.games`, in order.
 GAMES_COLUMNS = ("game", "game_index", "seed", "players", "mode", "options", "bots", "starter", "winners",
-                 "scores", "length", "termination", "reason")
+                 "scores", "length", "termination", "reason", "engine")
+#: The engine of a row saved before results said which (the reference engine played them all).
+_OLD_ENGINE = "python"
 #: The columns of :attr:`SimResult.seats`, in order.
 SEATS_COLUMNS = ("game_index", "seat", "bot", "score", "won", "share", "started")
 #: The columns that hold one value per seat (tuples in memory, lists in files).
 _TUPLES = ("bots", "winners", "scores")
 #: One configuration: these columns hold the same value on every row of a result.
-_CONFIG = ("game", "players", "mode", "options", "bots")
+_CONFIG = ("game", "players", "mode", "options", "bots", "engine")
 _INTS = ("game_index", "seed", "players", "length")
 
 
@@ -55,16 +57,20 @@ class SimResult:
         none for an aborted or forfeited game), ``scores`` (one per seat, as the game
         defines them; NaN in a forfeited game), ``length`` (actions), ``termination``
         (``"normal"``, ``"aborted"`` or ``"forfeit"``: a bot's move was refused, see
-        ``simulate(on_illegal=...)``) and ``reason`` (the outcome in words, citing the rules).
+        ``simulate(on_illegal=...)``), ``reason`` (the outcome in words, citing the rules) and
+        ``engine`` (``"fast"``: the compiled lane, ``"python"``: the reference engine).
     seconds:
         Wall time of the run (``None`` for a result read from a file).
+    note:
+        Why ``engine="auto"`` played on the reference engine (``None`` if it did not
+        fall back, or for a result read from a file).
 
     A result is normally made by :func:`~cardwidgets.sim.simulate` or :func:`load`;
     ``bots`` keeps the bot objects of a run so that :meth:`replay` can play them again.
     """
 
     def __init__(self, games: pd.DataFrame, *, seconds: float | None = None,
-                 bots: Sequence[Any] | None = None) -> None:
+                 bots: Sequence[Any] | None = None, note: str | None = None) -> None:
         missing = [c for c in GAMES_COLUMNS if c not in games.columns]
         if missing:
             raise ValueError(f"not a games table: no column {', '.join(map(repr, missing))}")
@@ -76,6 +82,7 @@ class SimResult:
                                  f"{games[col].nunique()} different values")
         self.games = games
         self.seconds = seconds
+        self.note = note
         self._specs = list(bots) if bots is not None else None
         self._seats: pd.DataFrame | None = None
 
@@ -101,6 +108,11 @@ class SimResult:
         return json.loads(self.games["options"].iat[0])
 
     @property
+    def engine(self) -> str:
+        """``"fast"`` (the compiled lane) or ``"python"`` (the reference engine)."""
+        return str(self.games["engine"].iat[0])
+
+    @property
     def bots(self) -> tuple[str, ...]:
         """The bot name of each seat."""
         return tuple(self.games["bots"].iat[0])
@@ -119,15 +131,29 @@ class SimResult:
         (the seat is among the winners), ``share`` (its share of the win: 1/k of a win
         shared by k seats, else 0) and ``started`` (the seat acted first)."""
         if self._seats is None:
-            rows = []
-            bots = self.bots
-            for i, starter, winners, scores in zip(self.games["game_index"], self.games["starter"],
-                                                   self.games["winners"], self.games["scores"]):
-                for s in range(self.players):
-                    won = s in winners
-                    rows.append((int(i), s, bots[s], scores[s], won, 1 / len(winners) if won else 0.0,
-                                 bool(starter == s) if starter is not pd.NA else False))
-            self._seats = pd.DataFrame.from_records(rows, columns=list(SEATS_COLUMNS))
+            # Built column by column (game-major, seat-minor rows): a Python row per game and seat
+            # took seconds for the 200,000 games a fast-lane run plays in a few.
+            import numpy as np
+
+            g, p = self.games, self.players
+            n = len(g)
+            won = np.zeros((n, p), dtype=bool)
+            for i, winners in enumerate(g["winners"]):
+                for s in winners:
+                    won[i, s] = True
+            k = won.sum(axis=1, keepdims=True)
+            share = np.where(won, 1.0 / np.maximum(k, 1), 0.0)
+            starter = g["starter"].to_numpy(dtype="float64", na_value=-1.0)
+            scores = pd.DataFrame.from_records(list(g["scores"])).to_numpy()
+            self._seats = pd.DataFrame({
+                "game_index": np.repeat(g["game_index"].to_numpy(dtype="int64"), p),
+                "seat": np.tile(np.arange(p, dtype="int64"), n),
+                "bot": np.tile(np.array(self.bots, dtype=object), n),
+                "score": scores.reshape(-1),
+                "won": won.reshape(-1),
+                "share": share.reshape(-1),
+                "started": (starter[:, None] == np.arange(p)).reshape(-1),
+            }, columns=list(SEATS_COLUMNS))
         return self._seats
 
     def summary(self) -> "Summary":
@@ -193,7 +219,9 @@ class SimResult:
         Open it on a table (``Depot.from_replay(result.replay(7))``) to look at an odd
         game. Bot objects are not stored: a result read from a file, or one played with
         bot objects, needs the same ``bots`` to play the game again. A forfeited game
-        is replayed up to the refused move.
+        is replayed up to the refused move. A game of the fast lane is played again
+        there and comes with its recorded chance decisions, which the reference engine
+        plays to the same end.
         """
         rows = self.games.index[self.games["game_index"] == index]
         if len(rows) == 0:
@@ -205,6 +233,14 @@ class SimResult:
         kwargs = {"players": self.players, **self.options}
         if len(game_spec(self.game).modes) > 1:
             kwargs["mode"] = self.mode
+        if row["engine"] == "fast":
+            from ..fast import play as play_fast
+
+            batch = play_fast(self.game, [int(row["seed"])], bots=specs, **kwargs)
+            if int(batch.length[0]) != row["length"] or list(batch.winners_of(0)) != list(row["winners"]):
+                raise ValueError(f"game {index} plays differently now (other bots or another version of the "
+                                 "fast lane)")
+            return batch.replay(0)
         try:
             st, _ = play_game(self.game, kwargs, specs, int(row["seed"]))
             winners = list(st.outcome().winners)
@@ -233,6 +269,8 @@ def load(path: str | Path) -> SimResult:
             raise ValueError(f"{p.name}: the file is empty, not a saved simulation") from None
     else:
         df = pd.read_parquet(p)
+    if "engine" not in df.columns:  # saved before results said which engine played
+        df["engine"] = _OLD_ENGINE
     missing = [c for c in GAMES_COLUMNS if c not in df.columns]
     if missing:
         raise ValueError(f"{p.name}: not a saved simulation (no column {', '.join(map(repr, missing))})")
@@ -283,6 +321,8 @@ def _cell(value: Any, col: str, kind: str) -> Any:
         return number
     if not isinstance(value, str):
         raise ValueError(f"expected text, got {str(value)[:40]!r}")
+    if col == "engine" and value not in ("fast", "python"):
+        raise ValueError(f"expected 'fast' or 'python', got {value[:40]!r}")
     return value
 
 
@@ -408,6 +448,7 @@ class Summary:
         self.median_length = float(g["length"].median())
         self.min_length, self.max_length = int(g["length"].min()), int(g["length"].max())
         self.seconds = result.seconds
+        self.engine, self.note = result.engine, result.note
         self.actions = int(g["length"].sum())
         #: One player (Yadokarick solo): nobody to beat, so scores and no win rates.
         self.solo = result.players == 1
@@ -438,7 +479,9 @@ class Summary:
                  + (f"; forfeits (a bot's move refused): {self.forfeits}" if self.forfeits else "")]
         if self.seconds:
             lines.append(f"{rate(self.games, self.seconds, 'game')}, {rate(self.actions, self.seconds, 'action')} "
-                         f"({self.seconds:.2f} s)")
+                         f"({self.seconds:.2f} s, engine {self.engine})")
+        if self.note:
+            lines.append(self.note)
         return lines
 
     def _display(self) -> pd.DataFrame:
