@@ -30,10 +30,10 @@ ALLOWED = {
 #: methods hand over to the export module (itself standard library only) when called, and
 #: ``option_form`` links each option to its rule in the rules reference; sim takes the fast lane.
 LAZY = {"core": {"export", "rules"}, "sim": {"fast"}}
-# sim needs the explore extra (pandas, joblib with cloudpickle, tqdm; matplotlib to plot) and
+# sim needs the explore extra (pandas with its numpy, joblib with cloudpickle, tqdm; matplotlib to plot) and
 # imports none of it where worker processes play; the widgets are the only layer with the widget stack,
 # the table model has traitlets only (pure Python: it runs in a browser's Pyodide).
-THIRD_PARTY_OK = {"bots": set(), "sim": {"matplotlib", "pandas", "joblib", "cloudpickle", "tqdm"},
+THIRD_PARTY_OK = {"bots": set(), "sim": {"matplotlib", "pandas", "numpy", "joblib", "cloudpickle", "tqdm"},
                   "table": {"traitlets"}, "widgets": {"anywidget"},
                   "envs": {"numpy", "gymnasium", "pettingzoo", "pyspiel"},
                   "fast": {"numpy", "numba"}}

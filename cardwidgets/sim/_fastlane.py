@@ -8,9 +8,10 @@ from ._play import game_seed
 
 
 def play_chunk(game: str, kwargs: Mapping[str, Any], specs: Sequence[Any], run_seed: int,
-               indexes: Sequence[int]) -> list[tuple]:
+               indexes: Sequence[int], on_illegal: str = "raise") -> list[tuple]:
     """Games ``indexes`` of a run, played in the lane: the rows of :func:`._play.play_chunk`
-    (``kwargs``: players, mode and every option, resolved)."""
+    (``kwargs``: players, mode and every option, resolved). The lane plays named bots only,
+    whose moves are legal by construction, so ``on_illegal`` never applies."""
     from ..fast import play
 
     indexes = list(indexes)

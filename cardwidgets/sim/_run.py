@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import json
 import math
 import operator
@@ -127,8 +126,7 @@ def simulate(game: str, n: int, *, bots: Any, seed: int, workers: int = 1, backe
         parallel = workers > 1 or backend is not None
     else:
         chunks = _chunks(n, 1, biggest)
-    # The lane plays only named bots, whose moves need no check: on_illegal is the reference engine's.
-    player: Any = functools.partial(play_chunk, on_illegal=on_illegal)
+    player = play_chunk
     kwargs = new_game_kwargs
     if used == "fast":
         from ._fastlane import play_chunk as player  # type: ignore[assignment,no-redef]
@@ -138,9 +136,10 @@ def simulate(game: str, n: int, *, bots: Any, seed: int, workers: int = 1, backe
     rows: list[tuple] = []
     try:
         if parallel:
-            done: Iterator[list[tuple]] = _parallel(game, kwargs, specs, seed, chunks, workers, backend, player)
+            done: Iterator[list[tuple]] = _parallel(game, kwargs, specs, seed, chunks, workers, backend, player,
+                                                    on_illegal)
         else:
-            done = (player(game, kwargs, specs, seed, c) for c in chunks)
+            done = (player(game, kwargs, specs, seed, c, on_illegal) for c in chunks)
         for part in done:
             rows += part
             if bar is not None:
@@ -205,7 +204,8 @@ def _effective_workers(workers: int, backend: str | None) -> int:
 
 
 def _parallel(game: str, kwargs: dict[str, Any], specs: Sequence[Any], seed: int, chunks: Iterator[range],
-              workers: int, backend: str | None, player: Any = play_chunk) -> Iterator[list[tuple]]:
+              workers: int, backend: str | None, player: Any = play_chunk,
+              on_illegal: str = "raise") -> Iterator[list[tuple]]:
     import joblib
 
     # The backend is given through parallel_config, the way joblib finds external
@@ -213,7 +213,7 @@ def _parallel(game: str, kwargs: dict[str, Any], specs: Sequence[Any], seed: int
     # afterwards), so a progress bar moves with the work; one chunk is one task.
     with joblib.parallel_config(backend=backend or "loky", n_jobs=workers):
         par = joblib.Parallel(batch_size=1, return_as="generator_unordered")
-        yield from par(joblib.delayed(player)(game, kwargs, specs, seed, list(c)) for c in chunks)
+        yield from par(joblib.delayed(player)(game, kwargs, specs, seed, list(c), on_illegal) for c in chunks)
 
 
 def _check_copyable(seat: int, spec: Any) -> None:
