@@ -9,9 +9,8 @@ The kernel compiles once per process (and is cached on disk), so every test shar
 
 from __future__ import annotations
 
-import math
-
 import pytest
+from fast_kit import agree, decisions
 
 pytest.importorskip("numba")
 np = pytest.importorskip("numpy")
@@ -21,20 +20,6 @@ from cardwidgets.core import Recorded  # noqa: E402
 from cardwidgets.fast import crypto_trick as kern  # noqa: E402
 from cardwidgets.games import crypto_trick as ref  # noqa: E402
 from cardwidgets.sim._play import play_chunk  # noqa: E402
-
-
-def decisions(stream: list[int]) -> list:
-    """A chance stream (``cardwidgets.fast``'s format) as ``Recorded`` takes it."""
-    out: list = []
-    k = 0
-    while k < len(stream):
-        if stream[k] < 0:
-            out.append(stream[k + 1])
-            k += 2
-        else:
-            out.append(stream[k + 1:k + 1 + stream[k]])
-            k += 1 + stream[k]
-    return out
 
 
 def replay_problems(players: int, options: dict, bots: list[str], seeds, mutant: int = 0, stop: int = 3) -> list[str]:
@@ -126,25 +111,9 @@ def test_coverage():
         fast.play("crypto_trick", [1], bots="random", players=6)
 
 
-def shares(winners: list[tuple[int, ...]], players: int) -> np.ndarray:
-    w = np.zeros(players)
-    for ws in winners:
-        for s in ws:
-            w[s] += 1 / len(ws)
-    return w / len(winners)
-
-
 @pytest.mark.parametrize("players,bots", [(3, ["random"] * 3), (4, ["greedy", "random", "random", "random"])])
 def test_lane_and_engine_agree_in_distribution(players, bots):
     n_ref, n_lane = 300, 6000
     rows = play_chunk("crypto_trick", {"players": players}, bots, 5, range(n_ref))
     lane = fast.play("crypto_trick", np.arange(n_lane, dtype=np.int64) * 13 + 5, bots=bots, players=players)
-    ref_shares = shares([r[3] for r in rows], players)
-    lane_shares = shares([lane.winners_of(i) for i in range(n_lane)], players)
-    for s in range(players):
-        p = lane_shares[s]
-        sigma = math.sqrt(max(p * (1 - p), 0.01) * (1 / n_ref + 1 / n_lane))
-        assert abs(ref_shares[s] - p) < 4 * sigma, (s, ref_shares, lane_shares)
-    ref_len = np.array([r[5] for r in rows], dtype=float)
-    sigma = math.sqrt(ref_len.var() / n_ref + lane.length.var() / n_lane)
-    assert abs(ref_len.mean() - lane.length.mean()) < 4 * sigma + 1e-9
+    assert agree(rows, lane, players) == []
