@@ -1,4 +1,4 @@
-"""The Yadokarick kernels of the fast lane (standard, advanced card set, duo) against the reference engine.
+"""The Yadokarick kernels of the fast lane (standard, advanced card set, duo, solo) against the reference engine.
 
 Lane games are replayed by ``cardwidgets.games.yadokarick`` from their recorded chance,
 action by action: the legal lists must be equal at every position, and the winners,
@@ -16,6 +16,7 @@ pytest.importorskip("numba")
 np = pytest.importorskip("numpy")
 
 from cardwidgets import fast  # noqa: E402
+from cardwidgets.bots.yadokarick import YadokarickGreedyBot  # noqa: E402
 from cardwidgets.core import Recorded  # noqa: E402
 from cardwidgets.fast import yadokarick as kern  # noqa: E402
 from cardwidgets.games import yadokarick as ref  # noqa: E402
@@ -44,7 +45,7 @@ def replay_problems(players: int, mode: str, options: dict, bots: list[str], see
             if lane != engine:
                 problems.append(f"game {g} action {a}: lane legal {lane}, engine {engine}")
                 break
-            st.apply(kern.DECODE[out["actions"][g, a]])
+            st.apply(tables.decode[out["actions"][g, a]])
         else:
             o = st.outcome()
             if o is None or o.scores != tuple(out["scores"][g].tolist()) or st.move_count != out["lengths"][g]:
@@ -122,7 +123,7 @@ def test_coverage():
         is None
     assert fast.not_covered("yadokarick", bots="greedy", players=2, mode="duo", npc_seat=2) is None
     assert "placement_order" in fast.not_covered("yadokarick", bots="random", players=4, placement_order="choose")
-    assert "solo" in fast.not_covered("yadokarick", bots="random", players=1, mode="solo")
+    assert fast.not_covered("yadokarick", bots="solo_greedy", players=1, mode="solo", solo_house_complete=6) is None
     with pytest.raises(ValueError, match="ismcts"):
         fast.play("yadokarick", [1], bots=["ismcts", "random", "random"], players=3)
 
@@ -138,3 +139,31 @@ def test_lane_and_engine_agree_in_distribution(mode, players, bots, n_ref):
     lane = fast.play("yadokarick", np.arange(n_lane, dtype=np.int64) * 13 + 5, bots=bots, players=players,
                      mode=mode)
     assert agree(rows, lane, players) == []
+
+
+@pytest.mark.parametrize("options,bot", [
+    ({}, "random"),
+    ({}, "greedy"),
+    ({"solo_initial_row": "one_color", "solo_bonus_chain": False, "solo_bonus_on_setup": True,
+      "solo_roof_insert_nonstrict": False}, "random"),
+    ({"solo_initial_row": "one_color", "solo_removed": [30, 12, 5], "solo_house_complete": 5}, "greedy"),
+])
+def test_solo_replays_exactly(options, bot):
+    assert replay_problems(1, "solo", options, [bot], SEEDS) == []
+
+
+def test_solo_greedy_is_the_hint_at_every_step():
+    # The solo heuristic draws nothing at random: the lane's greedy plays exactly the reference bot's moves.
+    b = fast.play("yadokarick", SEEDS[:15], bots="greedy", players=1, mode="solo")
+    bot = YadokarickGreedyBot(seed=1)
+    for i in range(len(b)):
+        st = b.replay(i).new_state()
+        for text in b.actions_of(i):
+            assert str(bot.act(st.view(0), st.legal_actions())) == text
+            st.apply(text)
+        assert st.outcome().scores == tuple(b.scores[i].tolist())
+
+
+def test_solo_mutant_is_caught():
+    # a bonus card taken scores nothing (Y14.10)
+    assert replay_problems(1, "solo", {}, ["random"], SEEDS[:40], mutant=1)

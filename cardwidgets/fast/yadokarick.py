@@ -21,6 +21,7 @@ from numba import njit
 
 from ..games import yadokarick as ref
 from ..games.yadokarick import cards as refcards
+from ..core import number as ref_number
 from ..core import plural as ref_plural
 from . import Batch, Coverage
 from ._rng import below, next64, permutation, stream
@@ -702,6 +703,489 @@ def _duo_game(seed, cards, size, roof, order, limit, roofs_apply, coll_public, b
     return na, nl
 
 
+# --------------------------------------------------------------------------- solo (Y14)
+# Action codes: place c on crab k: 4 * c + k; give up k: 288 + k; draw green / pink: 292, 293;
+# take c: 294 + c; decline: 366; the first row's colour green / pink: 367, 368.
+GIVEUP0, DRAW0, TAKE0, DECLINE, ROW0 = 288, 292, 294, 366, 367
+S_SETUP, S_COLOUR, S_TURN, S_REFILL, S_BONUS, S_OVER = range(6)
+
+
+@njit(cache=True)
+def _accepts(k, c, filled, roof, top, bottom, nonstrict):
+    """Y14.5-Y14.7: may card ``c`` go on crab ``k`` (its state: filled, roof mode, top, bottom)?"""
+    col = c & 1
+    if (k == 0 and col) or (k == 3 and not col):
+        return False
+    if not filled:
+        return True
+    ref = bottom if roof else top
+    if (k == 1 or k == 2) and (ref & 1) == col:
+        return False
+    if roof:
+        return (c >> 1 >= ref >> 1) if nonstrict else (c >> 1 > ref >> 1)
+    return c >> 1 <= ref >> 1
+
+
+@njit(cache=True)
+def _crab_accepts(k, c, crab, clen, roofm, nonstrict):
+    n = clen[k]
+    return _accepts(k, c, n > 0, roofm[k] != 0, crab[k, n - 1] if n else -1, crab[k, 0] if n else -1, nonstrict)
+
+
+@njit(cache=True)
+def _dfs(k, filled, roof, top, bottom, row, rlen, need, roofs, nonstrict):
+    """solo._dfs: can ``need`` row cards go on crab ``k`` one after another? A depth-first search
+    with its own stack (numba's disk cache does not take recursive functions)."""
+    fs = np.empty(8, np.int64)
+    rs = np.empty(8, np.int64)
+    ts = np.empty(8, np.int64)
+    bs = np.empty(8, np.int64)
+    us = np.empty(8, np.int64)
+    nxt = np.empty(8, np.int64)
+    d = 0
+    fs[0], rs[0], ts[0], bs[0], us[0], nxt[0] = filled, roof, top, bottom, 0, 0
+    while d >= 0:
+        i = nxt[d]
+        if i >= rlen:
+            d -= 1
+            continue
+        nxt[d] = i + 1
+        if us[d] >> i & 1:
+            continue
+        c = row[i]
+        if not _accepts(k, c, fs[d] != 0, rs[d] != 0, ts[d], bs[d], nonstrict):
+            continue
+        if need - d == 1:
+            return True
+        if not fs[d]:
+            t, b = c, c
+        elif rs[d]:
+            t, b = ts[d], c
+        else:
+            t, b = c, bs[d]
+        d += 1
+        fs[d] = 1
+        rs[d] = 1 if (rs[d - 1] or roofs[c]) else 0
+        ts[d] = t
+        bs[d] = b
+        us[d] = us[d - 1] | (1 << i)
+        nxt[d] = 0
+    return False
+
+
+@njit(cache=True)
+def _can_finish_any(crab, clen, roofm, row, rlen, complete, roofs, nonstrict):
+    """Y14.13: can some crab still be finished with the row cards alone?"""
+    for k in range(4):
+        n = clen[k]
+        need = complete - n
+        if need <= 0:
+            return True
+        if need > rlen:
+            continue
+        if _dfs(k, 1 if n > 0 else 0, roofm[k], crab[k, n - 1] if n else -1, crab[k, 0] if n else -1, row, rlen,
+                need, roofs, nonstrict):
+            return True
+    return False
+
+
+@njit(cache=True)
+def _room(k, crab, clen, roof, pool, npool, roofs, nonstrict, used):
+    """solo._room: how many pool cards could still go on the crab, one after another, greedily."""
+    n = clen
+    if n == 0:
+        cnt = 0
+        for j in range(npool):
+            if _accepts(k, pool[j], False, False, -1, -1, nonstrict):
+                cnt += 1
+        return cnt
+    top = crab[n - 1]
+    bottom = crab[0]
+    r = roof
+    for j in range(npool):
+        used[j] = 0
+    count = 0
+    while True:
+        # normal mode: numbers go down, the highest fitting card first; roof mode: up, the lowest
+        best = -1
+        for j in range(npool):
+            if used[j]:
+                continue
+            c = pool[j]
+            if not _accepts(k, c, True, r, top, bottom, nonstrict):
+                continue
+            if best < 0 or (c < pool[best] if r else c > pool[best]):
+                best = j
+        if best < 0:
+            return count
+        used[best] = 1
+        count += 1
+        c = pool[best]
+        if r:
+            bottom = c
+        else:
+            top = c
+            if roofs[c]:
+                r = True
+
+
+@njit(cache=True)
+def _worth(k, stack, n, roof, pool, npool, roofs, nonstrict, complete, left, used, out):
+    """solo._hint_turn's worth: (value, dead) of a crab's stack (``stack[:n]``, bottom to top)."""
+    if n == 0:
+        out[0] = 6.0 * min(1.0, left / 20)
+        out[1] = 0.0
+        return
+    need = complete - n
+    room = _room(k, stack, n, roof, pool, npool, roofs, nonstrict, used)
+    if room < need:
+        out[0] = -2.0
+        out[1] = 1.0
+        return
+    nxt = 0
+    for j in range(npool):
+        if _accepts(k, pool[j], True, roof, stack[n - 1], stack[0], nonstrict):
+            nxt += 1
+    out[0] = 3.0 * n + 3.0 * np.log1p(nxt / need)
+    out[1] = 0.0
+
+
+@njit(cache=True)
+def _solo_greedy(phase, legal, m, crab, clen, roofm, row, rlen, deck, dtop, size, roofs, nonstrict, complete):
+    """solo.hint_from_view: the index in ``legal`` of the hint's action (no randomness)."""
+    ncards = deck.shape[1]
+    if phase == S_SETUP or phase == S_REFILL or phase == S_COLOUR:
+        sc = np.zeros(2, np.float64)
+        for colour in range(2):
+            cnt = 0
+            fits = 0
+            for d in range(2):
+                for j in range(dtop[d], ncards):
+                    c = deck[d, j]
+                    if c >= 0 and c & 1 == colour:
+                        cnt += 1
+                        for k in range(4):
+                            if _crab_accepts(k, c, crab, clen, roofm, nonstrict):
+                                fits += 1
+            sc[colour] = -1.0 if cnt == 0 else fits / cnt
+        best = 0 if sc[0] >= sc[1] else 1
+        for j in range(m):
+            code = legal[j]
+            colour = code - DRAW0 if code < TAKE0 else code - ROW0
+            if colour == best:
+                return j
+        return 0
+    if phase == S_BONUS:
+        bj = -1
+        bs = 0
+        bf = 0
+        for j in range(m):
+            if legal[j] == DECLINE:
+                continue
+            c = legal[j] - TAKE0
+            f = 0
+            for k in range(4):
+                if _crab_accepts(k, c, crab, clen, roofm, nonstrict):
+                    f += 1
+            if bj < 0 or size[c] > bs or (size[c] == bs and -f > -bf):
+                bj, bs, bf = j, size[c], f
+        return bj
+    # the turn: every placement and give-up scored by what it does to its crab
+    pool = np.empty(80, np.int64)
+    npool = 0
+    for d in range(2):
+        for j in range(dtop[d], ncards):
+            if deck[d, j] >= 0:
+                pool[npool] = deck[d, j]
+                npool += 1
+    left = npool
+    for j in range(rlen):
+        pool[npool] = row[j]
+        npool += 1
+    used = np.zeros(80, np.int64)
+    out = np.zeros(2, np.float64)
+    before = np.zeros((4, 2), np.float64)
+    for k in range(4):
+        _worth(k, crab[k], clen[k], roofm[k] != 0, pool, npool, roofs, nonstrict, complete, left, used, out)
+        before[k, 0] = out[0]
+        before[k, 1] = out[1]
+    any_place = False
+    for j in range(m):
+        if legal[j] < GIVEUP0:
+            any_place = True
+    stack = np.empty(crab.shape[1] + 1, np.int64)
+    pool2 = np.empty(80, np.int64)
+    best = -1
+    best_v = -1e9
+    for j in range(m):
+        code = legal[j]
+        if code < GIVEUP0:
+            c = code >> 2
+            k = code & 3
+            n = clen[k]
+            if n + 1 >= complete:
+                pts = size[c]
+                for i in range(n):
+                    pts += size[crab[k, i]]
+                v = 100.0 + pts
+            else:
+                roof = roofm[k] != 0
+                if roof:
+                    stack[0] = c
+                    for i in range(n):
+                        stack[i + 1] = crab[k, i]
+                else:
+                    for i in range(n):
+                        stack[i] = crab[k, i]
+                    stack[n] = c
+                np2 = 0
+                for i in range(npool):
+                    if pool[i] != c:
+                        pool2[np2] = pool[i]
+                        np2 += 1
+                _worth(k, stack, n + 1, roof or roofs[c] != 0, pool2, np2, roofs, nonstrict, complete, left, used,
+                       out)
+                was_dead = before[k, 1] != 0.0
+                v = out[0] - before[k, 0] + (-0.3 if was_dead else 0.25) * size[c]
+        else:
+            k = code - GIVEUP0
+            pen = 0
+            for i in range(clen[k]):
+                pen += size[crab[k, i]]
+            _worth(k, stack, 0, False, pool, npool, roofs, nonstrict, complete, left, used, out)
+            v = out[0] - before[k, 0] - pen
+            if not any_place:
+                v += 1000.0
+        if v > best_v:
+            best = j
+            best_v = v
+    return best
+
+
+@njit(cache=True)
+def _solo_fill(st, row, deck, dtop, crab, clen, roofm, complete, roofs, nonstrict, chain, on_setup, bonus):
+    """solo._fill: fill the row to 5 cards; stop for a choice of deck or a bonus (st: phase, row
+    length, setup, setup colour, bonus used, bonus size)."""
+    st[0] = S_REFILL
+    ncards = deck.shape[1]
+    while st[1] < 5:
+        g = dtop[0] < ncards and deck[0, dtop[0]] >= 0
+        p = dtop[1] < ncards and deck[1, dtop[1]] >= 0
+        if not g and not p:
+            break
+        sc = st[3]
+        if st[2] and sc >= 0:
+            colour = sc if (g if sc == 0 else p) else 1 - sc
+        elif g and p:
+            st[0] = S_SETUP if st[2] else S_REFILL
+            return
+        else:
+            colour = 0 if g else 1
+        _solo_draw(st, colour, row, deck, dtop, chain, on_setup, bonus)
+        if st[0] == S_BONUS:
+            return
+    if st[2]:
+        st[2] = 0
+    _solo_end_check(st, row, deck, dtop, crab, clen, roofm, complete, roofs, nonstrict)
+
+
+@njit(cache=True)
+def _solo_draw(st, colour, row, deck, dtop, chain, on_setup, bonus):
+    """solo._draw: the deck's top card joins the row; a neighbour number of its colour offers a bonus."""
+    c = deck[colour, dtop[colour]]
+    dtop[colour] += 1
+    row[st[1]] = c
+    st[1] += 1
+    near = False
+    for i in range(st[1]):
+        if row[i] == c - 2 or row[i] == c + 2:
+            near = True
+    if near and (not st[2] or on_setup) and (chain or not st[4]):
+        nb = 0
+        for i in range(st[1]):
+            x = row[i]
+            if x == c or x == c - 2 or x == c + 2:
+                bonus[nb] = x
+                nb += 1
+        if nb > 1:
+            st[5] = nb
+            st[0] = S_BONUS
+
+
+@njit(cache=True)
+def _solo_end_check(st, row, deck, dtop, crab, clen, roofm, complete, roofs, nonstrict):
+    ncards = deck.shape[1]
+    g = dtop[0] < ncards and deck[0, dtop[0]] >= 0
+    p = dtop[1] < ncards and deck[1, dtop[1]] >= 0
+    if g or p or _can_finish_any(crab, clen, roofm, row, st[1], complete, roofs, nonstrict):
+        st[0] = S_TURN
+    else:
+        st[0] = S_OVER
+
+
+@njit(cache=True)
+def _row_remove(st, row, c):
+    n = st[1]
+    j = 0
+    for i in range(n):
+        if row[i] != c:
+            row[j] = row[i]
+            j += 1
+    st[1] = j
+
+
+@njit(cache=True)
+def _solo_game(seed, cards, size, roofs, one_color, nonstrict, complete, chain, on_setup, bot, mutant, record,
+               chance, actions, legal_buf, legal_cnt, scores):
+    rng = stream(seed)
+    C = cards.shape[0]
+    # Y14.2: each colour shuffled into its own deck, top card first
+    ncol = np.zeros(2, np.int64)
+    for c in cards:
+        ncol[c & 1] += 1
+    width = max(ncol[0], ncol[1])
+    deck = np.full((2, width), -1, np.int64)
+    perm = np.empty(width, np.int64)
+    nc = 0
+    for colour in range(2):
+        mine = np.empty(ncol[colour], np.int64)
+        k = 0
+        for c in cards:
+            if c & 1 == colour:
+                mine[k] = c
+                k += 1
+        permutation(rng, perm, k)
+        chance[nc] = k
+        for i in range(k):
+            chance[nc + 1 + i] = perm[i]
+            deck[colour, i] = mine[perm[i]]
+        nc += 1 + k
+    dtop = np.zeros(2, np.int64)
+    for colour in range(2):
+        dtop[colour] = width - ncol[colour]  # a short deck's cards sit at its end
+        for i in range(ncol[colour] - 1, -1, -1):
+            deck[colour, dtop[colour] + i] = deck[colour, i]
+        for i in range(dtop[colour]):
+            deck[colour, i] = -1
+    row = np.zeros(8, np.int64)
+    crab = np.zeros((4, complete + 1), np.int64)
+    clen = np.zeros(4, np.int64)
+    roofm = np.zeros(4, np.int64)
+    bonus = np.zeros(8, np.int64)
+    legal = np.zeros(300, np.int64)
+    # st: phase, row length, setup, setup colour, bonus used, bonus group size
+    st = np.zeros(6, np.int64)
+    st[2] = 1
+    st[3] = -1
+    plus = 0
+    minus = 0
+    if one_color:
+        st[0] = S_COLOUR
+    else:
+        _solo_fill(st, row, deck, dtop, crab, clen, roofm, complete, roofs, nonstrict, chain, on_setup, bonus)
+    na = 0
+    nl = 0
+    while st[0] != S_OVER:
+        ph = st[0]
+        m = 0
+        if ph == S_TURN:
+            for k in range(4):
+                for i in range(st[1]):
+                    if _crab_accepts(k, row[i], crab, clen, roofm, nonstrict):
+                        legal[m] = 4 * row[i] + k
+                        m += 1
+            for k in range(4):
+                if clen[k] > 0:
+                    legal[m] = GIVEUP0 + k
+                    m += 1
+        elif ph == S_SETUP or ph == S_REFILL:
+            for colour in range(2):
+                if dtop[colour] < width:
+                    legal[m] = DRAW0 + colour
+                    m += 1
+        elif ph == S_BONUS:
+            for i in range(st[5]):
+                legal[m] = TAKE0 + bonus[i]
+                m += 1
+            legal[m] = DECLINE
+            m += 1
+        else:
+            legal[0] = ROW0
+            legal[1] = ROW0 + 1
+            m = 2
+        if bot == 0:
+            ch = _below(rng, m) if m > 1 else 0
+        else:
+            ch = _solo_greedy(ph, legal, m, crab, clen, roofm, row, st[1], deck, dtop, size, roofs, nonstrict,
+                              complete)
+        if record:
+            for j in range(m):
+                legal_buf[nl + j] = legal[j]
+            legal_cnt[na] = m
+            nl += m
+        code = legal[ch]
+        actions[na] = code
+        na += 1
+        if code < GIVEUP0:  # Y14.4-Y14.8: place
+            c = code >> 2
+            k = code & 3
+            _row_remove(st, row, c)
+            n = clen[k]
+            if roofm[k]:
+                for i in range(n, 0, -1):
+                    crab[k, i] = crab[k, i - 1]
+                crab[k, 0] = c
+            else:
+                crab[k, n] = c
+            clen[k] = n + 1
+            if roofs[c] and not roofm[k]:
+                roofm[k] = 1
+            st[4] = 0
+            if clen[k] >= complete:
+                for i in range(clen[k]):
+                    plus += size[crab[k, i]]
+                clen[k] = 0
+                roofm[k] = 0
+            both = dtop[0] < width and dtop[1] < width
+            if st[1] == 4 and both and not st[2]:
+                st[0] = S_REFILL
+            else:
+                _solo_fill(st, row, deck, dtop, crab, clen, roofm, complete, roofs, nonstrict, chain, on_setup,
+                           bonus)
+        elif code < DRAW0:  # Y14.11: give up
+            k = code - GIVEUP0
+            for i in range(clen[k]):
+                minus += size[crab[k, i]]
+            clen[k] = 0
+            roofm[k] = 0
+            _solo_end_check(st, row, deck, dtop, crab, clen, roofm, complete, roofs, nonstrict)
+        elif code < TAKE0:  # Y14.2, Y14.9: draw
+            _solo_draw(st, code - DRAW0, row, deck, dtop, chain, on_setup, bonus)
+            if st[0] != S_BONUS:
+                if st[1] == 5 and not st[2] and (dtop[0] < width or dtop[1] < width):
+                    st[0] = S_TURN
+                else:
+                    _solo_fill(st, row, deck, dtop, crab, clen, roofm, complete, roofs, nonstrict, chain, on_setup,
+                               bonus)
+        elif code < DECLINE:  # Y14.10: take a bonus card
+            c = code - TAKE0
+            _row_remove(st, row, c)
+            plus += size[c] if mutant != 1 else 0
+            st[5] = 0
+            st[4] = 1
+            _solo_fill(st, row, deck, dtop, crab, clen, roofm, complete, roofs, nonstrict, chain, on_setup, bonus)
+        elif code == DECLINE:
+            st[5] = 0
+            _solo_fill(st, row, deck, dtop, crab, clen, roofm, complete, roofs, nonstrict, chain, on_setup, bonus)
+        else:  # the first row's colour
+            st[3] = code - ROW0
+            _solo_fill(st, row, deck, dtop, crab, clen, roofm, complete, roofs, nonstrict, chain, on_setup, bonus)
+    scores[0] = plus - minus
+    scores[1] = plus
+    scores[2] = minus
+    return na, nl
+
+
 # --------------------------------------------------------------------------- batches
 @njit(cache=True)
 def _std_batch(seeds, n, cards, size, roof, rounds, dealer, rotate, reset, mstart, lo, hi, capture_all, limit,
@@ -726,22 +1210,37 @@ def _duo_batch(seeds, cards, size, roof, order, limit, roofs_apply, coll_public,
         legal_len[g] = nl
 
 
+@njit(cache=True)
+def _solo_batch(seeds, cards, size, roofs, one_color, nonstrict, complete, chain, on_setup, bot, mutant, record,
+                chance, actions, lengths, legal_buf, legal_cnt, legal_len, scores):
+    for g in range(seeds.shape[0]):
+        na, nl = _solo_game(seeds[g], cards, size, roofs, one_color, nonstrict, complete, chain, on_setup, bot, mutant,
+                            record, chance[g], actions[g], legal_buf[g], legal_cnt[g], scores[g])
+        lengths[g] = na
+        legal_len[g] = nl
+
+
 # --------------------------------------------------------------------------- from Python
 COVERAGE = Coverage(
-    modes={ref.STANDARD: (3, 4, 5, 6, 7), ref.DUO: (2,)},
+    modes={ref.STANDARD: (3, 4, 5, 6, 7), ref.DUO: (2,), ref.SOLO: (1,)},
     options={
         **{name: None for name in (
             "size_table", "roof_numbers", "size_track", "marker_start", "reset_marker_each_round",
             "three_player_color", "three_player_capture", "house_limit", "tie_leader", "dealer", "dealer_rotation",
-            "rounds", "card_set", "collapsed_visibility", "duo_color", "npc_seat", "duo_first_leader", "duo_roofs")},
+            "rounds", "card_set", "collapsed_visibility", "duo_color", "npc_seat", "duo_first_leader", "duo_roofs",
+            "solo_removed", "solo_initial_row", "solo_roof_insert_nonstrict", "solo_house_complete",
+            "solo_bonus_chain", "solo_bonus_on_setup")},
         "placement_order": ("auto",),
     },
-    bots={"random": "random", "greedy": "greedy"},
+    # solo_greedy plays the same heuristics as greedy in every mode
+    bots={"random": "random", "greedy": "greedy", "solo_greedy": "greedy"},
 )
 
 
 class Tables:
     """The kernel's arrays for one mode, player count and option set (from the engine's ``Config``)."""
+
+    decode: tuple[str, ...]
 
     def __init__(self, players: int, mode: str, options: Mapping[str, Any]) -> None:
         st = ref.new_game(players=players, mode=mode, seed=0, **dict(options))  # the engine checks the options
@@ -754,16 +1253,22 @@ class Tables:
         self.size = np.array(cfg.size, dtype=np.int64)
         self.roof = np.array([1 if r else 0 for r in cfg.roof], dtype=np.int64)
         self.rounds = cfg.rounds if mode == ref.STANDARD else 1
+        self.decode = DECODE_SOLO if mode == ref.SOLO else DECODE
         self.cfg = cfg
         self.order = np.array(cfg.order if mode == ref.DUO else (0, 0, 0), dtype=np.int64)
 
     def max_actions(self) -> int:
         if self.mode == ref.DUO:
             return 20
+        if self.mode == ref.SOLO:
+            return 4 * len(self.cards) + 1  # spec._max_actions
         return self.rounds * 10 * (self.players + 2)  # plays and at most 2 marker moves a trick
 
     def chance_width(self) -> int:
-        return self.rounds * (len(self.cards) + 1)
+        return (2 if self.mode == ref.SOLO else self.rounds) + self.rounds * len(self.cards)
+
+    def max_legal(self) -> int:
+        return 32 if self.mode == ref.SOLO else 10
 
 
 def decode_table() -> tuple[str, ...]:
@@ -775,11 +1280,35 @@ def decode_table() -> tuple[str, ...]:
 DECODE = decode_table()
 
 
+def decode_solo() -> tuple[str, ...]:
+    """Solo action code -> reference notation."""
+    out = [str(refcards.PLACE[c][k]) for c in range(72) for k in range(4)]
+    out += [str(a) for a in refcards.GIVEUP] + [str(a) for a in refcards.DRAW]
+    out += [str(refcards.TAKE[c]) for c in range(72)] + [str(refcards.DECLINE)] + [str(a) for a in refcards.ROW]
+    return tuple(out)
+
+
+DECODE_SOLO = decode_solo()
+
+
 def code_of(action: Any) -> int:
-    """The kernel's code of an engine action (play or move)."""
-    if isinstance(action, refcards.Move):
+    """The kernel's code of an engine action."""
+    k = type(action)
+    if k is refcards.Move:
         return MOVE0 + action.delta + 1
-    return action.cid
+    if k is refcards.Play:
+        return action.cid
+    if k is refcards.Place:
+        return 4 * action.cid + action.k
+    if k is refcards.GiveUp:
+        return GIVEUP0 + action.k
+    if k is refcards.Draw:
+        return DRAW0 + action.colour_id
+    if k is refcards.Take:
+        return TAKE0 + action.cid
+    if k is refcards.Decline:
+        return DECLINE
+    return ROW0 + action.colour_id
 
 
 def _kernel_bots(bots: Sequence[str]) -> np.ndarray:
@@ -803,13 +1332,18 @@ def run(tables: Tables, seeds: Sequence[int] | np.ndarray, bots: Sequence[str], 
         "lengths": np.zeros(g, np.int64),
         "scores": np.zeros((g, n), np.int64),
         "starter": np.zeros(g, np.int64),
-        "legal_buf": np.zeros((g, top * 10 if record else 1), np.int16),
+        "legal_buf": np.zeros((g, top * tables.max_legal() if record else 1), np.int16),
         "legal_cnt": np.zeros((g, top if record else 1), np.int64),
         "legal_len": np.zeros(g, np.int64),
         "house_sizes": np.zeros((g, 3), np.int64),
     }
     kb = _kernel_bots(bots)
-    if tables.mode == ref.DUO:
+    if tables.mode == ref.SOLO:
+        _solo_batch(seeds, tables.cards, tables.size, tables.roof, cfg.one_color, cfg.nonstrict, cfg.complete,
+                    cfg.chain, cfg.bonus_on_setup, kb[0], mutant, record, out["chance"], out["actions"],
+                    out["lengths"], out["legal_buf"], out["legal_cnt"], out["legal_len"], out["house_sizes"])
+        out["scores"][:, 0] = out["house_sizes"][:, 0]  # plus - minus; then plus and minus for the reason
+    elif tables.mode == ref.DUO:
         _duo_batch(seeds, tables.cards, tables.size, tables.roof, tables.order, cfg.house_limit,
                    cfg.roofs_apply, cfg.collapsed_public, kb, mutant, record, out["chance"], out["actions"],
                    out["lengths"], out["legal_buf"], out["legal_cnt"], out["legal_len"], out["scores"],
@@ -842,6 +1376,15 @@ def _reasons(tables: Tables, out: dict[str, np.ndarray], winners: np.ndarray) ->
     labels = tables.labels
     said: dict[tuple, str] = {}
     res = []
+    if tables.mode == ref.SOLO:
+        for _, plus, minus in out["house_sizes"].tolist():
+            text = said.get((plus, minus))
+            if text is None:
+                text = said[(plus, minus)] = (f"both decks are empty and no crab can be finished with the row; "
+                                              f"score {plus} − {minus} = {ref_number(plus - minus)} "
+                                              f"(rules Y14.13, Y14.14)")
+            res.append(text)
+        return res
     if tables.mode == ref.DUO:
         a, b = labels
         for h0, h1, t in out["house_sizes"].tolist():
@@ -875,7 +1418,9 @@ def play(seeds: np.ndarray, players: int, mode: str, options: Mapping[str, Any],
     g = len(seeds)
     lengths = out["lengths"]
     scores = out["scores"]
-    if mode == ref.DUO:
+    if mode == ref.SOLO:
+        winners = np.ones((g, 1), bool)
+    elif mode == ref.DUO:
         hs = out["house_sizes"]
         h0, h1, t = hs[:, 0], hs[:, 1], hs[:, 2]
         b0, b1 = h0 > t, h1 > t
@@ -896,5 +1441,5 @@ def play(seeds: np.ndarray, players: int, mode: str, options: Mapping[str, Any],
         seeds=np.asarray(seeds, dtype=np.int64), starter=out["starter"], winners=winners, scores=scores,
         length=lengths, aborted=np.zeros(g, bool), reasons=_reasons(tables, out, winners),
         actions=actions, action_start=action_start, chance=out["chance"].reshape(-1),
-        chance_start=np.arange(g + 1, dtype=np.int64) * width, decode=DECODE,
+        chance_start=np.arange(g + 1, dtype=np.int64) * width, decode=tables.decode,
     )
