@@ -174,12 +174,11 @@ def _g_plan(b, k, future, negative):
 
 
 @njit(cache=True)
-def _g_future(hand, exclude, left, n, share, tcol, col, rank, D):
+def _g_future(hand, exclude, left, n, share, tcol, col, rank, D, top):
     """CryptoGreedyBot._future: the blocks still to win, from the ``left`` best cards' chances."""
     if left <= 0:
         return 0.0
     # The best ``left`` chances, largest first (insertion into a short sorted list: no allocation).
-    top = np.zeros(8, np.float64)
     m = 0
     for i in range(D):
         if hand >> i & 1 and i != exclude:
@@ -202,7 +201,8 @@ def _g_future(hand, exclude, left, n, share, tcol, col, rank, D):
 
 
 @njit(cache=True)
-def _g_want(cards, ncards, still, exclude, b, bcols, hand, left, n, share, tcol, col, rank, block, D, negative):
+def _g_want(cards, ncards, still, exclude, b, bcols, hand, left, n, share, tcol, col, rank, block, D, negative,
+            fbuf):
     """CryptoGreedyBot._want_trick: how much better the round looks if this trick is won."""
     new = 0
     newcols = 0
@@ -213,7 +213,7 @@ def _g_want(cards, ncards, still, exclude, b, bcols, hand, left, n, share, tcol,
     more = still * share
     b_win = (b + new) + more
     k_win = _popcount(bcols | newcols) + 0.7 * more
-    future = _g_future(hand, exclude, left, n, share, tcol, col, rank, D)
+    future = _g_future(hand, exclude, left, n, share, tcol, col, rank, D, fbuf)
     return _g_plan(b_win, k_win, future, negative) - _g_plan(b, _popcount(bcols), future, negative)
 
 
@@ -295,6 +295,7 @@ def _game(seed, n, D, col, num, block, rank, rounds, first_opt, flags, bots, mut
     idx = np.empty(2 * MAX_LEGAL, np.int64)
     table = np.empty(n, np.int64)
     tmp = np.empty(n + 1, np.int64)
+    fbuf = np.empty(8, np.float64)
     na = 0
     nl = 0
     perm = np.empty(D, np.int64)
@@ -334,7 +335,7 @@ def _game(seed, n, D, col, num, block, rank, rounds, first_opt, flags, bots, mut
             else:
                 share = _share(hands[f], table, 0, indicator, -1, won_cnt, won_b, nblocks, block, D, n)
                 going = _g_want(tmp, 0, n, -1, won_b[f], won_bm[f], hands[f], left, n, share, tcol, col, rank,
-                                block, D, negative) > 0
+                                block, D, negative, fbuf) > 0
                 for j in range(m):
                     c = cards[j]
                     idx[j] = j
@@ -372,7 +373,7 @@ def _game(seed, n, D, col, num, block, rank, rounds, first_opt, flags, bots, mut
                     share = _share(hands[s], table, 0, indicator, offered, won_cnt, won_b, nblocks, block, D, n)
                     tmp[0] = offered
                     gain = _g_want(tmp, 1, n - 1, -1, won_b[s], won_bm[s], hands[s], left, n, share, tcol, col,
-                                   rank, block, D, negative)
+                                   rank, block, D, negative, fbuf)
                     chn = _g_chance(offered, tcol, col, rank)
                     ch = 0 if ((gain > 0 and chn >= 0.5) or (gain < 0 and chn <= 0.15)) else 1
                 if record:
@@ -397,7 +398,7 @@ def _game(seed, n, D, col, num, block, rank, rounds, first_opt, flags, bots, mut
                     share = _share(hands[dec], table, 0, indicator, offered, won_cnt, won_b, nblocks, block, D, n)
                     tmp[0] = offered
                     going = _g_want(tmp, 1, n - 1, -1, won_b[dec], won_bm[dec], hands[dec], left, n, share, tcol,
-                                    col, rank, block, D, negative) > 0
+                                    col, rank, block, D, negative, fbuf) > 0
                     for j in range(m):
                         c = cards[j]
                         idx[j] = j
@@ -444,7 +445,7 @@ def _game(seed, n, D, col, num, block, rank, rounds, first_opt, flags, bots, mut
                 else:
                     ch = _g_follow(rng, cards, m, table, i, best, lead_col, tcol, col, num, rank, block, hands[s],
                                    won_b[s], won_bm[s], won_cnt, won_b, indicator, nblocks, left, n, D, white_high,
-                                   negative, k1, k2, idx, tmp)
+                                   negative, k1, k2, idx, tmp, fbuf)
                 if record:
                     for j in range(m):
                         legal_buf[nl + j] = legal[j]
@@ -475,7 +476,7 @@ def _game(seed, n, D, col, num, block, rank, rounds, first_opt, flags, bots, mut
 
 @njit(cache=True)
 def _g_follow(rng, cards, m, table, pos0, best, lead_col, tcol, col, num, rank, block, hand, b, bcols, won_cnt, won_b,
-              indicator, nblocks, left, n, D, white_high, negative, k1, k2, idx, tmp):
+              indicator, nblocks, left, n, D, white_high, negative, k1, k2, idx, tmp, fbuf):
     """CryptoGreedyBot._follow: the index in ``cards[:m]`` to play at table position ``pos0``."""
     share = _share(hand, table, pos0, indicator, -1, won_cnt, won_b, nblocks, block, D, n)
     still = n - (pos0 + 1)
@@ -492,7 +493,7 @@ def _g_follow(rng, cards, m, table, pos0, best, lead_col, tcol, col, num, rank, 
             tmp[j] = table[j]
         tmp[pos0] = cards[first_w]
         if _g_want(tmp, pos0 + 1, still, cards[first_w], b, bcols, hand, left, n, share, tcol, col, rank, block, D,
-                   negative) > 0:
+                   negative, fbuf) > 0:
             k = 0
             for j in range(m):
                 key = _key(cards[j], lead_col, tcol, col, num, white_high)
@@ -503,7 +504,7 @@ def _g_follow(rng, cards, m, table, pos0, best, lead_col, tcol, col, num, rank, 
                     k += 1
             return _pick(rng, k1, k2, idx, k, still == 0)
     if nw < m:
-        fut = _g_future(hand, -1, left, n, share, tcol, col, rank, D)
+        fut = _g_future(hand, -1, left, n, share, tcol, col, rank, D, fbuf)
         k = 0
         for j in range(m):
             c = cards[j]
