@@ -140,6 +140,10 @@ def _simulate_args(p: argparse.ArgumentParser) -> None:
                         "every core, and never more processes start than there are chunks of games")
     p.add_argument("--out", metavar="FILE", help="also save one row per game to FILE (.parquet or .csv)")
     p.add_argument("--progress", action="store_true", help="show a progress bar on stderr")
+    p.add_argument("--engine", choices=("auto", "fast", "python"), default="auto",
+                   help="auto (default): the compiled fast lane where the 'fast' extra is installed and covers "
+                        "the game, options and bots, else the reference engine; fast: the lane or an error "
+                        "saying what it does not cover; python: the reference engine")
 
 
 def _simulate(args: argparse.Namespace) -> int:
@@ -160,8 +164,17 @@ def _simulate(args: argparse.Namespace) -> int:
             kwargs[name] = value
     names = [b.strip() for b in args.bots.split(",")]
     bots: Any = names[0] if len(names) == 1 else names
+    if args.engine == "fast":
+        from .fast import not_covered
+
+        try:
+            problem = not_covered(args.game, bots=bots, **kwargs)
+        except (TypeError, ValueError):
+            problem = None  # bad options or bots: simulate says what is wrong, as for any engine
+        if problem is not None:
+            raise CommandError(f"--engine fast: {problem}")
     result = simulate(args.game, args.games, bots=bots, seed=args.seed, workers=args.workers,
-                      progress=args.progress, **kwargs)
+                      progress=args.progress, engine=args.engine, **kwargs)
     print(result.summary())
     if args.out:
         result.save(args.out)
@@ -171,7 +184,7 @@ def _simulate(args: argparse.Namespace) -> int:
 
 #: simulate's own parameters, which are flags rather than rule options.
 _FLAGS = {"seed": "--seed", "bots": "--bots", "workers": "--workers", "n": "-n", "game": "the GAME argument",
-          "progress": "--progress", "out": "--out"}
+          "progress": "--progress", "out": "--out", "engine": "--engine"}
 
 
 def _check_options(game: str, options: dict[str, Any]) -> None:

@@ -179,9 +179,9 @@ def test_workers_are_capped_at_the_cores_and_the_chunks(monkeypatch):
     started = []
     real = run._parallel
 
-    def spy(game, kwargs, specs, seed, chunks, workers, backend):
+    def spy(game, kwargs, specs, seed, chunks, workers, backend, *rest):
         started.append(workers)
-        return real(game, kwargs, specs, seed, chunks, workers, backend)
+        return real(game, kwargs, specs, seed, chunks, workers, backend, *rest)
 
     monkeypatch.setattr(run, "_parallel", spy)
     base = simulate("depot", 3, bots="random", seed=1, players=3)
@@ -224,7 +224,7 @@ def test_games_and_seats_tables():
                    life_system=True)
     g = res.games
     assert list(g.columns) == ["game", "game_index", "seed", "players", "mode", "options", "bots", "starter",
-                               "winners", "scores", "length", "termination", "reason"]
+                               "winners", "scores", "length", "termination", "reason", "engine"]
     assert list(g["game_index"]) == list(range(40))
     assert set(g["game"]) == {"cirno_neu"} and set(g["mode"]) == {"standard"} and set(g["players"]) == {4}
     assert json.loads(g["options"].iat[0]) == {"life_system": True} == res.options
@@ -260,9 +260,9 @@ def test_summary_figures_and_text():
 
 
 def test_aborted_games_count_as_won_by_nobody():
-    rows = [("depot", 0, 11, 3, "standard", "{}", ("greedy",) * 3, 0, (0,), (0, 5, 7), 20, "normal", "A won"),
-            ("depot", 1, 12, 3, "standard", "{}", ("greedy",) * 3, 1, (), (3, 5, 7), 900, "aborted", "cap"),
-            ("depot", 2, 13, 3, "standard", "{}", ("greedy",) * 3, 2, (1, 2), (4, 0, 0), 30, "normal", "shared")]
+    rows = [("depot", 0, 11, 3, "standard", "{}", ("greedy",) * 3, 0, (0,), (0, 5, 7), 20, "normal", "A won", "python"),
+            ("depot", 1, 12, 3, "standard", "{}", ("greedy",) * 3, 1, (), (3, 5, 7), 900, "aborted", "cap", "python"),
+            ("depot", 2, 13, 3, "standard", "{}", ("greedy",) * 3, 2, (1, 2), (4, 0, 0), 30, "normal", "shared", "python")]
     res = SimResult(games_frame(rows))
     s = res.summary()
     assert s.aborted == 1 and s.shared == 1

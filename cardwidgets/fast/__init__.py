@@ -26,7 +26,7 @@ after :func:`unavailable` says the extra is there. It provides:
     and the bot names the kernel plays. Whatever it does not list falls back to the
     reference engine under ``engine="auto"`` and is a ``ValueError`` under ``"fast"``.
 
-``play(seeds, players, mode, options, bots) -> Batch``
+``play(seeds, players, mode, options, bots, legal=False) -> Batch``
     Plays one game per seed. ``seeds`` is an int64 array (the games' own seeds, as
     ``cardwidgets.sim.game_seed`` makes them); ``options`` holds every option of the
     game, resolved (defaults filled in, as ``GameSpec.resolve`` gives them); ``bots``
@@ -203,6 +203,19 @@ def play(game: str, seeds: Sequence[int] | Any, *, bots: Any, players: Any = Non
     return batch
 
 
+def play_chunk(game: str, kwargs: Mapping[str, Any], specs: Sequence[Any], run_seed: int,
+               indexes: Sequence[int]) -> list[tuple]:
+    """Games ``indexes`` of a ``cardwidgets.sim`` run, played in the lane: the rows of
+    ``cardwidgets.sim._play.play_chunk`` (``kwargs``: players, mode and resolved options)."""
+    from ..sim._play import game_seed
+
+    indexes = list(indexes)
+    kw = dict(kwargs)
+    batch = play(game, [game_seed(run_seed, i) for i in indexes], bots=list(specs), players=kw.pop("players"),
+                 mode=kw.pop("mode"), **kw)
+    return batch.rows(indexes)
+
+
 @dataclass
 class Batch:
     """Games played by a kernel, as numpy arrays (``n`` games, ``players`` seats).
@@ -253,6 +266,11 @@ class Batch:
     chance: Any
     chance_start: Any
     decode: tuple[str, ...]
+    #: With ``legal=True``: every position's legal codes, laid out as ``actions`` (position ``j``
+    #: of the whole batch, ``action_start[i] + k`` for game ``i``, has
+    #: ``legal[legal_start[j]:legal_start[j + 1]]``).
+    legal: Any = None
+    legal_start: Any = None
 
     def __len__(self) -> int:
         return len(self.seeds)
@@ -280,16 +298,19 @@ class Batch:
     def winners_of(self, i: int) -> tuple[int, ...]:
         return tuple(int(s) for s in self.winners[i].nonzero()[0])
 
-    def rows(self, indexes: Sequence[int], offset: int = 0) -> list[tuple]:
-        """Rows of ``cardwidgets.sim``'s games table (its ``ROW`` order) for games ``indexes``
-        (``offset`` is added to each index to give the run's game index)."""
+    def rows(self, numbers: Sequence[int] | None = None) -> list[tuple]:
+        """Rows of ``cardwidgets.sim``'s games table (its ``ROW`` order), one per game, with
+        ``numbers[i]`` as game ``i``'s index in its run (default: ``i``)."""
+        indexes = range(len(self))
+        if numbers is None:
+            numbers = indexes
         starter = self.starter.tolist()
         seeds = self.seeds.tolist()
         length = self.length.tolist()
         aborted = self.aborted.tolist()
         scores = self.scores.tolist()
         win = self.winners.tolist()
-        return [(offset + i, seeds[i], None if starter[i] < 0 else starter[i],
+        return [(numbers[i], seeds[i], None if starter[i] < 0 else starter[i],
                  tuple(s for s, w in enumerate(win[i]) if w), tuple(scores[i]), length[i],
                  "aborted" if aborted[i] else "normal", self.reasons[i]) for i in indexes]
 
@@ -308,4 +329,55 @@ class Batch:
         return Replay(self.game, options, int(self.seeds[i]), self.actions_of(i), chance=self.chance_of(i))
 
 
-__all__ = ["Batch", "Coverage", "GAMES", "kernel", "not_covered", "play", "resolve", "unavailable"]
+
+
+
+class Mismatch(AssertionError):
+    """A lane game that the reference engine plays differently (a bug of the lane)."""
+
+
+def verify(batch: Batch, i: int) -> None:
+    """Replay game ``i`` of ``batch`` through the reference engine, action by action.
+
+    Compares the legal lists at every position (when the batch recorded them: ``play(...,
+    legal=True)`` of a kernel) and the starter, winners, scores, length, termination and
+    reason at the end. Raises :class:`Mismatch` at the first difference.
+    """
+    from ..core.replay import ReplayError
+
+    rep = batch.replay(i)
+    try:
+        st = rep.new_state()
+    except ReplayError as e:
+        raise Mismatch(f"game {i}: the reference engine cannot set it up: {e}") from None
+    starter = int(batch.starter[i])
+    if (st.current_player if st.current_player is not None else -1) != starter:
+        raise Mismatch(f"game {i}: the lane's starter is {starter}, the reference's {st.current_player}")
+    legal = getattr(batch, "legal", None)
+    base = int(batch.action_start[i])
+    d = batch.decode
+    for j, text in enumerate(rep.actions):
+        if st.is_terminal:
+            raise Mismatch(f"game {i}: the reference game is over after {j} actions, the lane's goes on")
+        if legal is not None:
+            mine = [d[c] for c in legal[batch.legal_start[base + j]:batch.legal_start[base + j + 1]].tolist()]
+            theirs = [str(a) for a in st.legal_actions()]
+            if mine != theirs:
+                raise Mismatch(f"game {i}, action {j}: legal lists differ\n  lane:      {mine}\n"
+                               f"  reference: {theirs}\n  position: {st.to_position()}")
+        try:
+            st.apply(text)
+        except ValueError as e:
+            raise Mismatch(f"game {i}, action {j}: the reference engine refuses {text!r}: {e}") from None
+    out = st.outcome()
+    if out is None:
+        raise Mismatch(f"game {i}: the lane's game ended after {len(rep.actions)} actions, the reference's "
+                       f"goes on")
+    want = (batch.winners_of(i), tuple(batch.scores[i].tolist()), int(batch.length[i]),
+            "aborted" if batch.aborted[i] else "normal", batch.reasons[i])
+    got = (tuple(out.winners), tuple(out.scores), st.move_count, out.termination.value, out.reason)
+    if want != got:
+        raise Mismatch(f"game {i}: outcomes differ\n  lane:      {want}\n  reference: {got}")
+
+__all__ = ["Batch", "Coverage", "GAMES", "Mismatch", "kernel", "not_covered", "play", "resolve", "unavailable",
+           "verify"]

@@ -41,8 +41,9 @@ def below(st: np.ndarray, n: int) -> int:
         x = next64(st) >> uint64(32)
         m = x * un
         low = m & uint64(0xFFFFFFFF)
+        # The division that finds the rejected zone is needed only when low < n (rarely).
         if low >= un or low >= (uint64(0x100000000) - un) % un:
-            return int(m >> uint64(32))
+            return np.int64(m >> uint64(32))
 
 
 @njit(cache=True)

@@ -22,13 +22,15 @@ from ._stats import mean_interval, wilson
 
 #: The columns of :attr:`SimResult.games`, in order.
 GAMES_COLUMNS = ("game", "game_index", "seed", "players", "mode", "options", "bots", "starter", "winners",
-                 "scores", "length", "termination", "reason")
+                 "scores", "length", "termination", "reason", "engine")
+#: The engine of a row saved before results said which (the reference engine played them all).
+_OLD_ENGINE = "python"
 #: The columns of :attr:`SimResult.seats`, in order.
 SEATS_COLUMNS = ("game_index", "seat", "bot", "score", "won", "share", "started")
 #: The columns that hold one value per seat (tuples in memory, lists in files).
 _TUPLES = ("bots", "winners", "scores")
 #: One configuration: these columns hold the same value on every row of a result.
-_CONFIG = ("game", "players", "mode", "options", "bots")
+_CONFIG = ("game", "players", "mode", "options", "bots", "engine")
 _INTS = ("game_index", "seed", "players", "length")
 
 
@@ -54,16 +56,20 @@ class SimResult:
         that acted first), ``winners`` (a tuple of seats: several for a shared win,
         none for an aborted game), ``scores`` (one per seat, as the game defines
         them), ``length`` (actions), ``termination`` (``"normal"`` or
-        ``"aborted"``) and ``reason`` (the outcome in words, citing the rules).
+        ``"aborted"``), ``reason`` (the outcome in words, citing the rules) and
+        ``engine`` (``"fast"``: the compiled lane, ``"python"``: the reference engine).
     seconds:
         Wall time of the run (``None`` for a result read from a file).
+    note:
+        Why ``engine="auto"`` played on the reference engine (``None`` if it did not
+        fall back, or for a result read from a file).
 
     A result is normally made by :func:`~cardwidgets.sim.simulate` or :func:`load`;
     ``bots`` keeps the bot objects of a run so that :meth:`replay` can play them again.
     """
 
     def __init__(self, games: pd.DataFrame, *, seconds: float | None = None,
-                 bots: Sequence[Any] | None = None) -> None:
+                 bots: Sequence[Any] | None = None, note: str | None = None) -> None:
         missing = [c for c in GAMES_COLUMNS if c not in games.columns]
         if missing:
             raise ValueError(f"not a games table: no column {', '.join(map(repr, missing))}")
@@ -75,6 +81,7 @@ class SimResult:
                                  f"{games[col].nunique()} different values")
         self.games = games
         self.seconds = seconds
+        self.note = note
         self._specs = list(bots) if bots is not None else None
         self._seats: pd.DataFrame | None = None
 
@@ -98,6 +105,11 @@ class SimResult:
     def options(self) -> dict[str, Any]:
         """The options that differ from their defaults."""
         return json.loads(self.games["options"].iat[0])
+
+    @property
+    def engine(self) -> str:
+        """``"fast"`` (the compiled lane) or ``"python"`` (the reference engine)."""
+        return str(self.games["engine"].iat[0])
 
     @property
     def bots(self) -> tuple[str, ...]:
@@ -181,7 +193,9 @@ class SimResult:
 
         Open it on a table (``Depot.from_replay(result.replay(7))``) to look at an odd
         game. Bot objects are not stored: a result read from a file, or one played with
-        bot objects, needs the same ``bots`` to play the game again.
+        bot objects, needs the same ``bots`` to play the game again. A game of the fast
+        lane is played again there and comes with its recorded chance decisions, which the
+        reference engine plays to the same end.
         """
         rows = self.games.index[self.games["game_index"] == index]
         if len(rows) == 0:
@@ -193,6 +207,14 @@ class SimResult:
         kwargs = {"players": self.players, **self.options}
         if len(game_spec(self.game).modes) > 1:
             kwargs["mode"] = self.mode
+        if row["engine"] == "fast":
+            from .. import fast
+
+            batch = fast.play(self.game, [int(row["seed"])], bots=specs, **kwargs)
+            if int(batch.length[0]) != row["length"] or list(batch.winners_of(0)) != list(row["winners"]):
+                raise ValueError(f"game {index} plays differently now (other bots or another version of the "
+                                 "fast lane)")
+            return batch.replay(0)
         st, _ = play_game(self.game, kwargs, specs, int(row["seed"]))
         if st.move_count != row["length"] or list(st.outcome().winners) != list(row["winners"]):
             raise ValueError(f"game {index} plays differently now (other bots or another engine version)")
@@ -215,6 +237,8 @@ def load(path: str | Path) -> SimResult:
             raise ValueError(f"{p.name}: the file is empty, not a saved simulation") from None
     else:
         df = pd.read_parquet(p)
+    if "engine" not in df.columns:  # saved before results said which engine played
+        df["engine"] = _OLD_ENGINE
     missing = [c for c in GAMES_COLUMNS if c not in df.columns]
     if missing:
         raise ValueError(f"{p.name}: not a saved simulation (no column {', '.join(map(repr, missing))})")
@@ -265,6 +289,8 @@ def _cell(value: Any, col: str, kind: str) -> Any:
         return number
     if not isinstance(value, str):
         raise ValueError(f"expected text, got {str(value)[:40]!r}")
+    if col == "engine" and value not in ("fast", "python"):
+        raise ValueError(f"expected 'fast' or 'python', got {value[:40]!r}")
     return value
 
 
@@ -331,6 +357,7 @@ class Summary:
         self.median_length = float(g["length"].median())
         self.min_length, self.max_length = int(g["length"].min()), int(g["length"].max())
         self.seconds = result.seconds
+        self.engine, self.note = result.engine, result.note
         self.actions = int(g["length"].sum())
         rows = []
         for seat, part in result.seats.groupby("seat", sort=True):
@@ -354,7 +381,9 @@ class Summary:
                  f"shared wins: {self.shared}"]
         if self.seconds:
             lines.append(f"{self.games / self.seconds:,.0f} games/s, {self.actions / self.seconds:,.0f} actions/s "
-                         f"({self.seconds:.2f} s)")
+                         f"({self.seconds:.2f} s, engine {self.engine})")
+        if self.note:
+            lines.append(self.note)
         return lines
 
     def _display(self) -> pd.DataFrame:

@@ -18,10 +18,14 @@ from ._result import SimResult, games_frame
 CHUNKS_PER_WORKER = 8
 #: The most games in one chunk, so that a progress bar moves in a long run.
 MAX_CHUNK = 250
+#: The most games in one chunk of the fast lane (a game takes microseconds there).
+MAX_FAST_CHUNK = 20_000
+#: The values of ``engine=``.
+ENGINES = ("auto", "fast", "python")
 
 
 def simulate(game: str, n: int, *, bots: Any, seed: int, workers: int = 1, backend: str | None = None,
-             progress: bool = False, **new_game_kwargs: Any) -> SimResult:
+             progress: bool = False, engine: str = "auto", **new_game_kwargs: Any) -> SimResult:
     """Play ``n`` seeded games between bots, headless, and collect one row per game.
 
     Parameters
@@ -51,7 +55,16 @@ def simulate(game: str, n: int, *, bots: Any, seed: int, workers: int = 1, backe
         this machine). ``"dask"`` plays on a Dask cluster: create a
         ``dask.distributed.Client`` first (``pip install dask distributed``).
     progress:
-        Show a progress bar (tqdm: a widget in a notebook, text in a terminal).
+        Show a progress bar (tqdm: a widget in a notebook, text in a terminal); it
+        names the engine.
+    engine:
+        ``"auto"`` (default): the compiled fast lane (``cardwidgets.fast``, the ``fast``
+        extra) where it is installed and covers the game, mode, options and bots, else
+        the reference engine, and ``result.note`` says why. ``"fast"``: the lane, or a
+        ``ValueError`` naming what it does not cover. ``"python"``: the reference engine.
+        The lane's games for a seed are not the reference engine's (its own RNG), so the
+        rows differ by engine; ``.games["engine"]`` says which played, and
+        ``result.replay(i)`` opens a lane game on the reference engine all the same.
     **new_game_kwargs:
         ``players``, ``mode`` and options, as ``new_game`` takes them.
 
@@ -90,25 +103,33 @@ def simulate(game: str, n: int, *, bots: Any, seed: int, workers: int = 1, backe
             make_bot(game, spec, seed=0)  # an unknown name fails here, naming the bots there are
     labels = tuple(bot_label(b) for b in specs)
     options = json.dumps(probe.SPEC.non_defaults(probe.options), sort_keys=True)
+    used, note = choose_engine(engine, game, specs, probe)
     parallel = workers != 1 or backend is not None
     if parallel and backend != "threading":
         _check_picklable(specs)
 
     start = time.perf_counter()
+    biggest = MAX_FAST_CHUNK if used == "fast" else MAX_CHUNK
     if parallel:
         workers = _effective_workers(workers, backend)
-        chunks = _chunks(n, workers)
-        workers = min(workers, _chunk_count(n, workers))  # three games start no more than three processes
+        chunks = _chunks(n, workers, biggest)
+        workers = min(workers, _chunk_count(n, workers, biggest))  # three games start no more than three processes
         parallel = workers > 1 or backend is not None
     else:
-        chunks = _chunks(n, 1)
-    bar = _bar(n, game) if progress else None
+        chunks = _chunks(n, 1, biggest)
+    player = play_chunk
+    kwargs = new_game_kwargs
+    if used == "fast":
+        from ..fast import play_chunk as player  # type: ignore[assignment,no-redef]
+
+        kwargs = {"players": probe.players, "mode": probe.mode, **probe.options}
+    bar = _bar(n, f"{game} ({used})") if progress else None
     rows: list[tuple] = []
     try:
         if parallel:
-            done: Iterator[list[tuple]] = _parallel(game, new_game_kwargs, specs, seed, chunks, workers, backend)
+            done: Iterator[list[tuple]] = _parallel(game, kwargs, specs, seed, chunks, workers, backend, player)
         else:
-            done = (play_chunk(game, new_game_kwargs, specs, seed, c) for c in chunks)
+            done = (player(game, kwargs, specs, seed, c) for c in chunks)
         for part in done:
             rows += part
             if bar is not None:
@@ -117,8 +138,25 @@ def simulate(game: str, n: int, *, bots: Any, seed: int, workers: int = 1, backe
         if bar is not None:
             bar.close()
     rows.sort(key=lambda r: r[0])
-    full = [(game, r[0], r[1], probe.players, probe.mode, options, labels, *r[2:]) for r in rows]
-    return SimResult(games_frame(full), seconds=time.perf_counter() - start, bots=specs)
+    full = [(game, r[0], r[1], probe.players, probe.mode, options, labels, *r[2:], used) for r in rows]
+    return SimResult(games_frame(full), seconds=time.perf_counter() - start, bots=specs, note=note)
+
+
+def choose_engine(engine: str, game: str, specs: Sequence[Any], probe: Any) -> tuple[str, str | None]:
+    """``(engine that plays, note)`` for ``engine=`` (see :func:`simulate`); the note says why
+    ``"auto"`` plays on the reference engine (``None``: it did not fall back)."""
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(map(repr, ENGINES))}, got {engine!r}")
+    if engine == "python":
+        return "python", None
+    from .. import fast
+
+    problem = fast.not_covered(game, bots=specs, players=probe.players, mode=probe.mode, **probe.options)
+    if problem is None:
+        return "fast", None
+    if engine == "fast":
+        raise ValueError(f"engine='fast': {problem}")
+    return "python", f"engine='auto' played on the reference engine: {problem}"
 
 
 def _integer(value: Any) -> int | None:
@@ -131,17 +169,17 @@ def _integer(value: Any) -> int | None:
         return None
 
 
-def _chunk_size(n: int, workers: int) -> int:
-    return max(1, min(MAX_CHUNK, math.ceil(n / (workers * CHUNKS_PER_WORKER))))
+def _chunk_size(n: int, workers: int, biggest: int = MAX_CHUNK) -> int:
+    return max(1, min(biggest, math.ceil(n / (workers * CHUNKS_PER_WORKER))))
 
 
-def _chunk_count(n: int, workers: int) -> int:
-    return math.ceil(n / _chunk_size(n, workers))
+def _chunk_count(n: int, workers: int, biggest: int = MAX_CHUNK) -> int:
+    return math.ceil(n / _chunk_size(n, workers, biggest))
 
 
-def _chunks(n: int, workers: int) -> Iterator[range]:
+def _chunks(n: int, workers: int, biggest: int = MAX_CHUNK) -> Iterator[range]:
     # A generator: joblib takes the chunks as it sends them, so a huge n costs no memory up front.
-    size = _chunk_size(n, workers)
+    size = _chunk_size(n, workers, biggest)
     return (range(i, min(n, i + size)) for i in range(0, n, size))
 
 
@@ -156,7 +194,7 @@ def _effective_workers(workers: int, backend: str | None) -> int:
 
 
 def _parallel(game: str, kwargs: dict[str, Any], specs: Sequence[Any], seed: int, chunks: Iterator[range],
-              workers: int, backend: str | None) -> Iterator[list[tuple]]:
+              workers: int, backend: str | None, player: Any = play_chunk) -> Iterator[list[tuple]]:
     import joblib
 
     # The backend is given through parallel_config, the way joblib finds external
@@ -164,7 +202,7 @@ def _parallel(game: str, kwargs: dict[str, Any], specs: Sequence[Any], seed: int
     # afterwards), so a progress bar moves with the work; one chunk is one task.
     with joblib.parallel_config(backend=backend or "loky", n_jobs=workers):
         par = joblib.Parallel(batch_size=1, return_as="generator_unordered")
-        yield from par(joblib.delayed(play_chunk)(game, kwargs, specs, seed, list(c)) for c in chunks)
+        yield from par(joblib.delayed(player)(game, kwargs, specs, seed, list(c)) for c in chunks)
 
 
 def _check_copyable(seat: int, spec: Any) -> None:

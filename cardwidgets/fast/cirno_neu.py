@@ -1,0 +1,540 @@
+"""cirno+neu in the fast lane: every option, 2–8 players, random and greedy bots.
+
+The kernel follows the reference engine (``cardwidgets.games.cirno_neu``) step by step:
+hands sorted by card id, the draw pile with its top last, the main stack bottom first,
+and a new round gathers draw pile, main stack and each seat's hand in that order before
+its shuffle (N2.3), the main stack but its top card for a reshuffle (N7.1). So the
+permutation each shuffle draws is the reference engine's chance decision (see
+:mod:`cardwidgets.fast`).
+
+Action codes: card id ``c`` (the row of the N1.3 table, ``0..18``) for a play without a
+target, ``19 + t`` for ``play shot @t`` and ``27 + t`` for ``play dshot @t``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from ..games import cirno_neu as ref
+from . import Batch, Coverage
+from ._rng import below, permutation, stream
+
+COVERAGE = Coverage(
+    modes={"standard": ref.PLAYERS},
+    options={o.name: None for o in ref.SPEC.options},  # every option, every allowed value
+    bots={"random": "random", "greedy": "greedy", "survivor": "greedy"},
+)
+KINDS = {"random": 0, "greedy": 1}
+
+NCARDS = len(ref.TOKENS)
+PLUS_MAX, MINUS_1, MINUS_10, SET99, PASS, TURN, SHOT, DOUBLE, DSHOT = 10, 11, 12, 13, 14, 15, 16, 17, 18
+assert (ref.MINUS_1, ref.SET99, ref.DSHOT, ref.PLUS_MAX) == (MINUS_1, SET99, DSHOT, PLUS_MAX)
+_VALUE = np.array(ref.VALUE, dtype=np.int64)
+BOUND = ref.ACTION_BOUND
+#: Action code -> reference notation.
+DECODE = tuple([str(ref.Play(t)) for t in ref.TOKENS] + [f"play shot @{t}" for t in range(8)]
+               + [f"play dshot @{t}" for t in range(8)])
+
+# cfg indexes
+(N, HAND, LIMIT, SETV, LIFE, LIVES, FIRST, VOLUNTARY, AUTO, FLOOR, AFTER_SHOOTER, SELF_TARGET, PASS_ENDS,
+ AFTER_EACH, STARTER, RESET_DIR, RECORD_LEGAL) = range(17)
+_STARTERS = {"loser": 0, "after_loser": 1, "rotate": 2}
+
+
+@njit(cache=True)
+def _insort(hands, hc, p, c):
+    i = hc[p]
+    while i > 0 and hands[p, i - 1] > c:
+        hands[p, i] = hands[p, i - 1]
+        i -= 1
+    hands[p, i] = c
+    hc[p] += 1
+
+
+@njit(cache=True)
+def _remove(hands, hc, p, c):
+    k = hc[p]
+    i = 0
+    while hands[p, i] != c:
+        i += 1
+    for j in range(i, k - 1):
+        hands[p, j] = hands[p, j + 1]
+    hc[p] = k - 1
+
+
+@njit(cache=True)
+def _step(active, n, s, d):
+    for _ in range(n):
+        s = (s + d) % n
+        if active[s]:
+            return s
+    return s
+
+
+@njit(cache=True)
+def _grow(buf, used, need):
+    if used + need <= buf.shape[0]:
+        return buf
+    out = np.empty(max(2 * buf.shape[0], used + need), buf.dtype)
+    out[:used] = buf[:used]
+    return out
+
+
+@njit(cache=True)
+def _play_one(seed, cfg, cards, kinds, acts, g):
+    """One game. ``g`` holds the game's scratch arrays; returns (length, starter, aborted,
+    chance buffer, chance used, legal buffer, legal used, legal starts)."""
+    hands, hc, draw, stack, gather, perm, active, chips, out_order, info, seats = g
+    n = cfg[N]
+    h = cfg[HAND]
+    limit = cfg[LIMIT]
+    T = cards.shape[0]
+    rng = stream(seed)
+    ch = np.empty(4 * T + 8, np.int32)
+    cu = 0
+    record_legal = cfg[RECORD_LEGAL] != 0
+    lg = np.empty(64 if record_legal else 1, np.int16)
+    lu = 0
+    lstart = np.empty(BOUND + 1 if record_legal else 1, np.int64)
+    lcode = np.empty(64, np.int64)
+    lkey = np.empty(64, np.int64)
+
+    for s in range(n):
+        active[s] = True
+        chips[s] = cfg[LIVES] if cfg[LIFE] else 0
+        hc[s] = 0
+    n_out = 0
+    dn = 0
+    sn = 0
+    # first dealer (N2.2), then the first shuffle of the sorted cards
+    if cfg[FIRST] < 0:
+        dealer = below(rng, n)
+        ch = _grow(ch, cu, 2)
+        ch[cu] = -1
+        ch[cu + 1] = dealer
+        cu += 2
+    else:
+        dealer = cfg[FIRST]
+    k = T
+    for i in range(k):
+        gather[i] = cards[i]
+    total = 0
+    direction = 1
+    rnd = 0
+    actor = anchor = 0
+    required = 1
+    played = 0
+    shot_target = -1
+    double_next = False
+    over = False
+    aborted = False
+    bust_seat = bust_round = bust_sum = -1
+    winner = -1
+    length = 0
+    starter = -1
+    new_round = True
+    while True:
+        if new_round:
+            # N2.3: shuffle what was gathered, deal from the dealer clockwise
+            permutation(rng, perm, k)
+            ch = _grow(ch, cu, k + 1)
+            ch[cu] = k
+            for i in range(k):
+                ch[cu + 1 + i] = perm[i]
+                stack[i] = gather[perm[i]]  # stack: scratch for the new order
+            cu += k + 1
+            for s in range(n):
+                hc[s] = 0
+            seats[0] = dealer  # the dealer first, then clockwise
+            m = 1
+            for j in range(1, n):
+                s = (dealer + j) % n
+                if active[s]:
+                    seats[m] = s
+                    m += 1
+            dealt = m * h
+            for i in range(dealt):
+                _insort(hands, hc, seats[i % m], stack[i])
+            dn = 0
+            for i in range(k - 1, dealt - 1, -1):  # top of the pile last
+                draw[dn] = stack[i]
+                dn += 1
+            sn = 0
+            total = 0
+            if cfg[RESET_DIR] or rnd == 0:
+                direction = 1
+            rnd += 1
+            actor = anchor = dealer
+            required = 1
+            played = 0
+            shot_target = -1
+            double_next = False
+            new_round = False
+        # settle: empty hands (N4.5), forced busts (N4.4)
+        busted = False
+        while True:
+            p = actor
+            if hc[p] == 0:
+                if not (required == 2 and cfg[AFTER_EACH]):
+                    for _ in range(played):
+                        if dn == 0:
+                            if sn < 2:
+                                break
+                            top = stack[sn - 1]
+                            k = sn - 1
+                            permutation(rng, perm, k)
+                            ch = _grow(ch, cu, k + 1)
+                            ch[cu] = k
+                            for i in range(k):
+                                ch[cu + 1 + i] = perm[i]
+                                draw[i] = stack[perm[i]]
+                            cu += k + 1
+                            dn = k
+                            stack[0] = top
+                            sn = 1
+                        dn -= 1
+                        _insort(hands, hc, p, draw[dn])
+                req = 2 if double_next else 1
+                if shot_target >= 0:
+                    anchor = p if cfg[AFTER_SHOOTER] else shot_target
+                    actor = shot_target
+                else:
+                    actor = anchor = _step(active, n, anchor, direction)
+                required = req
+                played = 0
+                shot_target = -1
+                double_next = False
+                continue
+            if cfg[AUTO]:
+                c0 = hands[p, 0]
+                if c0 <= PLUS_MAX and _VALUE[c0] > limit - total and hands[p, hc[p] - 1] <= PLUS_MAX:
+                    busted = True
+            break
+        if busted:
+            p = actor
+        else:
+            if starter < 0:
+                starter = actor
+            if length >= BOUND:
+                aborted = True
+                break
+            # the legal list (reference order), and the bot's choice
+            p = actor
+            nl = 0
+            room = limit - total
+            prev = -1
+            for i in range(hc[p]):
+                c = hands[p, i]
+                if c != prev and (cfg[VOLUNTARY] or c > PLUS_MAX or _VALUE[c] <= room):
+                    if c == SHOT or c == DSHOT:
+                        base = 19 if c == SHOT else 27
+                        for t in range(n):
+                            if active[t] and (t != p or cfg[SELF_TARGET]):
+                                lcode[nl] = base + t
+                                nl += 1
+                    else:
+                        lcode[nl] = c
+                        nl += 1
+                prev = c
+            if nl == 0:  # forced, auto_forced_bust off: every card (N4.4)
+                prev = -1
+                for i in range(hc[p]):
+                    c = hands[p, i]
+                    if c != prev:
+                        lcode[nl] = c
+                        nl += 1
+                    prev = c
+            if record_legal:
+                lg = _grow(lg, lu, nl)
+                lstart[length] = lu
+                for i in range(nl):
+                    lg[lu + i] = lcode[i]
+                lu += nl
+            if kinds[p] == 0:
+                code = lcode[below(rng, nl)]
+            else:
+                high = total >= limit - 10
+                best = -(1 << 62)
+                ties = 0
+                for i in range(nl):
+                    a = lcode[i]
+                    c = a if a < 19 else (SHOT if a < 27 else DSHOT)
+                    t = -1 if a < 19 else (a - 19 if a < 27 else a - 27)
+                    tw = 0
+                    if t >= 0:
+                        tw = -chips[t] if cfg[LIFE] else -hc[t]
+                    if c <= PLUS_MAX:
+                        after = total + _VALUE[c]
+                        key = ((3 if after <= limit else -9) << 40) + ((after + (1 << 30)) << 1)
+                    elif c == DOUBLE or c == DSHOT:
+                        key = ((4 if high else 0) << 40) + ((tw + (1 << 30)) << 1) + 1
+                    elif c == SET99:
+                        key = ((4 if high else 1) << 40) + ((1 << 30) << 1)
+                    elif c == SHOT:
+                        key = ((2 if high else 0) << 40) + ((tw + (1 << 30)) << 1)
+                    elif c == PASS:
+                        key = (1 << 40) + ((1 << 30) << 1)
+                    elif c == TURN:
+                        key = (1 << 40) + ((-1 + (1 << 30)) << 1)
+                    else:
+                        key = (-_VALUE[c] + (1 << 30)) << 1
+                    lkey[i] = key
+                    if key > best:
+                        best = key
+                        ties = 1
+                    elif key == best:
+                        ties += 1
+                pick = below(rng, ties)
+                code = -1
+                for i in range(nl):
+                    if lkey[i] == best:
+                        if pick == 0:
+                            code = lcode[i]
+                            break
+                        pick -= 1
+            acts[length] = code
+            length += 1
+            # apply (N3, N4)
+            c = code if code < 19 else (SHOT if code < 27 else DSHOT)
+            t = -1 if code < 19 else (code - 19 if code < 27 else code - 27)
+            _remove(hands, hc, p, c)
+            stack[sn] = c
+            sn += 1
+            if c <= PLUS_MAX:
+                total += _VALUE[c]
+                if total > limit:
+                    busted = True
+            elif c == MINUS_1 or c == MINUS_10:
+                total -= _VALUE[c]
+                if total < 0 and cfg[FLOOR]:
+                    total = 0
+            elif c == SET99:
+                total = cfg[SETV]
+            elif c == TURN:
+                direction = -direction
+            elif c == SHOT:
+                shot_target = t
+            elif c == DOUBLE:
+                double_next = True
+            elif c == DSHOT:
+                shot_target = t
+                double_next = True
+            if not busted:
+                played += 1
+                each = required == 2 and cfg[AFTER_EACH]
+                ndraw = 1 if each else 0
+                ends = played >= required or (c == PASS and cfg[PASS_ENDS])
+                if ends and not each:
+                    ndraw = played
+                for _ in range(ndraw):  # N4.7, N7
+                    if dn == 0:
+                        if sn < 2:
+                            break
+                        top = stack[sn - 1]
+                        k = sn - 1
+                        permutation(rng, perm, k)
+                        ch = _grow(ch, cu, k + 1)
+                        ch[cu] = k
+                        for i in range(k):
+                            ch[cu + 1 + i] = perm[i]
+                            draw[i] = stack[perm[i]]
+                        cu += k + 1
+                        dn = k
+                        stack[0] = top
+                        sn = 1
+                    dn -= 1
+                    _insort(hands, hc, p, draw[dn])
+                if ends:  # N5: who plays next
+                    req = 2 if double_next else 1
+                    if shot_target >= 0:
+                        anchor = p if cfg[AFTER_SHOOTER] else shot_target
+                        actor = shot_target
+                    else:
+                        actor = anchor = _step(active, n, anchor, direction)
+                    required = req
+                    played = 0
+                    shot_target = -1
+                    double_next = False
+                continue  # settle, then stop at the bound (G4) if the match goes on
+        # a bust (N6)
+        bust_seat = p
+        bust_round = rnd
+        bust_sum = total
+        if cfg[LIFE]:
+            chips[p] -= 1
+            if chips[p] <= 0:
+                active[p] = False
+        else:
+            active[p] = False
+        if not active[p]:
+            out_order[n_out] = p
+            n_out += 1
+        left = 0
+        for s in range(n):
+            if active[s]:
+                left += 1
+                winner = s
+        if left == 1:
+            over = True
+            break
+        if cfg[STARTER] == 0 and active[p]:
+            dealer = p
+        elif cfg[STARTER] == 2:
+            dealer = _step(active, n, dealer, 1)
+        else:
+            dealer = _step(active, n, p, 1)
+        # gather: draw pile (top last), main stack, every hand (N2.3)
+        k = 0
+        for i in range(dn):
+            gather[k] = draw[i]
+            k += 1
+        for i in range(sn):
+            gather[k] = stack[i]
+            k += 1
+        for s in range(n):
+            for i in range(hc[s]):
+                gather[k] = hands[s, i]
+                k += 1
+        new_round = True
+    info[0] = winner if over else -1
+    info[1] = bust_seat
+    info[2] = bust_round
+    info[3] = bust_sum
+    info[4] = n_out
+    if record_legal:
+        lstart[length] = lu
+    return length, starter, aborted, ch, cu, lg, lu, lstart
+
+
+@njit(cache=True)
+def _run(seeds, first, cfg, cards, kinds, o_starter, o_len, o_abort, o_info, o_scores,
+         acts, a_start, chance, c_start, legal, l_start, l_pos):
+    """Play games ``first..`` into the output arrays; returns the index after the last game
+    that fitted (the caller grows the buffers and calls again from there)."""
+    n = cfg[N]
+    T = cards.shape[0]
+    cap = cfg[HAND] + 2
+    hands = np.empty((n, cap), np.int64)
+    hc = np.zeros(n, np.int64)
+    draw = np.empty(T, np.int64)
+    stack = np.empty(T, np.int64)
+    gather = np.empty(T, np.int64)
+    perm = np.empty(T, np.int64)
+    active = np.ones(n, np.bool_)
+    chips = np.zeros(n, np.int64)
+    out_order = np.empty(2 * n, np.int64)
+    info = np.empty(5, np.int64)
+    seats = np.empty(n, np.int64)
+    g = (hands, hc, draw, stack, gather, perm, active, chips, out_order, info, seats)
+    local = np.empty(BOUND, np.int32)
+    lp = l_pos[0]
+    for gi in range(first, seeds.shape[0]):
+        length, starter, aborted, ch, cu, lg, lu, lstart = _play_one(seeds[gi], cfg, cards, kinds, local, g)
+        a0 = a_start[gi]
+        c0 = c_start[gi]
+        if a0 + length > acts.shape[0] or c0 + cu > chance.shape[0]:
+            return gi
+        if cfg[RECORD_LEGAL] and (lp + lu > legal.shape[0] or a0 + length + 1 > l_start.shape[0]):
+            return gi
+        acts[a0:a0 + length] = local[:length]
+        chance[c0:c0 + cu] = ch[:cu]
+        a_start[gi + 1] = a0 + length
+        c_start[gi + 1] = c0 + cu
+        if cfg[RECORD_LEGAL]:
+            legal[lp:lp + lu] = lg[:lu]
+            for j in range(length + 1):
+                l_start[a0 + j] = lp + lstart[j]
+            lp += lu
+            l_pos[0] = lp
+        o_starter[gi] = starter
+        o_len[gi] = length
+        o_abort[gi] = aborted
+        for j in range(5):
+            o_info[gi, j] = info[j]
+        n_out = info[4]
+        for s in range(n):
+            if aborted:
+                o_scores[gi, s] = chips[s]
+            elif cfg[LIFE]:
+                o_scores[gi, s] = chips[s]
+            else:
+                o_scores[gi, s] = n - 1
+        if not aborted and not cfg[LIFE]:
+            for j in range(n_out):
+                o_scores[gi, out_order[j]] = j
+    return seeds.shape[0]
+
+
+def _config(players: int, options: dict[str, Any], record_legal: bool) -> tuple[np.ndarray, np.ndarray]:
+    rcfg = ref._make_config(dict(options))
+    fd = options["first_dealer"]
+    cfg = np.array([players, rcfg.hand_size, rcfg.limit, rcfg.set_value, rcfg.life_system, rcfg.lives,
+                    -1 if fd == "random" else fd, rcfg.voluntary, rcfg.auto_bust, rcfg.floor, rcfg.after_shooter,
+                    rcfg.self_target, rcfg.pass_ends, rcfg.after_each, _STARTERS[rcfg.starter],
+                    rcfg.reset_direction, record_legal], dtype=np.int64)
+    return cfg, np.array(rcfg.cards, dtype=np.int64)
+
+
+def play(seeds: np.ndarray, players: int, mode: str, options: dict[str, Any], bots: tuple[str, ...],
+         legal: bool = False) -> Batch:
+    """Play one game per seed (see :mod:`cardwidgets.fast`); ``legal`` also records every legal list."""
+    cfg, cards = _config(players, options, legal)
+    kinds = np.array([KINDS[b] for b in bots], dtype=np.int64)
+    seeds = np.ascontiguousarray(seeds, dtype=np.int64)
+    g = len(seeds)
+    starter = np.empty(g, np.int64)
+    length = np.empty(g, np.int64)
+    aborted = np.empty(g, np.bool_)
+    info = np.empty((g, 5), np.int64)
+    scores = np.empty((g, players), np.int64)
+    a_start = np.zeros(g + 1, np.int64)
+    c_start = np.zeros(g + 1, np.int64)
+    # Room for typical games (the buffers grow if a batch needs more): np.empty touches no page.
+    acts = np.empty(1024 + (64 + 12 * players) * g, np.int32)
+    chance = np.empty(1024 + (len(cards) + 1) * (2 + players) * g, np.int32)
+    lg = np.empty(1024 + 6 * len(acts) if legal else 1, np.int16)
+    l_start = np.empty(len(acts) + 1 if legal else 1, np.int64)
+    l_pos = np.zeros(1, np.int64)
+    done = 0
+    while done < g:
+        done = _run(seeds, done, cfg, cards, kinds, starter, length, aborted, info, scores,
+                    acts, a_start, chance, c_start, lg, l_start, l_pos)
+        if done < g:  # a buffer was full: grow it and go on from that game
+            left = g - done
+            acts = _more(acts, a_start[done], 2 * BOUND + 400 * left)
+            chance = _more(chance, c_start[done], 100_000 + 300 * left)
+            if legal:
+                lg = _more(lg, l_pos[0], 40 * BOUND + 2000 * left)
+                l_start = _more(l_start, a_start[done] + 1, 2 * BOUND + 400 * left)
+    end = int(a_start[g])
+    batch = Batch("cirno_neu", players, mode, dict(options), tuple(bots), seeds, starter,
+                  np.zeros((g, players), np.bool_), scores, length, aborted, [], acts[:end], a_start,
+                  chance[:int(c_start[g])], c_start, DECODE)
+    winner = info[:, 0]
+    ok = winner >= 0
+    batch.winners[np.nonzero(ok)[0], winner[ok]] = True
+    batch.reasons = _reasons(info, aborted)
+    if legal:
+        batch.legal = lg[:int(l_pos[0])]
+        batch.legal_start = l_start[:end + 1]
+    return batch
+
+
+def _more(buf: np.ndarray, used: int, extra: int) -> np.ndarray:
+    out = np.empty(max(2 * len(buf), int(used) + extra), buf.dtype)
+    out[:used] = buf[:used]
+    return out
+
+
+_CAP = f"stopped by the engine's safety cap of {BOUND:,} actions (rule G4)"
+
+
+def _reasons(info: np.ndarray, aborted: np.ndarray) -> list[str]:
+    from ..core.state import SEAT_NAMES
+
+    return [_CAP if ab else f"{SEAT_NAMES[seat]} busted last (round {rnd}, sum {total}); "
+                            f"{SEAT_NAMES[w]} is the last player left (rule N6.5)"
+            for (w, seat, rnd, total, _), ab in zip(info.tolist(), aborted.tolist())]
