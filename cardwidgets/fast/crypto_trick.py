@@ -66,6 +66,7 @@ class Tables:
         fp = self.options["first_player"]
         self.first = -1 if fp == "random" else int(fp)
         self.rounds = int(cfg.rounds)
+        self.decode = decode_table(self)
         self.flags = np.array([1 if cfg.first_mode else 0, 1 if cfg.unified else 0, 1 if cfg.white_high else 0,
                                1 if cfg.negative else 0], dtype=np.int64)
 
@@ -272,7 +273,7 @@ def _share(me_hand, table, ntable, indicator, offered, won_cnt, won_b, nblocks, 
 
 # --------------------------------------------------------------------------- one game
 @njit(cache=True)
-def _game(seed, n, D, col, num, block, rank, rounds, first_opt, flags, bots, mutant, record,
+def _game(seed, n, D, col, num, block, rank, rounds, first_opt, flags, bots, record,
           chance, actions, legal_buf, legal_cnt, scores, starter):
     """Play one game; fill ``chance`` (the chance stream, see ``cardwidgets.fast``), ``actions``,
     ``scores``, ``starter`` and, with ``record``, the legal lists (``legal_cnt[a]`` actions at
@@ -435,9 +436,7 @@ def _game(seed, n, D, col, num, block, rank, rounds, first_opt, flags, bots, mut
             for i in range(1, n):
                 s = (leader + i) % n
                 fm = _follow_mask(hands[s], lead_col, tcol, col, D, unified)
-                if mutant == 1:
-                    fm = 0
-                m = _cards(fm if fm else hands[s], cards)
+                m = _cards(fm if fm else hands[s], cards)  # C6.3: follow the lead colour if you can
                 for j in range(m):
                     legal[j] = PLAY * 64 + cards[j]
                 if bots[s] == 0 or m == 1:
@@ -457,7 +456,7 @@ def _game(seed, n, D, col, num, block, rank, rounds, first_opt, flags, bots, mut
                 hands[s] &= ~(1 << c)
                 table[i] = c
                 key = _key(c, lead_col, tcol, col, num, white_high)
-                if key > best or (key == best and mutant != 2):
+                if key >= best:  # C7.2: an equal card played later wins
                     best = key
                     win = s
             # ---- the trick's cards go to the winner (C8.1)
@@ -524,10 +523,10 @@ def _g_follow(rng, cards, m, table, pos0, best, lead_col, tcol, col, num, rank, 
 
 
 @njit(cache=True)
-def _batch(seeds, n, D, col, num, block, rank, rounds, first_opt, flags, bots, mutant, record,
+def _batch(seeds, n, D, col, num, block, rank, rounds, first_opt, flags, bots, record,
            chance, actions, lengths, legal_buf, legal_cnt, legal_len, scores, starter):
     for g in range(seeds.shape[0]):
-        na, nl = _game(seeds[g], n, D, col, num, block, rank, rounds, first_opt, flags, bots, mutant, record,
+        na, nl = _game(seeds[g], n, D, col, num, block, rank, rounds, first_opt, flags, bots, record,
                        chance[g], actions[g], legal_buf[g], legal_cnt[g], scores[g], starter[g:g + 1])
         lengths[g] = na
         legal_len[g] = nl
@@ -553,11 +552,10 @@ def _kernel_bots(bots: Sequence[str]) -> np.ndarray:
     return np.array([BOTS[b] for b in bots], dtype=np.int64)
 
 
-def run(tables: Tables, seeds: Sequence[int] | np.ndarray, bots: Sequence[str], *, record: bool = False,
-        mutant: int = 0) -> dict[str, np.ndarray]:
+def run(tables: Tables, seeds: Sequence[int] | np.ndarray, bots: Sequence[str], *,
+        record: bool = False) -> dict[str, np.ndarray]:
     """Play one game per seed; the kernel's arrays (one row per game). With ``record``, also the
-    legal lists at every position. ``mutant`` plays a wrong rule on purpose (the tests' check
-    that a replay catches it): 1 ignores must-follow (C6.3), 2 gives a tie to the earlier card (C7.2)."""
+    legal lists at every position."""
     n = tables.players
     seeds = np.asarray(seeds, dtype=np.int64)
     g = len(seeds)
@@ -574,7 +572,7 @@ def run(tables: Tables, seeds: Sequence[int] | np.ndarray, bots: Sequence[str], 
         "legal_len": np.zeros(g, np.int64),
     }
     _batch(seeds, n, D, tables.col, tables.num, tables.block, tables.rank, tables.rounds, tables.first,
-           tables.flags, _kernel_bots(bots), mutant, record, out["chance"], out["actions"], out["lengths"],
+           tables.flags, _kernel_bots(bots), record, out["chance"], out["actions"], out["lengths"],
            out["legal_buf"], out["legal_cnt"], out["legal_len"], out["scores"], out["starter"])
     return out
 
@@ -629,26 +627,41 @@ def _reasons(tables: Tables, scores: np.ndarray, winners: np.ndarray) -> list[st
     return out
 
 
-def play(seeds: np.ndarray, players: int, mode: str, options: Mapping[str, Any], bots: Sequence[str]) -> Batch:
-    """The lane's entry point (see ``cardwidgets.fast``): one game per seed."""
+def flat(rows: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """The first ``lengths[i]`` entries of each row, one row after the other."""
+    return rows[np.arange(rows.shape[1])[None, :] < lengths[:, None]]
+
+
+def starts(lengths: np.ndarray) -> np.ndarray:
+    """Where each of the parts of these lengths starts in their concatenation, and the end."""
+    out = np.zeros(len(lengths) + 1, np.int64)
+    np.cumsum(lengths, out=out[1:])
+    return out
+
+
+def play(seeds: np.ndarray, players: int, mode: str, options: Mapping[str, Any], bots: Sequence[str],
+         legal: bool = False) -> Batch:
+    """The lane's entry point (see ``cardwidgets.fast``): one game per seed; with ``legal``, the
+    legal lists of every position too."""
     tables = tables_for(players, options)
-    out = run(tables, seeds, bots)
+    out = run(tables, seeds, bots, record=legal)
     g = len(seeds)
     lengths = out["lengths"]
     scores = out["scores"]
     winners = scores == scores.max(axis=1, keepdims=True)
-    top = out["actions"].shape[1]
-    actions = out["actions"][np.arange(top)[None, :] < lengths[:, None]].astype(np.int32)
-    action_start = np.zeros(g + 1, np.int64)
-    np.cumsum(lengths, out=action_start[1:])
     width = out["chance"].shape[1]
-    return Batch(
+    batch = Batch(
         game=GAME, players=players, mode=mode, options=dict(options), bots=tuple(bots),
         seeds=np.asarray(seeds, dtype=np.int64), starter=out["starter"], winners=winners, scores=scores,
         length=lengths, aborted=np.zeros(g, bool), reasons=_reasons(tables, scores, winners),
-        actions=actions, action_start=action_start, chance=out["chance"].reshape(-1),
-        chance_start=np.arange(g + 1, dtype=np.int64) * width, decode=decode_table(tables),
+        actions=flat(out["actions"], lengths).astype(np.int32), action_start=starts(lengths),
+        chance=out["chance"].reshape(-1), chance_start=np.arange(g + 1, dtype=np.int64) * width,
+        decode=tables.decode,
     )
+    if legal:
+        batch.legal = flat(out["legal_buf"], out["legal_len"]).astype(np.int32)
+        batch.legal_start = starts(flat(out["legal_cnt"], lengths))
+    return batch
 
 
 def code_of(tables: Tables, action: Any) -> int:
