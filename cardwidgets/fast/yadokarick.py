@@ -24,7 +24,8 @@ from ..games.yadokarick import cards as refcards
 from ..core import number as ref_number
 from ..core import plural as ref_plural
 from . import Batch, Coverage
-from ._rng import below, next64, permutation, stream
+from ._rng import below, permutation, stream
+from .crypto_trick import flat, starts
 
 GAME = "yadokarick"
 MOVE0 = 72  # codes 72, 73, 74: move left, stay, right
@@ -42,12 +43,6 @@ HOUSE_CAP = 48
 @njit(cache=True)
 def _below(rng, n):
     return np.int64(below(rng, n))
-
-
-@njit(cache=True)
-def _random(rng):
-    """A float in [0, 1) from the stream (53 bits)."""
-    return (next64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
 @njit(cache=True)
@@ -293,8 +288,7 @@ def _std_greedy_play(rng, me, n, hand, hcnt, trick, npos, cards, loc, size, roof
 # --------------------------------------------------------------------------- standard: one game
 @njit(cache=True)
 def _std_game(seed, n, cards, size, roof, rounds, dealer, rotate, reset, mstart, lo, hi, capture_all, limit,
-              last_entitled, coll_public, bots, mutant, record, chance, actions, legal_buf, legal_cnt, scores,
-              starter):
+              last_entitled, coll_public, bots, record, chance, actions, legal_buf, legal_cnt, scores, starter):
     rng = stream(seed)
     C = cards.shape[0]
     gain = GAIN3 if n == 3 else GAIN
@@ -436,7 +430,7 @@ def _std_game(seed, n, cards, size, roof, rounds, dealer, rotate, reset, mstart,
                             got[ng] = c
                             ng += 1
                     who = (leader + pos) % n
-                    if roofed[who] and mutant != 1:
+                    if roofed[who]:  # Y8.6: a roofed house takes nothing, its captures are discarded
                         for j in range(ng):
                             loc[got[j]] = DISCARD
                     else:
@@ -490,9 +484,7 @@ def _std_game(seed, n, cards, size, roof, rounds, dealer, rotate, reset, mstart,
                     moved[nmoved] = p
                     nmoved += 1
             # Y9: the last entitled mover leads (or the last who really moved)
-            if mutant == 2:
-                leader = movers[0]
-            elif last_entitled or nmoved == 0:
+            if last_entitled or nmoved == 0:
                 leader = movers[nm - 1]
             else:
                 leader = moved[nmoved - 1]
@@ -603,7 +595,7 @@ def _duo_greedy_play(rng, me, hand, hcnt, trick, twho, npos, order, lead, cards,
 
 
 @njit(cache=True)
-def _duo_game(seed, cards, size, roof, order, limit, roofs_apply, coll_public, bots, mutant, record, chance, actions,
+def _duo_game(seed, cards, size, roof, order, limit, roofs_apply, coll_public, bots, record, chance, actions,
               legal_buf, legal_cnt, scores, starter, hsizes):
     rng = stream(seed)
     C = cards.shape[0]
@@ -688,14 +680,12 @@ def _duo_game(seed, cards, size, roof, order, limit, roofs_apply, coll_public, b
                 got[ng] = trick[i]
                 ng += 1
         who = twho[pos]
-        if roofed[who] and mutant != 1:
-            pass  # Y8.6: a roofed house takes nothing
-        else:
+        if not roofed[who]:  # Y8.6: a roofed house takes nothing
             _build(who, got, ng, house, hlen, coll, roofed, size, roof, limit, roofs_apply, loc)
         for i in range(3):
             if loc[trick[i]] == TRICK:
                 loc[trick[i]] = DISCARD
-        lead = (lead + pos + 1) % 3 if mutant != 2 else (lead + pos) % 3  # Y13.8: left of the captor
+        lead = (lead + pos + 1) % 3  # Y13.8: the seat left of the captor leads
     for w in range(3):
         hsizes[w] = _house_size(w, house, hlen, size)
     scores[0] = hsizes[0]
@@ -1035,7 +1025,7 @@ def _row_remove(st, row, c):
 
 
 @njit(cache=True)
-def _solo_game(seed, cards, size, roofs, one_color, nonstrict, complete, chain, on_setup, bot, mutant, record,
+def _solo_game(seed, cards, size, roofs, one_color, nonstrict, complete, chain, on_setup, bot, record,
                chance, actions, legal_buf, legal_cnt, scores):
     rng = stream(seed)
     C = cards.shape[0]
@@ -1170,7 +1160,7 @@ def _solo_game(seed, cards, size, roofs, one_color, nonstrict, complete, chain, 
         elif code < DECLINE:  # Y14.10: take a bonus card
             c = code - TAKE0
             _row_remove(st, row, c)
-            plus += size[c] if mutant != 1 else 0
+            plus += size[c]  # Y14.10: the bonus card scores
             st[5] = 0
             st[4] = 1
             _solo_fill(st, row, deck, dtop, crab, clen, roofm, complete, roofs, nonstrict, chain, on_setup, bonus)
@@ -1189,21 +1179,21 @@ def _solo_game(seed, cards, size, roofs, one_color, nonstrict, complete, chain, 
 # --------------------------------------------------------------------------- batches
 @njit(cache=True)
 def _std_batch(seeds, n, cards, size, roof, rounds, dealer, rotate, reset, mstart, lo, hi, capture_all, limit,
-               last_entitled, coll_public, bots, mutant, record, chance, actions, lengths, legal_buf, legal_cnt,
+               last_entitled, coll_public, bots, record, chance, actions, lengths, legal_buf, legal_cnt,
                legal_len, scores, starter):
     for g in range(seeds.shape[0]):
         na, nl = _std_game(seeds[g], n, cards, size, roof, rounds, dealer, rotate, reset, mstart, lo, hi,
-                           capture_all, limit, last_entitled, coll_public, bots, mutant, record, chance[g],
+                           capture_all, limit, last_entitled, coll_public, bots, record, chance[g],
                            actions[g], legal_buf[g], legal_cnt[g], scores[g], starter[g:g + 1])
         lengths[g] = na
         legal_len[g] = nl
 
 
 @njit(cache=True)
-def _duo_batch(seeds, cards, size, roof, order, limit, roofs_apply, coll_public, bots, mutant, record, chance,
+def _duo_batch(seeds, cards, size, roof, order, limit, roofs_apply, coll_public, bots, record, chance,
                actions, lengths, legal_buf, legal_cnt, legal_len, scores, starter, hsizes):
     for g in range(seeds.shape[0]):
-        na, nl = _duo_game(seeds[g], cards, size, roof, order, limit, roofs_apply, coll_public, bots, mutant, record,
+        na, nl = _duo_game(seeds[g], cards, size, roof, order, limit, roofs_apply, coll_public, bots, record,
                            chance[g], actions[g], legal_buf[g], legal_cnt[g], scores[g], starter[g:g + 1],
                            hsizes[g])
         lengths[g] = na
@@ -1211,10 +1201,10 @@ def _duo_batch(seeds, cards, size, roof, order, limit, roofs_apply, coll_public,
 
 
 @njit(cache=True)
-def _solo_batch(seeds, cards, size, roofs, one_color, nonstrict, complete, chain, on_setup, bot, mutant, record,
+def _solo_batch(seeds, cards, size, roofs, one_color, nonstrict, complete, chain, on_setup, bot, record,
                 chance, actions, lengths, legal_buf, legal_cnt, legal_len, scores):
     for g in range(seeds.shape[0]):
-        na, nl = _solo_game(seeds[g], cards, size, roofs, one_color, nonstrict, complete, chain, on_setup, bot, mutant,
+        na, nl = _solo_game(seeds[g], cards, size, roofs, one_color, nonstrict, complete, chain, on_setup, bot,
                             record, chance[g], actions[g], legal_buf[g], legal_cnt[g], scores[g])
         lengths[g] = na
         legal_len[g] = nl
@@ -1315,12 +1305,10 @@ def _kernel_bots(bots: Sequence[str]) -> np.ndarray:
     return np.array([BOTS[b] for b in bots], dtype=np.int64)
 
 
-def run(tables: Tables, seeds: Sequence[int] | np.ndarray, bots: Sequence[str], *, record: bool = False,
-        mutant: int = 0) -> dict[str, np.ndarray]:
+def run(tables: Tables, seeds: Sequence[int] | np.ndarray, bots: Sequence[str], *,
+        record: bool = False) -> dict[str, np.ndarray]:
     """Play one game per seed; the kernel's arrays (one row per game). With ``record``, also the
-    legal lists at every position. ``mutant`` plays a wrong rule on purpose (the tests' check
-    that a replay catches it): 1 lets a roofed house build (Y8.6), 2 gives the lead to the wrong
-    player (standard: the first tied mover, Y9.2; duo: the captor, Y13.8)."""
+    legal lists at every position."""
     n = tables.players
     seeds = np.asarray(seeds, dtype=np.int64)
     g = len(seeds)
@@ -1340,19 +1328,19 @@ def run(tables: Tables, seeds: Sequence[int] | np.ndarray, bots: Sequence[str], 
     kb = _kernel_bots(bots)
     if tables.mode == ref.SOLO:
         _solo_batch(seeds, tables.cards, tables.size, tables.roof, cfg.one_color, cfg.nonstrict, cfg.complete,
-                    cfg.chain, cfg.bonus_on_setup, kb[0], mutant, record, out["chance"], out["actions"],
+                    cfg.chain, cfg.bonus_on_setup, kb[0], record, out["chance"], out["actions"],
                     out["lengths"], out["legal_buf"], out["legal_cnt"], out["legal_len"], out["house_sizes"])
         out["scores"][:, 0] = out["house_sizes"][:, 0]  # plus - minus; then plus and minus for the reason
     elif tables.mode == ref.DUO:
         _duo_batch(seeds, tables.cards, tables.size, tables.roof, tables.order, cfg.house_limit,
-                   cfg.roofs_apply, cfg.collapsed_public, kb, mutant, record, out["chance"], out["actions"],
+                   cfg.roofs_apply, cfg.collapsed_public, kb, record, out["chance"], out["actions"],
                    out["lengths"], out["legal_buf"], out["legal_cnt"], out["legal_len"], out["scores"],
                    out["starter"], out["house_sizes"])
     else:
         lo, hi = cfg.track
         _std_batch(seeds, n, tables.cards, tables.size, tables.roof, tables.rounds, cfg.dealer, cfg.rotate,
                    cfg.reset_marker, cfg.marker_start, lo, hi, cfg.capture_all, cfg.house_limit, cfg.last_entitled,
-                   cfg.collapsed_public, kb, mutant, record, out["chance"], out["actions"], out["lengths"],
+                   cfg.collapsed_public, kb, record, out["chance"], out["actions"], out["lengths"],
                    out["legal_buf"], out["legal_cnt"], out["legal_len"], out["scores"], out["starter"])
     return out
 
@@ -1411,10 +1399,12 @@ def _reasons(tables: Tables, out: dict[str, np.ndarray], winners: np.ndarray) ->
     return res
 
 
-def play(seeds: np.ndarray, players: int, mode: str, options: Mapping[str, Any], bots: Sequence[str]) -> Batch:
-    """The lane's entry point (see ``cardwidgets.fast``): one game per seed."""
+def play(seeds: np.ndarray, players: int, mode: str, options: Mapping[str, Any], bots: Sequence[str],
+         legal: bool = False) -> Batch:
+    """The lane's entry point (see ``cardwidgets.fast``): one game per seed; with ``legal``, the
+    legal lists of every position too."""
     tables = tables_for(players, mode, options)
-    out = run(tables, seeds, bots)
+    out = run(tables, seeds, bots, record=legal)
     g = len(seeds)
     lengths = out["lengths"]
     scores = out["scores"]
@@ -1431,15 +1421,16 @@ def play(seeds: np.ndarray, players: int, mode: str, options: Mapping[str, Any],
         winners = np.stack([w0, w1], axis=1)
     else:
         winners = scores == scores.max(axis=1, keepdims=True)
-    top = out["actions"].shape[1]
-    actions = out["actions"][np.arange(top)[None, :] < lengths[:, None]].astype(np.int32)
-    action_start = np.zeros(g + 1, np.int64)
-    np.cumsum(lengths, out=action_start[1:])
     width = out["chance"].shape[1]
-    return Batch(
+    batch = Batch(
         game=GAME, players=players, mode=mode, options=dict(options), bots=tuple(bots),
         seeds=np.asarray(seeds, dtype=np.int64), starter=out["starter"], winners=winners, scores=scores,
         length=lengths, aborted=np.zeros(g, bool), reasons=_reasons(tables, out, winners),
-        actions=actions, action_start=action_start, chance=out["chance"].reshape(-1),
-        chance_start=np.arange(g + 1, dtype=np.int64) * width, decode=tables.decode,
+        actions=flat(out["actions"], lengths).astype(np.int32), action_start=starts(lengths),
+        chance=out["chance"].reshape(-1), chance_start=np.arange(g + 1, dtype=np.int64) * width,
+        decode=tables.decode,
     )
+    if legal:
+        batch.legal = flat(out["legal_buf"], out["legal_len"]).astype(np.int32)
+        batch.legal_start = starts(flat(out["legal_cnt"], lengths))
+    return batch
