@@ -1,0 +1,635 @@
+"""Depot in the fast lane: every option, 3–5 players, the single game and the 3-game match,
+random and greedy bots.
+
+The kernel keeps the reference engine's (``cardwidgets.games.depot``) orders where chance
+reads them: a game's shuffle starts from the cards in play sorted by value (D2.1), a
+reshuffle from the discard pile sorted (D9.1), a random rank tiebreak from the seats in
+order (D10.2); the deck's top card is its last. Hands, the Storage and the discard pile are
+counts per value, as the rules treat them (D1.2).
+
+Action codes: ``take * 9 + give`` for a pass (``0`` for none: ``0..80``); ``81 + (k - 1) * 8
++ (v - 1)`` for a single or a set of ``k`` cards of value ``v`` (``k`` up to
+``depot.MAX_COPIES``); after those, ``RUNS + (k - 2) * 8 + (s - 1)`` for the run of ``k``
+cards from ``s``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from ..games import depot as ref
+from . import Batch, Coverage
+from ._rng import below, permutation, stream
+
+COVERAGE = Coverage(
+    modes={"standard": ref.PLAYERS},
+    options={o.name: None for o in ref.SPEC.options},  # every option, every allowed value
+    bots={"random": "random", "greedy": "greedy"},
+)
+KINDS = {"random": 0, "greedy": 1}
+SETS = 81
+RUNS = SETS + ref.MAX_COPIES * 8
+NCODES = RUNS + 7 * 8
+
+
+def _decode() -> tuple[str, ...]:
+    out = [str(ref.Pass(t or None, g or None)) for t in range(9) for g in range(9)]
+    out += [str(ref.Play((v,) * k)) for k in range(1, ref.MAX_COPIES + 1) for v in range(1, 9)]
+    out += [str(ref.Play(tuple(range(s, s + k)))) if s + k <= 9 else "" for k in range(2, 9) for s in range(1, 9)]
+    return tuple(out)
+
+
+#: Action code -> reference notation ("" for a run past 8, which no game plays).
+DECODE = _decode()
+
+# cfg indexes
+(N, HAND, T0, NOTED, WHEN_EMPTY, GAMES, RANDOM_TIE, GREEDY_PENALTY, LEAVE, NEXT_STARTER, LAST_RANK_TIE,
+ MAX_TURNS, FIRST, RECORD_LEGAL) = range(14)
+_NEXT = {"last_place": 0, "winner": 1, "rotate": 2}
+LEGAL_CAP = RUNS + 7 * 8 + 81
+
+
+@njit(cache=True)
+def _play_cards(code, out):
+    """The counts per value of play ``code`` into ``out``; returns (count, total)."""
+    for v in range(9):
+        out[v] = 0
+    if code < RUNS:
+        k = (code - SETS) // 8 + 1
+        v = (code - SETS) % 8 + 1
+        out[v] = k
+        return k, k * v
+    k = (code - RUNS) // 8 + 2
+    s = (code - RUNS) % 8 + 1
+    for v in range(s, s + k):
+        out[v] = 1
+    return k, k * s + k * (k - 1) // 2
+
+
+@njit(cache=True)
+def _grow(buf, used, need):
+    if used + need <= buf.shape[0]:
+        return buf
+    out = np.empty(max(2 * buf.shape[0], used + need), buf.dtype)
+    out[:used] = buf[:used]
+    return out
+
+
+@njit(cache=True)
+def _play_one(seed, cfg, deck_counts, kinds, acts, g):
+    hands, storage, deck, discard, gather, perm, pens, lost, ranking, tie, cards, lcode, lkey, info = g
+    n = cfg[N]
+    rng = stream(seed)
+    ch = np.empty(256, np.int32)
+    cu = 0
+    record_legal = cfg[RECORD_LEGAL] != 0
+    lg = np.empty(256 if record_legal else 1, np.int16)
+    lu = 0
+    lstart = np.empty(cfg[MAX_TURNS] * cfg[GAMES] + 1 if record_legal else 1, np.int64)
+    for s in range(n):
+        lost[s] = 0
+        for v in range(9):
+            pens[s, v] = 0
+    if cfg[FIRST] < 0:
+        starter = below(rng, n)
+        ch = _grow(ch, cu, 2)
+        ch[cu] = -1
+        ch[cu + 1] = starter
+        cu += 2
+    else:
+        starter = cfg[FIRST]
+    first = -1
+    length = 0
+    game_no = 1
+    aborted = False
+    turns = 0
+    winner = -1
+    while True:
+        # ---- setup (D2): the cards in play sorted, shuffled, dealt from the starter clockwise
+        k = 0
+        for v in range(1, 9):
+            c = deck_counts[v]
+            if cfg[LEAVE]:
+                for s in range(n):
+                    c -= pens[s, v]
+            for _ in range(c):
+                gather[k] = v
+                k += 1
+        if not cfg[LEAVE]:
+            for s in range(n):
+                for v in range(9):
+                    pens[s, v] = 0
+        permutation(rng, perm, k)
+        ch = _grow(ch, cu, k + 1)
+        ch[cu] = k
+        for i in range(k):
+            ch[cu + 1 + i] = perm[i]
+            cards[i] = gather[perm[i]]
+        cu += k + 1
+        dealt = cfg[HAND] * n
+        t0 = cfg[T0]
+        for s in range(n):
+            for v in range(9):
+                hands[s, v] = 0
+        for i in range(dealt):
+            hands[(starter + i % n) % n, cards[i]] += 1
+        for v in range(9):
+            storage[v] = 0
+            discard[v] = 0
+        ssize = 0
+        for i in range(dealt, dealt + t0):
+            storage[cards[i]] += 1
+            ssize += 1
+        dn = 0
+        for i in range(k - 1, dealt + t0 - 1, -1):  # top card last
+            deck[dn] = cards[i]
+            dn += 1
+        target = t0
+        owner = -1
+        scode = -1
+        scount = 0
+        stotal = 0
+        current = starter
+        passes = 0
+        turns = 0
+        game_over = False
+        while True:
+            if first < 0:
+                first = current
+            p = current
+            # ---- the legal list: plays by (count, total, values), then passes (D4, D6)
+            sl = 0
+            rl = 0
+            run = 0
+            for v in range(1, 9):
+                if storage[v] > sl:
+                    sl = storage[v]
+                run = run + 1 if storage[v] else 0
+                if run > rl:
+                    rl = run
+            hsize = 0
+            hmax = 0
+            for v in range(1, 9):
+                hsize += hands[p, v]
+                if hands[p, v] > hmax:
+                    hmax = hands[p, v]
+            kmax = 1
+            if sl >= 2 and min(sl, hmax) > kmax:
+                kmax = min(sl, hmax)
+            if rl >= 2 and rl > kmax:
+                kmax = rl
+            nl = 0
+            nplays = 0
+            for kk in range(1, kmax + 1):
+                start = nl
+                if 2 <= kk <= rl:
+                    for s0 in range(1, 10 - kk):
+                        ok = True
+                        for v in range(s0, s0 + kk):
+                            if hands[p, v] == 0:
+                                ok = False
+                                break
+                        if ok:
+                            total = kk * s0 + kk * (kk - 1) // 2
+                            if owner < 0 or kk > scount or (kk == scount and total > stotal):
+                                lcode[nl] = RUNS + (kk - 2) * 8 + s0 - 1
+                                lkey[nl] = total * 2
+                                nl += 1
+                if kk == 1 or kk <= sl:
+                    for v in range(1, 9):
+                        if hands[p, v] >= kk:
+                            total = kk * v
+                            if owner < 0 or kk > scount or (kk == scount and total > stotal):
+                                lcode[nl] = SETS + (kk - 1) * 8 + v - 1
+                                lkey[nl] = total * 2 + 1
+                                nl += 1
+                for i in range(start + 1, nl):  # insertion sort by (total, values) within the count
+                    c = lcode[i]
+                    key = lkey[i]
+                    j = i - 1
+                    while j >= start and lkey[j] > key:
+                        lcode[j + 1] = lcode[j]
+                        lkey[j + 1] = lkey[j]
+                        j -= 1
+                    lcode[j + 1] = c
+                    lkey[j + 1] = key
+            nplays = nl
+            if owner >= 0:
+                if ssize > 0 or hsize > 1:
+                    for t in range(0, 9):
+                        if (t == 0 and ssize == 0) or (t > 0 and storage[t] > 0):
+                            lcode[nl] = t * 9
+                            nl += 1
+                            for gv in range(1, 9):
+                                if gv != t and hands[p, gv] > 0:
+                                    lcode[nl] = t * 9 + gv
+                                    nl += 1
+                else:
+                    lcode[nl] = 0
+                    nl += 1
+            if record_legal:
+                lg = _grow(lg, lu, nl)
+                lstart[length] = lu
+                for i in range(nl):
+                    lg[lu + i] = lcode[i]
+                lu += nl
+            # ---- the bot's choice
+            if kinds[p] == 0:
+                code = lcode[below(rng, nl)]
+            elif nplays > 0:
+                if owner < 0:  # lead: the most cards, the lowest total (ties at random)
+                    best = -(1 << 40)
+                    ties = 0
+                    for i in range(nplays):
+                        kk, total = _play_cards(lcode[i], info)
+                        key = kk * 100000 - total
+                        lkey[i] = key
+                        if key > best:
+                            best = key
+                            ties = 1
+                        elif key == best:
+                            ties += 1
+                    pick = below(rng, ties)
+                    code = -1
+                    for i in range(nplays):
+                        if lkey[i] == best:
+                            if pick == 0:
+                                code = lcode[i]
+                                break
+                            pick -= 1
+                elif hsize <= 3:
+                    code = lcode[nplays - 1]  # the strongest: keep control near the end
+                else:
+                    code = lcode[0]  # the weakest that beats
+            else:  # pass: the cheapest take and give (see DepotGreedyBot._pass_cost)
+                best = 1 << 40
+                ties = 0
+                for i in range(nl):
+                    a = lcode[i]
+                    t = a // 9
+                    gv = a % 9
+                    taken = storage[t] if t > 0 else 0
+                    builds = 1 if t > 0 and hands[p, t] > 0 else 0
+                    if gv == 0:
+                        gcost = 50
+                    else:
+                        lone = hands[p, gv] == 1 and (gv == 1 or hands[p, gv - 1] == 0) and \
+                            (gv == 8 or hands[p, gv + 1] == 0)
+                        gcost = (0 if lone else 20) + gv
+                    key = (taken - builds - (1 if gv > 0 else 0) + 1000) * 1000 + gcost
+                    lkey[i] = key
+                    if key < best:
+                        best = key
+                        ties = 1
+                    elif key == best:
+                        ties += 1
+                pick = below(rng, ties)
+                code = -1
+                for i in range(nl):
+                    if lkey[i] == best:
+                        if pick == 0:
+                            code = lcode[i]
+                            break
+                        pick -= 1
+            acts[length] = code
+            length += 1
+            turns += 1
+            # ---- apply
+            if code >= SETS:  # a play (D4.9)
+                kk, total = _play_cards(code, info)
+                left = 0
+                for v in range(1, 9):
+                    hands[p, v] -= info[v]
+                    left += hands[p, v]
+                if owner >= 0:
+                    _play_cards(scode, info)
+                    for v in range(1, 9):
+                        discard[v] += info[v]
+                owner = p
+                scode = code
+                scount = kk
+                stotal = total
+                passes = 0
+                if left == 0:
+                    game_over = True
+                else:
+                    current = (p + 1) % n
+            else:  # a pass (D6)
+                t = code // 9
+                gv = code % 9
+                have = ssize
+                noted = ssize
+                if t > 0:
+                    hands[p, t] += storage[t]
+                    have -= storage[t]
+                    storage[t] = 0
+                if gv > 0:
+                    hands[p, gv] -= 1
+                    storage[gv] += 1
+                    have += 1
+                goal = noted if cfg[NOTED] else target
+                passes += 1
+                ssize, dn, ch, cu = _refill(storage, deck, discard, gather, perm, rng, ch, cu, dn, have, goal,
+                                            cfg[WHEN_EMPTY])
+                if passes == n - 1:  # the round ends (D7.2)
+                    _play_cards(scode, info)
+                    for v in range(1, 9):
+                        discard[v] += info[v]
+                    current = owner
+                    owner = -1
+                    target += 1
+                    passes = 0
+                    ssize, dn, ch, cu = _refill(storage, deck, discard, gather, perm, rng, ch, cu, dn, ssize,
+                                                target, cfg[WHEN_EMPTY])
+                else:
+                    current = (p + 1) % n
+            if game_over:
+                winner = p
+            if turns >= cfg[MAX_TURNS] and not game_over:
+                aborted = True
+                break
+            if game_over:
+                break
+        if aborted:
+            break
+        # ---- game end (D8, D10)
+        if cfg[GAMES] == 1:
+            break
+        for s in range(n):
+            tie[s] = (s - winner - 1) % n
+        if cfg[RANDOM_TIE]:
+            permutation(rng, perm, n)
+            ch = _grow(ch, cu, n + 1)
+            ch[cu] = n
+            for i in range(n):
+                ch[cu + 1 + i] = perm[i]
+                tie[perm[i]] = i  # the seat order after the shuffle: tie[s] = its place
+            cu += n + 1
+        ranking[0] = winner
+        m = 1
+        for s in range(n):
+            if s != winner:
+                ranking[m] = s
+                m += 1
+        for i in range(2, n):  # by (cards, -total, tie)
+            s = ranking[i]
+            j = i - 1
+            while j >= 1 and _rank_key_gt(hands, tie, ranking[j], s):
+                ranking[j + 1] = ranking[j]
+                j -= 1
+            ranking[j + 1] = s
+        ref_v = -1
+        for i in range(n - 1, 0, -1):  # D10.3: last place first
+            s = ranking[i]
+            c = -1
+            if cfg[GREEDY_PENALTY] or ref_v < 0:
+                for v in range(8, 0, -1):
+                    if storage[v] > 0:
+                        c = v
+                        break
+            else:
+                for v in range(ref_v - 1, 0, -1):
+                    if storage[v] > 0:
+                        c = v
+                        break
+                if c < 0 and storage[ref_v] > 0:
+                    c = ref_v
+            if c > 0:
+                storage[c] -= 1
+                pens[s, c] += 1
+                lost[s] += c
+                ref_v = c
+        if game_no >= cfg[GAMES]:
+            break
+        rule = cfg[NEXT_STARTER]
+        starter = ranking[n - 1] if rule == 0 else (winner if rule == 1 else (starter + 1) % n)
+        game_no += 1
+    info[0] = winner
+    info[1] = turns
+    info[2] = first
+    if record_legal:
+        lstart[length] = lu
+    return length, aborted, ch, cu, lg, lu, lstart
+
+
+@njit(cache=True)
+def _reshuffle(deck, discard, gather, perm, rng, ch, cu):
+    """The discard pile, sorted, shuffled into the deck (D9.1); returns (cards, ch, cu)."""
+    m = 0
+    for v in range(1, 9):
+        for _ in range(discard[v]):
+            gather[m] = v
+            m += 1
+        discard[v] = 0
+    if m == 0:
+        return 0, ch, cu
+    permutation(rng, perm, m)
+    ch = _grow(ch, cu, m + 1)
+    ch[cu] = m
+    for i in range(m):
+        ch[cu + 1 + i] = perm[i]
+        deck[i] = gather[perm[i]]
+    return m, ch, cu + m + 1
+
+
+@njit(cache=True)
+def _refill(storage, deck, discard, gather, perm, rng, ch, cu, dn, ssize, goal, when_empty):
+    """Draw into the Storage up to ``goal`` (D6.5, D7.2, D9); returns (size, deck cards, ch, cu)."""
+    while ssize < goal:
+        if dn == 0:
+            dn, ch, cu = _reshuffle(deck, discard, gather, perm, rng, ch, cu)
+            if dn == 0:
+                break  # D9.2: nothing left to draw
+        dn -= 1
+        storage[deck[dn]] += 1
+        ssize += 1
+        if dn == 0 and when_empty:
+            dn, ch, cu = _reshuffle(deck, discard, gather, perm, rng, ch, cu)
+    return ssize, dn, ch, cu
+
+
+@njit(cache=True)
+def _rank_key_gt(hands, tie, a, b):
+    """Whether seat ``a`` ranks below seat ``b`` (D10.2: more cards, then lower total, then tie)."""
+    ca = 0
+    cb = 0
+    ta = 0
+    tb = 0
+    for v in range(1, 9):
+        ca += hands[a, v]
+        cb += hands[b, v]
+        ta += v * hands[a, v]
+        tb += v * hands[b, v]
+    if ca != cb:
+        return ca > cb
+    if ta != tb:
+        return ta < tb
+    return tie[a] > tie[b]
+
+
+@njit(cache=True)
+def _run(seeds, first, cfg, deck_counts, kinds, o_len, o_abort, o_info, o_scores, o_rank,
+         acts, a_start, chance, c_start, legal, l_start, l_pos):
+    """Play games ``first..`` into the output arrays; returns the index after the last game
+    that fitted (the caller grows the buffers and calls again from there)."""
+    n = cfg[N]
+    total = 0
+    for v in range(9):
+        total += deck_counts[v]
+    hands = np.zeros((n, 9), np.int64)
+    storage = np.zeros(9, np.int64)
+    deck = np.empty(total, np.int64)
+    discard = np.zeros(9, np.int64)
+    gather = np.empty(total, np.int64)
+    perm = np.empty(total, np.int64)
+    pens = np.zeros((n, 9), np.int64)
+    lost = np.zeros(n, np.int64)
+    ranking = np.zeros(n, np.int64)
+    tie = np.zeros(n, np.int64)
+    cards = np.empty(total, np.int64)
+    lcode = np.empty(LEGAL_CAP, np.int64)
+    lkey = np.empty(LEGAL_CAP, np.int64)
+    info = np.zeros(9, np.int64)
+    g = (hands, storage, deck, discard, gather, perm, pens, lost, ranking, tie, cards, lcode, lkey, info)
+    local = np.empty(cfg[MAX_TURNS] * cfg[GAMES], np.int32)
+    lp = l_pos[0]
+    for gi in range(first, seeds.shape[0]):
+        length, aborted, ch, cu, lg, lu, lstart = _play_one(seeds[gi], cfg, deck_counts, kinds, local, g)
+        a0 = a_start[gi]
+        c0 = c_start[gi]
+        if a0 + length > acts.shape[0] or c0 + cu > chance.shape[0]:
+            return gi
+        if cfg[RECORD_LEGAL] and (lp + lu > legal.shape[0] or a0 + length + 1 > l_start.shape[0]):
+            return gi
+        acts[a0:a0 + length] = local[:length]
+        chance[c0:c0 + cu] = ch[:cu]
+        a_start[gi + 1] = a0 + length
+        c_start[gi + 1] = c0 + cu
+        if cfg[RECORD_LEGAL]:
+            legal[lp:lp + lu] = lg[:lu]
+            for j in range(length + 1):
+                l_start[a0 + j] = lp + lstart[j]
+            lp += lu
+            l_pos[0] = lp
+        o_len[gi] = length
+        o_abort[gi] = aborted
+        for j in range(3):
+            o_info[gi, j] = info[j]
+        for s in range(n):
+            o_rank[gi, s] = ranking[s]
+            if cfg[GAMES] == 3:
+                o_scores[gi, s] = lost[s]
+            else:
+                c = 0
+                for v in range(1, 9):
+                    c += hands[s, v]
+                o_scores[gi, s] = c
+    return seeds.shape[0]
+
+
+def _config(players: int, options: dict[str, Any], record_legal: bool) -> tuple[np.ndarray, np.ndarray]:
+    sp = options["starting_player"]
+    cfg = np.array([players, options["hand_size"][players], options["initial_storage"][players],
+                    options["refill_target"] == "noted", options["reshuffle_timing"] == "when_empty",
+                    options["games"], options["rank_tiebreak"] == "random", options["penalty_mode"] == "greedy",
+                    options["penalty_cards_leave_play"], _NEXT[options["next_game_starter"]],
+                    options["match_tie"] == "last_game_rank", options["max_turns"] or ref.TURN_BOUND,
+                    -1 if sp == "random" else sp, record_legal], dtype=np.int64)
+    counts = np.zeros(9, np.int64)
+    for v, c in options["deck_counts"].items():
+        counts[int(v)] = c
+    return cfg, counts
+
+
+def check(players: int, mode: str, options: dict[str, Any]) -> str | None:
+    """The lane's action codes hold sets of up to ``MAX_COPIES`` cards: every deck the rules allow."""
+    return None
+
+
+def play(seeds: np.ndarray, players: int, mode: str, options: dict[str, Any], bots: tuple[str, ...],
+         legal: bool = False) -> Batch:
+    """Play one game (or match) per seed (see :mod:`cardwidgets.fast`); ``legal`` also records
+    every legal list."""
+    cfg, counts = _config(players, options, legal)
+    kinds = np.array([KINDS[b] for b in bots], dtype=np.int64)
+    seeds = np.ascontiguousarray(seeds, dtype=np.int64)
+    g = len(seeds)
+    length = np.empty(g, np.int64)
+    aborted = np.empty(g, np.bool_)
+    info = np.empty((g, 3), np.int64)
+    scores = np.empty((g, players), np.int64)
+    rank = np.empty((g, players), np.int64)
+    a_start = np.zeros(g + 1, np.int64)
+    c_start = np.zeros(g + 1, np.int64)
+    games = options["games"]
+    deck = int(counts.sum())
+    acts = np.empty(1024 + 200 * games * g, np.int32)
+    chance = np.empty(1024 + 3 * (deck + 1) * games * g, np.int32)
+    lg = np.empty(1024 + 30 * len(acts) if legal else 1, np.int16)
+    l_start = np.empty(len(acts) + 1 if legal else 1, np.int64)
+    l_pos = np.zeros(1, np.int64)
+    bound = int(cfg[MAX_TURNS]) * games
+    done = 0
+    while done < g:
+        done = _run(seeds, done, cfg, counts, kinds, length, aborted, info, scores, rank,
+                    acts, a_start, chance, c_start, lg, l_start, l_pos)
+        if done < g:  # a buffer was full: grow it and go on from that game
+            left = g - done
+            acts = _more(acts, a_start[done], 2 * bound + 400 * left)
+            chance = _more(chance, c_start[done], 100_000 + 6 * (deck + 1) * left)
+            if legal:
+                lg = _more(lg, l_pos[0], 200 * bound + 6000 * left)
+                l_start = _more(l_start, a_start[done] + 1, 2 * bound + 400 * left)
+    end = int(a_start[g])
+    winners = np.zeros((g, players), np.bool_)
+    reasons = _outcomes(players, options, info, aborted, scores, rank, winners)
+    batch = Batch("depot", players, mode, dict(options), tuple(bots), seeds, info[:, 2].copy(), winners, scores,
+                  length, aborted, reasons, acts[:end], a_start, chance[:int(c_start[g])], c_start, DECODE)
+    if legal:
+        batch.legal = lg[:int(l_pos[0])]
+        batch.legal_start = l_start[:end + 1]
+    return batch
+
+
+def _more(buf: np.ndarray, used: int, extra: int) -> np.ndarray:
+    out = np.empty(max(2 * len(buf), int(used) + extra), buf.dtype)
+    out[:used] = buf[:used]
+    return out
+
+
+def _outcomes(n: int, options: dict[str, Any], info: np.ndarray, aborted: np.ndarray, scores: np.ndarray,
+              rank: np.ndarray, winners: np.ndarray) -> list[str]:
+    """Winners (into ``winners``) and ``outcome().reason`` per game, worded as the reference engine does."""
+    from ..core.state import SEAT_NAMES as L
+
+    cap = options["max_turns"]
+    games = options["games"]
+    last_rank = options["match_tie"] == "last_game_rank"
+    out = []
+    for i, (w, turns, _) in enumerate(info.tolist()):
+        if aborted[i]:
+            out.append(f"stopped by the engine's safety cap of {turns:,} turns (rule G4)" if cap is None else
+                       f"stopped after {turns} turns by the max_turns safety cap (rule D9.3)")
+            continue
+        if games == 1:
+            winners[i, w] = True
+            out.append(f"{L[w]} emptied their hand (rule D8.1)")
+            continue
+        lost = scores[i].tolist()
+        best = min(lost)
+        tied = [s for s in range(n) if lost[s] == best]
+        why = f"fewest lost points after {games} games"
+        if len(tied) > 1 and last_rank:
+            order = rank[i].tolist()
+            level = " and ".join(L[s] for s in tied)
+            top = min(tied, key=order.index)
+            winners[i, top] = True
+            out.append(f"{why} ({level} tied with {best}; the last game's ranking puts {L[top]} first): "
+                       f"{L[top]} wins (rule D10.7)")
+        else:
+            winners[i, tied] = True
+            out.append(f"{why}: {' and '.join(L[s] for s in tied)} with {best} (rule D10.7)")
+    return out
