@@ -23,6 +23,7 @@ from numba import njit
 
 from ..games import crypto_trick as ref
 from . import Batch, Coverage
+from ._arrays import flat, starts, worded
 from ._rng import below, permutation, stream
 
 GAME = "crypto_trick"
@@ -608,35 +609,16 @@ def _reasons(tables: Tables, scores: np.ndarray, winners: np.ndarray) -> list[st
     st = ref.new_game(players=tables.players, seed=0, **tables.options)
     names = [st.seat_label(s) for s in range(tables.players)]
     rounds = ref.plural(tables.rounds, "round")
-    out = []
-    said: dict[tuple, str] = {}  # the same few texts over and over: worded once each
-    for sc, win in zip(scores.tolist(), winners.tolist()):
-        best = max(sc)
-        key = (best, *win)
-        text = said.get(key)
-        if text is None:
-            points = ref._points(best)
-            ws = [s for s, w in enumerate(win) if w]
-            if len(ws) == 1:
-                text = f"{names[ws[0]]} wins with {points}, the highest total after {rounds} (rule C10.1)"
-            else:
-                who = ", ".join(names[s] for s in ws[:-1]) + f" and {names[ws[-1]]}"
-                text = f"{who} share the win with {points} each, the highest total after {rounds} (rule C10.1)"
-            said[key] = text
-        out.append(text)
-    return out
 
+    def word(best: int, *win: int) -> str:
+        points = ref._points(best)
+        ws = [s for s, w in enumerate(win) if w]
+        if len(ws) == 1:
+            return f"{names[ws[0]]} wins with {points}, the highest total after {rounds} (rule C10.1)"
+        who = ", ".join(names[s] for s in ws[:-1]) + f" and {names[ws[-1]]}"
+        return f"{who} share the win with {points} each, the highest total after {rounds} (rule C10.1)"
 
-def flat(rows: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """The first ``lengths[i]`` entries of each row, one row after the other."""
-    return rows[np.arange(rows.shape[1])[None, :] < lengths[:, None]]
-
-
-def starts(lengths: np.ndarray) -> np.ndarray:
-    """Where each of the parts of these lengths starts in their concatenation, and the end."""
-    out = np.zeros(len(lengths) + 1, np.int64)
-    np.cumsum(lengths, out=out[1:])
-    return out
+    return worded(np.column_stack([scores.max(axis=1), winners]), word)
 
 
 def play(seeds: np.ndarray, players: int, mode: str, options: Mapping[str, Any], bots: Sequence[str],

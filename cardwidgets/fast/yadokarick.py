@@ -25,7 +25,7 @@ from ..core import number as ref_number
 from ..core import plural as ref_plural
 from . import Batch, Coverage
 from ._rng import below, permutation, stream
-from .crypto_trick import flat, starts
+from ._arrays import flat, starts, worded
 
 GAME = "yadokarick"
 MOVE0 = 72  # codes 72, 73, 74: move left, stay, right
@@ -1360,43 +1360,29 @@ def tables_for(players: int, mode: str, options: Mapping[str, Any]) -> Tables:
 
 
 def _reasons(tables: Tables, out: dict[str, np.ndarray], winners: np.ndarray) -> list[str]:
-    """``outcome().reason`` of each game, worded as the engine words it (Y11.1; Y13.9, Y13.10)."""
+    """``outcome().reason`` of each game, worded as the engine words it (Y11.1; Y13.9, Y13.10; Y14.13)."""
     labels = tables.labels
-    said: dict[tuple, str] = {}
-    res = []
     if tables.mode == ref.SOLO:
-        for _, plus, minus in out["house_sizes"].tolist():
-            text = said.get((plus, minus))
-            if text is None:
-                text = said[(plus, minus)] = (f"both decks are empty and no crab can be finished with the row; "
-                                              f"score {plus} − {minus} = {ref_number(plus - minus)} "
-                                              f"(rules Y14.13, Y14.14)")
-            res.append(text)
-        return res
+        return worded(out["house_sizes"][:, 1:], lambda plus, minus: (
+            f"both decks are empty and no crab can be finished with the row; score {plus} − {minus} = "
+            f"{ref_number(plus - minus)} (rules Y14.13, Y14.14)"))
     if tables.mode == ref.DUO:
         a, b = labels
-        for h0, h1, t in out["house_sizes"].tolist():
-            text = said.get((h0, h1, t))
-            if text is None:
-                ws, why = refcards.duo_winners(h0, h1, t, (a, b))
-                result = "it is a draw" if len(ws) == 2 else f"{labels[ws[0]]} wins"
-                text = said[(h0, h1, t)] = (f"the NPC's house is {t}, the target; {a} has {h0} and {b} {h1}: {why}, "
-                                            f"so {result} (rules Y13.9, Y13.10)")
-            res.append(text)
-        return res
+
+        def duo(h0: int, h1: int, t: int) -> str:
+            ws, why = refcards.duo_winners(h0, h1, t, (a, b))
+            result = "it is a draw" if len(ws) == 2 else f"{labels[ws[0]]} wins"
+            return f"the NPC's house is {t}, the target; {a} has {h0} and {b} {h1}: {why}, so {result} (rules Y13.9, Y13.10)"
+
+        return worded(out["house_sizes"], duo)
     rounds = ref_plural(tables.rounds, "round")
-    for sc, win in zip(out["scores"].tolist(), winners.tolist()):
-        best = max(sc)
-        key = (best, *win)
-        text = said.get(key)
-        if text is None:
-            ws = [s for s, w in enumerate(win) if w]
-            who = " and ".join(labels[s] for s in ws)
-            share = " share the win" if len(ws) > 1 else " wins"
-            text = said[key] = (f"{who}{share} with the highest total, {best} points after {rounds} "
-                                f"(rule Y11.1)")
-        res.append(text)
-    return res
+
+    def standard(best: int, *win: int) -> str:
+        ws = [s for s, w in enumerate(win) if w]
+        share = " share the win" if len(ws) > 1 else " wins"
+        return f"{' and '.join(labels[s] for s in ws)}{share} with the highest total, {best} points after {rounds} (rule Y11.1)"
+
+    return worded(np.column_stack([out["scores"].max(axis=1), winners]), standard)
 
 
 def play(seeds: np.ndarray, players: int, mode: str, options: Mapping[str, Any], bots: Sequence[str],
