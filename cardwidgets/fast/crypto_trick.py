@@ -563,12 +563,13 @@ def run(tables: Tables, seeds: Sequence[int] | np.ndarray, bots: Sequence[str], 
     D = len(tables.deck)
     top = max_actions(n, tables.rounds)
     out = {
-        "chance": np.zeros((g, chance_width(tables)), np.int64),
-        "actions": np.zeros((g, top), np.int64),
+        # every entry of a game's chance stream is written; of its actions, the first ``lengths``
+        "chance": np.empty((g, chance_width(tables)), np.int16),
+        "actions": np.empty((g, top), np.int16),
         "lengths": np.zeros(g, np.int64),
         "scores": np.zeros((g, n), np.int64),
         "starter": np.zeros(g, np.int64),
-        "legal_buf": np.zeros((g, top * MAX_LEGAL if record else 1), np.int64),
+        "legal_buf": np.zeros((g, top * MAX_LEGAL if record else 1), np.int16),
         "legal_cnt": np.zeros((g, top if record else 1), np.int64),
         "legal_len": np.zeros(g, np.int64),
     }

@@ -1315,8 +1315,9 @@ def run(tables: Tables, seeds: Sequence[int] | np.ndarray, bots: Sequence[str], 
     top = tables.max_actions()
     cfg = tables.cfg
     out = {
-        "chance": np.zeros((g, tables.chance_width()), np.int64),
-        "actions": np.zeros((g, top), np.int16),
+        # every entry of a game's chance stream is written; of its actions, the first ``lengths``
+        "chance": np.empty((g, tables.chance_width()), np.int16),
+        "actions": np.empty((g, top), np.int16),
         "lengths": np.zeros(g, np.int64),
         "scores": np.zeros((g, n), np.int64),
         "starter": np.zeros(g, np.int64),
