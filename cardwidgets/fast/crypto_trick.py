@@ -28,7 +28,6 @@ from ._rng import below, permutation, stream
 
 GAME = "crypto_trick"
 REVEAL, WANT, PASS, GIVE, PLAY = range(5)
-KINDS = ("reveal", "want", "pass", "give", "play")
 #: Bots the lane plays, by name: the kernel's bot codes.
 BOTS = {"random": 0, "greedy": 1}
 #: Legal actions at one position: a hand holds at most 6 cards (C4.2, C5.7).
@@ -646,10 +645,3 @@ def play(seeds: np.ndarray, players: int, mode: str, options: Mapping[str, Any],
         batch.legal_start = starts(flat(out["legal_cnt"], lengths))
     return batch
 
-
-def code_of(tables: Tables, action: Any) -> int:
-    """The kernel's code of an engine action (the inverse of :meth:`Tables.action`)."""
-    kind = KINDS.index(action.kind)
-    if kind in (WANT, PASS):
-        return kind * 64
-    return kind * 64 + int(np.searchsorted(tables.deck, action.cid))

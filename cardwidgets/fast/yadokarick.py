@@ -1,15 +1,19 @@
 """Yadokarick in the fast lane: the rules of ``cardwidgets.games.yadokarick`` as numba kernels.
 
 Covered: the standard mode (3 to 7 players) with the standard and advanced card sets
-and every option but ``placement_order="choose"``, and the duo mode (2 players and
-the NPC) with all its options; the bots ``random`` and ``greedy`` (the heuristics of
-:class:`cardwidgets.bots.yadokarick.YadokarickGreedyBot`: the same Monte Carlo look at
-the trick, the same values, ties broken uniformly at random).
+and every option but ``placement_order="choose"`` (its captors order their captured
+cards, which the lane does not play); the duo mode (2 players and the NPC) and the solo
+mode, each with every option. Bots: ``random`` and ``greedy`` (also named
+``solo_greedy``): the heuristics of :class:`cardwidgets.bots.yadokarick.YadokarickGreedyBot`,
+that is the same Monte Carlo look at the trick and the same values with ties broken
+uniformly at random, and in solo the hint (:func:`cardwidgets.games.yadokarick.hint_from_view`),
+which draws nothing at random, so the lane plays the reference bot's very moves.
 
-A card is the engine's card id (``2 * (number - 1) + colour``, green 0, pink 1), and an
-action code is the card id for a play, ``72 + delta + 1`` for a marker move. A game is
-recorded as one permutation of the cards in use per round (standard) or per game
-(duo), as :class:`cardwidgets.core.Recorded` takes them, and its actions.
+A card is the engine's card id (``2 * (number - 1) + colour``, green 0, pink 1). An
+action code is the card id for a play, ``72 + delta + 1`` for a marker move; in solo
+see the codes above :func:`_accepts`. A game is recorded as its shuffles, as
+:class:`cardwidgets.core.Recorded` takes them: the cards in use once a round
+(standard), once (duo), each colour's deck (solo); and its actions.
 """
 
 from __future__ import annotations
@@ -19,13 +23,13 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 from numba import njit
 
-from ..games import yadokarick as ref
-from ..games.yadokarick import cards as refcards
 from ..core import number as ref_number
 from ..core import plural as ref_plural
+from ..games import yadokarick as ref
+from ..games.yadokarick import cards as refcards
 from . import Batch, Coverage
-from ._rng import below, permutation, stream
 from ._arrays import flat, starts, worded
+from ._rng import below, permutation, stream
 
 GAME = "yadokarick"
 MOVE0 = 72  # codes 72, 73, 74: move left, stay, right
@@ -1281,26 +1285,6 @@ def decode_solo() -> tuple[str, ...]:
 DECODE_SOLO = decode_solo()
 
 
-def code_of(action: Any) -> int:
-    """The kernel's code of an engine action."""
-    k = type(action)
-    if k is refcards.Move:
-        return MOVE0 + action.delta + 1
-    if k is refcards.Play:
-        return action.cid
-    if k is refcards.Place:
-        return 4 * action.cid + action.k
-    if k is refcards.GiveUp:
-        return GIVEUP0 + action.k
-    if k is refcards.Draw:
-        return DRAW0 + action.colour_id
-    if k is refcards.Take:
-        return TAKE0 + action.cid
-    if k is refcards.Decline:
-        return DECLINE
-    return ROW0 + action.colour_id
-
-
 def _kernel_bots(bots: Sequence[str]) -> np.ndarray:
     return np.array([BOTS[b] for b in bots], dtype=np.int64)
 
@@ -1373,7 +1357,8 @@ def _reasons(tables: Tables, out: dict[str, np.ndarray], winners: np.ndarray) ->
         def duo(h0: int, h1: int, t: int) -> str:
             ws, why = refcards.duo_winners(h0, h1, t, (a, b))
             result = "it is a draw" if len(ws) == 2 else f"{labels[ws[0]]} wins"
-            return f"the NPC's house is {t}, the target; {a} has {h0} and {b} {h1}: {why}, so {result} (rules Y13.9, Y13.10)"
+            return (f"the NPC's house is {t}, the target; {a} has {h0} and {b} {h1}: {why}, so {result} "
+                    f"(rules Y13.9, Y13.10)")
 
         return worded(out["house_sizes"], duo)
     rounds = ref_plural(tables.rounds, "round")
@@ -1381,7 +1366,8 @@ def _reasons(tables: Tables, out: dict[str, np.ndarray], winners: np.ndarray) ->
     def standard(best: int, *win: int) -> str:
         ws = [s for s, w in enumerate(win) if w]
         share = " share the win" if len(ws) > 1 else " wins"
-        return f"{' and '.join(labels[s] for s in ws)}{share} with the highest total, {best} points after {rounds} (rule Y11.1)"
+        return (f"{' and '.join(labels[s] for s in ws)}{share} with the highest total, {best} points after "
+                f"{rounds} (rule Y11.1)")
 
     return worded(np.column_stack([out["scores"].max(axis=1), winners]), standard)
 
