@@ -115,6 +115,9 @@ def test_coverage():
     assert "placement_order" in fast.not_covered("yadokarick", bots="random", players=4, placement_order="choose")
     with pytest.raises(ValueError, match="ismcts"):
         fast.play("yadokarick", [1], bots=["ismcts", "random", "random"], players=3)
+    # players left out: the mode's own count, as new_game takes it (standard 4, duo 2, solo 1)
+    assert [fast.play("yadokarick", [1], bots="random", **mode).players
+            for mode in ({}, {"mode": "duo"}, {"mode": "solo"})] == [4, 2, 1]
 
 
 @pytest.mark.parametrize("mode, players, bots, n_ref", [
