@@ -89,3 +89,11 @@ def test_lane_and_reference_agree(kernel, players, bots, options):
     ref = simulate("cirno_neu", STAT_GAMES, bots=bots, seed=11, players=players, engine="python", **options)
     assert lane.engine == "fast" and ref.engine == "python"
     assert shares_agree(lane, ref) == []
+
+
+def test_recording_the_legal_lists_changes_no_game(kernel):
+    opts = fast.resolve("cirno_neu", 5)[2]
+    seeds = np.arange(200, dtype=np.int64)
+    a = kernel.play(seeds, 5, "standard", opts, ("random", "greedy") * 2 + ("random",))
+    b = kernel.play(seeds, 5, "standard", opts, ("random", "greedy") * 2 + ("random",), legal=True)
+    assert (a.actions == b.actions).all() and (a.chance == b.chance).all() and (a.length == b.length).all()

@@ -65,7 +65,8 @@ def test_lane_matches_replay_exactly(kernel, players, bots, options, report):
 
 def test_a_mutant_rule_is_caught(kernel, pytestconfig):
     # A pass may give back a card of the value it took (D6.3 broken): the replay finds it.
-    bad = mutant(kernel, "if gv != t and hands[p, gv] > 0:", "if hands[p, gv] > 0:",
+    bad = mutant(kernel, "if gv != t and hands[p, gv] > 0:\n                                        lcode[nl]",
+                 "if hands[p, gv] > 0:\n                                        lcode[nl]",
                  pytestconfig.cache.mkdir("fast-mutants"))
     problem = first_mismatch(_batch(bad, 4, ("random",) * 4, {}, 100))
     assert problem is not None, "a kernel with rule D6.3 broken replays as if it were right"
@@ -81,3 +82,13 @@ def test_lane_and_reference_agree(kernel, players, bots, options):
     ref = simulate("depot", n, bots=bots, seed=11, players=players, engine="python", **options)
     assert lane.engine == "fast" and ref.engine == "python"
     assert shares_agree(lane, ref) == []
+
+
+def test_recording_the_legal_lists_changes_no_game(kernel):
+    # The replay tests record the legal lists; simulations do not (a random bot then counts the
+    # passes instead of listing them): both must play the same games.
+    opts = fast.resolve("depot", 5)[2]
+    seeds = np.arange(200, dtype=np.int64)
+    a = kernel.play(seeds, 5, "standard", opts, ("random",) * 5)
+    b = kernel.play(seeds, 5, "standard", opts, ("random",) * 5, legal=True)
+    assert (a.actions == b.actions).all() and (a.chance == b.chance).all() and (a.length == b.length).all()

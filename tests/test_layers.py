@@ -23,15 +23,17 @@ ALLOWED = {
     "widgets": {"core", "games", "bots", "rules", "lessons"},  # a lesson on a table
     "envs": {"core", "games"},
     "export": {"core", "games", "rules"},
+    "fast": {"core", "games"},
 }
 #: Layers a layer may import inside a function only, never at load time: the core's ``to_html``
 #: methods hand over to the export module (itself standard library only) when called.
-LAZY = {"core": {"export"}}
+LAZY = {"core": {"export"}, "sim": {"fast"}}
 # sim needs the explore extra (pandas, joblib with cloudpickle, tqdm; matplotlib to plot) and
 # imports none of it where worker processes play; the widgets are the only layer with the widget stack.
 THIRD_PARTY_OK = {"bots": set(), "sim": {"matplotlib", "pandas", "joblib", "cloudpickle", "tqdm"},
                   "widgets": {"anywidget", "traitlets", "IPython"},
-                  "envs": {"numpy", "gymnasium", "pettingzoo", "pyspiel"}}
+                  "envs": {"numpy", "gymnasium", "pettingzoo", "pyspiel"},
+                  "fast": {"numpy", "numba"}}
 
 
 def imports(path: Path) -> list[tuple[str, int, bool]]:

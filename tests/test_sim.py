@@ -194,9 +194,15 @@ def test_workers_are_capped_at_the_cores_and_the_chunks(monkeypatch):
     assert started and all(w <= 3 for w in started)
 
 
-def test_chunks_are_made_as_they_are_played(monkeypatch):
-    """A huge run costs no memory up front, and Ctrl+C stops it at once."""
+@pytest.mark.parametrize("engine", ["python", "fast"])
+def test_chunks_are_made_as_they_are_played(monkeypatch, engine):
+    """A huge run costs no memory up front, and Ctrl+C stops it at once (on either engine)."""
+    import cardwidgets.sim._fastlane as lane
     import cardwidgets.sim._run as run
+    from cardwidgets import fast
+
+    if engine == "fast" and fast.not_covered("depot", bots="random", players=3) is not None:
+        pytest.skip("the fast lane does not play this here")
 
     # checked on a small run first: a list of chunks here would fill the memory below
     chunks = run._chunks(10 ** 6, 4)
@@ -208,8 +214,9 @@ def test_chunks_are_made_as_they_are_played(monkeypatch):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(run, "play_chunk", interrupted)
+    monkeypatch.setattr(lane, "play_chunk", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        simulate("depot", 10 ** 12, bots="random", seed=1, players=3)
+        simulate("depot", 10 ** 12, bots="random", seed=1, players=3, engine=engine)
     assert len(played) == 1
 
 

@@ -168,7 +168,7 @@ def not_covered(game: str, *, bots: Any, players: Any = None, mode: str | None =
                 **options: Any) -> str | None:
     """What keeps the lane from playing this configuration, in words, or ``None`` if it plays it.
 
-    ``bots`` is as :func:`cardwidgets.sim.simulate` takes it; ``players``, ``mode`` and
+    ``bots`` is one bot for every seat, a list with one per seat or a mapping seat -> bot; ``players``, ``mode`` and
     ``options`` as ``new_game`` takes them.
     """
     why = unavailable()
@@ -177,10 +177,8 @@ def not_covered(game: str, *, bots: Any, players: Any = None, mode: str | None =
     mod = kernel(game)
     if mod is None:
         return f"the fast lane has no kernel for {game} yet"
-    from ..sim._play import bot_specs
-
     mode_name, n, opts = resolve(game, players, mode, options)
-    specs = bot_specs(bots, n)
+    specs = _specs(bots, n)
     problem = mod.COVERAGE.problem(game, n, mode_name, opts, specs)
     if problem is None and hasattr(mod, "check"):
         problem = mod.check(n, mode_name, opts)
@@ -195,27 +193,25 @@ def play(game: str, seeds: Sequence[int] | Any, *, bots: Any, players: Any = Non
     problem = not_covered(game, bots=bots, players=players, mode=mode, **options)
     if problem is not None:
         raise ValueError(problem)
-    from ..sim._play import bot_specs
-
     mode_name, n, opts = resolve(game, players, mode, options)
     mod = kernel(game)
-    kinds = tuple(mod.COVERAGE.bots[b] for b in bot_specs(bots, n))
+    specs = _specs(bots, n)
+    kinds = tuple(mod.COVERAGE.bots[b] for b in specs)
     batch = mod.play(np.asarray(seeds, dtype=np.int64), n, mode_name, opts, kinds)
-    batch.bots = tuple(bot_specs(bots, n))
+    batch.bots = tuple(specs)
     return batch
 
 
-def play_chunk(game: str, kwargs: Mapping[str, Any], specs: Sequence[Any], run_seed: int,
-               indexes: Sequence[int]) -> list[tuple]:
-    """Games ``indexes`` of a ``cardwidgets.sim`` run, played in the lane: the rows of
-    ``cardwidgets.sim._play.play_chunk`` (``kwargs``: players, mode and resolved options)."""
-    from ..sim._play import game_seed
-
-    indexes = list(indexes)
-    kw = dict(kwargs)
-    batch = play(game, [game_seed(run_seed, i) for i in indexes], bots=list(specs), players=kw.pop("players"),
-                 mode=kw.pop("mode"), **kw)
-    return batch.rows(indexes)
+def _specs(bots: Any, players: int) -> list[Any]:
+    """One bot per seat from a name (or anything else) for every seat, a list or a mapping
+    seat -> bot (seats it leaves out play ``"random"``), as ``cardwidgets.sim.simulate`` takes them."""
+    if isinstance(bots, Mapping) and "name" not in bots:
+        return [bots.get(s, "random") for s in range(players)]
+    if isinstance(bots, (list, tuple)):
+        if len(bots) != players:
+            raise ValueError(f"bots: expected {players} entries (one per seat), got {len(bots)}")
+        return list(bots)
+    return [bots] * players
 
 
 @dataclass
@@ -303,18 +299,19 @@ class Batch:
     def rows(self, numbers: Sequence[int] | None = None) -> list[tuple]:
         """Rows of ``cardwidgets.sim``'s games table (its ``ROW`` order), one per game, with
         ``numbers[i]`` as game ``i``'s index in its run (default: ``i``)."""
-        indexes = range(len(self))
+        import numpy as np
+
         if numbers is None:
-            numbers = indexes
-        starter = self.starter.tolist()
-        seeds = self.seeds.tolist()
-        length = self.length.tolist()
-        aborted = self.aborted.tolist()
-        scores = self.scores.tolist()
-        win = self.winners.tolist()
-        return [(numbers[i], seeds[i], None if starter[i] < 0 else starter[i],
-                 tuple(s for s, w in enumerate(win[i]) if w), tuple(scores[i]), length[i],
-                 "aborted" if aborted[i] else "normal", self.reasons[i]) for i in indexes]
+            numbers = range(len(self))
+        starter = [None if s < 0 else s for s in self.starter.tolist()]
+        # Winners as tuples, one per distinct set of seats (few): no Python loop over seats per game.
+        masks = (self.winners.astype(np.int64) << np.arange(self.players)).sum(axis=1).tolist()
+        seen: dict[int, tuple[int, ...]] = {}
+        for m in set(masks):
+            seen[m] = tuple(s for s in range(self.players) if m >> s & 1)
+        term = ["aborted" if a else "normal" for a in self.aborted.tolist()]
+        return list(zip(numbers, self.seeds.tolist(), starter, map(seen.__getitem__, masks),
+                        map(tuple, self.scores.tolist()), self.length.tolist(), term, self.reasons))
 
     def replay(self, i: int) -> Any:
         """Game ``i`` as a :class:`~cardwidgets.core.replay.Replay` with its recorded chance:

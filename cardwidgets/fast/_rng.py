@@ -19,9 +19,15 @@ _M2 = uint64(0x94D049BB133111EB)
 def stream(seed: int) -> np.ndarray:
     """A new stream seeded with ``seed`` (an int64; mixed once so nearby seeds differ)."""
     st = np.empty(1, np.uint64)
+    reseed(st, seed)
+    return st
+
+
+@njit(cache=True)
+def reseed(st: np.ndarray, seed: int) -> None:
+    """Start stream ``st`` again from ``seed``: as :func:`stream`, with no allocation."""
     st[0] = uint64(seed) ^ uint64(0x6A09E667F3BCC909)
     next64(st)
-    return st
 
 
 @njit(cache=True)

@@ -20,7 +20,7 @@ from numba import njit
 
 from ..games import cirno_neu as ref
 from . import Batch, Coverage
-from ._rng import below, permutation, stream
+from ._rng import below, permutation, reseed
 
 COVERAGE = Coverage(
     modes={"standard": ref.PLAYERS},
@@ -84,23 +84,19 @@ def _grow(buf, used, need):
 
 
 @njit(cache=True)
-def _play_one(seed, cfg, cards, kinds, acts, g):
-    """One game. ``g`` holds the game's scratch arrays; returns (length, starter, aborted,
-    chance buffer, chance used, legal buffer, legal used, legal starts)."""
-    hands, hc, draw, stack, gather, perm, active, chips, out_order, info, seats = g
+def _play_one(seed, cfg, cards, kinds, acts, g, ch, lg, lstart):
+    """One game. ``g`` holds the scratch arrays, ``ch``, ``lg`` and ``lstart`` the buffers of its
+    chance stream and legal lists (grown when needed); returns (length, starter, aborted,
+    chance buffer, chance used, legal buffer, legal used)."""
+    hands, hc, draw, stack, gather, perm, active, chips, out_order, info, seats, lcode, lkey, rng = g
     n = cfg[N]
     h = cfg[HAND]
     limit = cfg[LIMIT]
     T = cards.shape[0]
-    rng = stream(seed)
-    ch = np.empty(4 * T + 8, np.int32)
+    reseed(rng, seed)
     cu = 0
     record_legal = cfg[RECORD_LEGAL] != 0
-    lg = np.empty(64 if record_legal else 1, np.int16)
     lu = 0
-    lstart = np.empty(BOUND + 1 if record_legal else 1, np.int64)
-    lcode = np.empty(64, np.int64)
-    lkey = np.empty(64, np.int64)
 
     for s in range(n):
         active[s] = True
@@ -406,7 +402,7 @@ def _play_one(seed, cfg, cards, kinds, acts, g):
     info[4] = n_out
     if record_legal:
         lstart[length] = lu
-    return length, starter, aborted, ch, cu, lg, lu, lstart
+    return length, starter, aborted, ch, cu, lg, lu
 
 
 @njit(cache=True)
@@ -428,11 +424,17 @@ def _run(seeds, first, cfg, cards, kinds, o_starter, o_len, o_abort, o_info, o_s
     out_order = np.empty(2 * n, np.int64)
     info = np.empty(5, np.int64)
     seats = np.empty(n, np.int64)
-    g = (hands, hc, draw, stack, gather, perm, active, chips, out_order, info, seats)
+    lcode = np.empty(64, np.int64)
+    lkey = np.empty(64, np.int64)
+    rng = np.zeros(1, np.uint64)
+    g = (hands, hc, draw, stack, gather, perm, active, chips, out_order, info, seats, lcode, lkey, rng)
     local = np.empty(BOUND, np.int32)
+    ch = np.empty(4 * T + 8, np.int32)
+    lg = np.empty(64 if cfg[RECORD_LEGAL] else 1, np.int16)
+    lstart = np.empty(BOUND + 1 if cfg[RECORD_LEGAL] else 1, np.int64)
     lp = l_pos[0]
     for gi in range(first, seeds.shape[0]):
-        length, starter, aborted, ch, cu, lg, lu, lstart = _play_one(seeds[gi], cfg, cards, kinds, local, g)
+        length, starter, aborted, ch, cu, lg, lu = _play_one(seeds[gi], cfg, cards, kinds, local, g, ch, lg, lstart)
         a0 = a_start[gi]
         c0 = c_start[gi]
         if a0 + length > acts.shape[0] or c0 + cu > chance.shape[0]:

@@ -22,7 +22,7 @@ from numba import njit
 
 from ..games import depot as ref
 from . import Batch, Coverage
-from ._rng import below, permutation, stream
+from ._rng import below, permutation, reseed
 
 COVERAGE = Coverage(
     modes={"standard": ref.PLAYERS},
@@ -79,16 +79,16 @@ def _grow(buf, used, need):
 
 
 @njit(cache=True)
-def _play_one(seed, cfg, deck_counts, kinds, acts, g):
-    hands, storage, deck, discard, gather, perm, pens, lost, ranking, tie, cards, lcode, lkey, info = g
+def _play_one(seed, cfg, deck_counts, kinds, acts, g, ch, lg, lstart):
+    """One game (or match). ``g`` holds the scratch arrays, ``ch``, ``lg`` and ``lstart`` the
+    buffers of its chance stream and legal lists (grown when needed); returns (length, aborted,
+    chance buffer, chance used, legal buffer, legal used)."""
+    hands, storage, deck, discard, gather, perm, pens, lost, ranking, tie, cards, lcode, lkey, info, rng = g
     n = cfg[N]
-    rng = stream(seed)
-    ch = np.empty(256, np.int32)
+    reseed(rng, seed)
     cu = 0
     record_legal = cfg[RECORD_LEGAL] != 0
-    lg = np.empty(256 if record_legal else 1, np.int16)
     lu = 0
-    lstart = np.empty(cfg[MAX_TURNS] * cfg[GAMES] + 1 if record_legal else 1, np.int64)
     for s in range(n):
         lost[s] = 0
         for v in range(9):
@@ -156,20 +156,25 @@ def _play_one(seed, cfg, deck_counts, kinds, acts, g):
         passes = 0
         turns = 0
         game_over = False
+        sdirty = True
+        sl = 0
+        rl = 0
         while True:
             if first < 0:
                 first = current
             p = current
             # ---- the legal list: plays by (count, total, values), then passes (D4, D6)
-            sl = 0
-            rl = 0
-            run = 0
-            for v in range(1, 9):
-                if storage[v] > sl:
-                    sl = storage[v]
-                run = run + 1 if storage[v] else 0
-                if run > rl:
-                    rl = run
+            if sdirty:  # the limits change only with the Storage (D3.5)
+                sl = 0
+                rl = 0
+                run = 0
+                for v in range(1, 9):
+                    if storage[v] > sl:
+                        sl = storage[v]
+                    run = run + 1 if storage[v] else 0
+                    if run > rl:
+                        rl = run
+                sdirty = False
             hsize = 0
             hmax = 0
             for v in range(1, 9):
@@ -183,7 +188,8 @@ def _play_one(seed, cfg, deck_counts, kinds, acts, g):
                 kmax = rl
             nl = 0
             nplays = 0
-            for kk in range(1, kmax + 1):
+            # Fewer cards than the standing play never beat it (D4.6, D4.7): start at its count.
+            for kk in range(1 if owner < 0 else max(1, scount), kmax + 1):
                 start = nl
                 if 2 <= kk <= rl:
                     for s0 in range(1, 10 - kk):
@@ -217,19 +223,24 @@ def _play_one(seed, cfg, deck_counts, kinds, acts, g):
                     lcode[j + 1] = c
                     lkey[j + 1] = key
             nplays = nl
+            nall = nl
             if owner >= 0:
-                if ssize > 0 or hsize > 1:
-                    for t in range(0, 9):
-                        if (t == 0 and ssize == 0) or (t > 0 and storage[t] > 0):
-                            lcode[nl] = t * 9
-                            nl += 1
-                            for gv in range(1, 9):
-                                if gv != t and hands[p, gv] > 0:
-                                    lcode[nl] = t * 9 + gv
-                                    nl += 1
-                else:
-                    lcode[nl] = 0
-                    nl += 1
+                if record_legal or kinds[p] != 0:
+                    if ssize > 0 or hsize > 1:
+                        for t in range(0, 9):
+                            if (t == 0 and ssize == 0) or (t > 0 and storage[t] > 0):
+                                lcode[nl] = t * 9
+                                nl += 1
+                                for gv in range(1, 9):
+                                    if gv != t and hands[p, gv] > 0:
+                                        lcode[nl] = t * 9 + gv
+                                        nl += 1
+                    else:
+                        lcode[nl] = 0
+                        nl += 1
+                    nall = nl
+                else:  # a random bot needs only how many passes there are (see _pass_at)
+                    nall = nplays + _pass_count(hands, storage, p, ssize, hsize)
             if record_legal:
                 lg = _grow(lg, lu, nl)
                 lstart[length] = lu
@@ -238,7 +249,8 @@ def _play_one(seed, cfg, deck_counts, kinds, acts, g):
                 lu += nl
             # ---- the bot's choice
             if kinds[p] == 0:
-                code = lcode[below(rng, nl)]
+                r = below(rng, nall)
+                code = lcode[r] if r < nl else _pass_at(hands, storage, p, ssize, hsize, r - nplays)
             elif nplays > 0:
                 if owner < 0:  # lead: the most cards, the lowest total (ties at random)
                     best = -(1 << 40)
@@ -318,6 +330,7 @@ def _play_one(seed, cfg, deck_counts, kinds, acts, g):
                 else:
                     current = (p + 1) % n
             else:  # a pass (D6)
+                sdirty = True
                 t = code // 9
                 gv = code % 9
                 have = ssize
@@ -412,7 +425,41 @@ def _play_one(seed, cfg, deck_counts, kinds, acts, g):
     info[2] = first
     if record_legal:
         lstart[length] = lu
-    return length, aborted, ch, cu, lg, lu, lstart
+    return length, aborted, ch, cu, lg, lu
+
+
+@njit(cache=True)
+def _pass_count(hands, storage, p, ssize, hsize):
+    """How many passes the legal list holds (D6.2-D6.4)."""
+    held = 0
+    for v in range(1, 9):
+        if hands[p, v] > 0:
+            held += 1
+    if ssize == 0:
+        return 1 + held if hsize > 1 else 1
+    out = 0
+    for t in range(1, 9):
+        if storage[t] > 0:
+            out += 1 + held - (1 if hands[p, t] > 0 else 0)
+    return out
+
+
+@njit(cache=True)
+def _pass_at(hands, storage, p, ssize, hsize, i):
+    """The code of pass ``i`` of the legal list (in its order), without listing the others."""
+    for t in range(0, 9):
+        if (t == 0 and ssize == 0) or (t > 0 and storage[t] > 0):
+            if i == 0:
+                return t * 9
+            i -= 1
+            if t == 0 and hsize <= 1:
+                continue
+            for gv in range(1, 9):
+                if gv != t and hands[p, gv] > 0:
+                    if i == 0:
+                        return t * 9 + gv
+                    i -= 1
+    return -1
 
 
 @njit(cache=True)
@@ -493,11 +540,15 @@ def _run(seeds, first, cfg, deck_counts, kinds, o_len, o_abort, o_info, o_scores
     lcode = np.empty(LEGAL_CAP, np.int64)
     lkey = np.empty(LEGAL_CAP, np.int64)
     info = np.zeros(9, np.int64)
-    g = (hands, storage, deck, discard, gather, perm, pens, lost, ranking, tie, cards, lcode, lkey, info)
+    rng = np.zeros(1, np.uint64)
+    g = (hands, storage, deck, discard, gather, perm, pens, lost, ranking, tie, cards, lcode, lkey, info, rng)
     local = np.empty(cfg[MAX_TURNS] * cfg[GAMES], np.int32)
+    ch = np.empty(4 * (total + 1), np.int32)
+    lg = np.empty(256 if cfg[RECORD_LEGAL] else 1, np.int16)
+    lstart = np.empty(cfg[MAX_TURNS] * cfg[GAMES] + 1 if cfg[RECORD_LEGAL] else 1, np.int64)
     lp = l_pos[0]
     for gi in range(first, seeds.shape[0]):
-        length, aborted, ch, cu, lg, lu, lstart = _play_one(seeds[gi], cfg, deck_counts, kinds, local, g)
+        length, aborted, ch, cu, lg, lu = _play_one(seeds[gi], cfg, deck_counts, kinds, local, g, ch, lg, lstart)
         a0 = a_start[gi]
         c0 = c_start[gi]
         if a0 + length > acts.shape[0] or c0 + cu > chance.shape[0]:

@@ -208,9 +208,9 @@ class SimResult:
         if len(game_spec(self.game).modes) > 1:
             kwargs["mode"] = self.mode
         if row["engine"] == "fast":
-            from .. import fast
+            from ..fast import play as play_fast
 
-            batch = fast.play(self.game, [int(row["seed"])], bots=specs, **kwargs)
+            batch = play_fast(self.game, [int(row["seed"])], bots=specs, **kwargs)
             if int(batch.length[0]) != row["length"] or list(batch.winners_of(0)) != list(row["winners"]):
                 raise ValueError(f"game {index} plays differently now (other bots or another version of the "
                                  "fast lane)")

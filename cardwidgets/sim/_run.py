@@ -120,7 +120,7 @@ def simulate(game: str, n: int, *, bots: Any, seed: int, workers: int = 1, backe
     player = play_chunk
     kwargs = new_game_kwargs
     if used == "fast":
-        from ..fast import play_chunk as player  # type: ignore[assignment,no-redef]
+        from ._fastlane import play_chunk as player  # type: ignore[assignment,no-redef]
 
         kwargs = {"players": probe.players, "mode": probe.mode, **probe.options}
     bar = _bar(n, f"{game} ({used})") if progress else None
@@ -149,9 +149,9 @@ def choose_engine(engine: str, game: str, specs: Sequence[Any], probe: Any) -> t
         raise ValueError(f"engine must be one of {', '.join(map(repr, ENGINES))}, got {engine!r}")
     if engine == "python":
         return "python", None
-    from .. import fast
+    from ..fast import not_covered
 
-    problem = fast.not_covered(game, bots=specs, players=probe.players, mode=probe.mode, **probe.options)
+    problem = not_covered(game, bots=specs, players=probe.players, mode=probe.mode, **probe.options)
     if problem is None:
         return "fast", None
     if engine == "fast":
