@@ -48,7 +48,9 @@ clock = time.process_time
 EXTRA = {
     "depot": [dict(players=3), dict(players=5), dict(players=4, games=3)],
     "cirno_neu": [dict(players=2), dict(players=4, life_system=True), dict(players=8)],
-    "yadokarick": [dict(mode="standard", players=4)],
+    "crypto_trick": [dict(players=2), dict(players=5)],
+    "yadokarick": [dict(mode="standard", players=4), dict(mode="standard", players=3),
+                   dict(mode="standard", players=7), dict(mode="standard", players=5, card_set="advanced")],
 }
 
 

@@ -159,6 +159,8 @@ def resolve(game: str, players: Any = None, mode: str | None = None,
         players = given.pop("players", None)
     if players is None:  # new_game's own default
         players = inspect.signature(game_module(game).new_game).parameters["players"].default
+        if type(players) is not int:  # a default that depends on the mode (Yadokarick): a probe game knows it
+            players = game_module(game).new_game(seed=0, **({} if mode is None else {"mode": mode}), **given).players
     return game_spec(game).resolve(players, mode, given)
 
 

@@ -1,0 +1,647 @@
+"""Crypto Trick in the fast lane: the rules of ``cardwidgets.games.crypto_trick`` as numba kernels.
+
+Every option of the game is covered (they only change the tables built here, or a
+switch of the kernel), for 2 to 5 players, with the bots ``random`` and ``greedy``
+(the heuristics of :class:`cardwidgets.bots.crypto_trick.CryptoGreedyBot`, ties broken
+uniformly at random as its jitter does).
+
+Inside the kernel a card is its index in the game's sorted deck (``Config.deck``), so
+a hand is a bit mask whose set bits, lowest first, are the hand in the engine's card
+order. An action is ``kind * 64 + card``: :data:`REVEAL`, :data:`WANT`, :data:`PASS`,
+:data:`GIVE`, :data:`PLAY`. A game is recorded as its chance decisions (the random
+first player, if asked for, then one permutation of the deck per round, as
+:class:`cardwidgets.core.Recorded` takes them) and its actions, so the reference engine
+replays it exactly.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+from numba import njit
+
+from ..games import crypto_trick as ref
+from . import Batch, Coverage
+from ._arrays import flat, starts, worded
+from ._rng import below, permutation, stream
+
+GAME = "crypto_trick"
+REVEAL, WANT, PASS, GIVE, PLAY = range(5)
+#: Bots the lane plays, by name: the kernel's bot codes.
+BOTS = {"random": 0, "greedy": 1}
+#: Legal actions at one position: a hand holds at most 6 cards (C4.2, C5.7).
+MAX_LEGAL = 8
+WHITE = 5
+
+
+def max_actions(players: int, rounds: int) -> int:
+    """A bound on a game's actions: per trick 1 offer, n - 1 declarations, 1 give, n - 1 plays."""
+    return rounds * 6 * 2 * players
+
+
+class Tables:
+    """The kernel's arrays for one player count and option set (from the engine's ``Config``)."""
+
+    def __init__(self, players: int, options: Mapping[str, Any]) -> None:
+        st = ref.new_game(players=players, seed=0, **dict(options))  # the engine checks the options
+        cfg = st.config
+        self.players = players
+        self.options = dict(st.options)
+        deck = cfg.deck
+        self.deck = np.array(deck, dtype=np.int64)
+        self.col = np.array([c // 100 for c in deck], dtype=np.int64)
+        self.num = np.array([c % 100 for c in deck], dtype=np.int64)
+        self.block = np.array([1 if cfg.block[c] else 0 for c in deck], dtype=np.int64)
+        # The greedy bot's rank of each card within its colour (CryptoGreedyBot._read).
+        by_colour: dict[int, list[int]] = {}
+        for c in deck:
+            by_colour.setdefault(c // 100, []).append(c % 100)
+        rank = []
+        for c in deck:
+            nums = sorted(by_colour[c // 100])
+            i = nums.index(c % 100)
+            rank.append(float(1 + 5 * i / max(1, len(nums) - 1)) if c // 100 != WHITE else (1.0 if i == 0 else 6.0))
+        self.rank = np.array(rank, dtype=np.float64)
+        fp = self.options["first_player"]
+        self.first = -1 if fp == "random" else int(fp)
+        self.rounds = int(cfg.rounds)
+        self.decode = decode_table(self)
+        self.flags = np.array([1 if cfg.first_mode else 0, 1 if cfg.unified else 0, 1 if cfg.white_high else 0,
+                               1 if cfg.negative else 0], dtype=np.int64)
+
+    def action(self, code: int) -> Any:
+        """The engine's action object for a kernel action code."""
+        kind, card = divmod(int(code), 64)
+        if kind == WANT:
+            return ref.WANT
+        if kind == PASS:
+            return ref.PASS
+        name = ref.card_name(int(self.deck[card]))
+        return (ref.Reveal, None, None, ref.Give, ref.Play)[kind](name)
+
+
+# --------------------------------------------------------------------------- small helpers
+@njit(cache=True)
+def _below(rng, n):
+    """An int64 in ``range(n)`` from the game's stream."""
+    return np.int64(below(rng, n))
+
+
+@njit(cache=True)
+def _popcount(x):
+    c = 0
+    while x:
+        x &= x - 1
+        c += 1
+    return c
+
+
+@njit(cache=True)
+def _cards(mask, out):
+    """The set bits of ``mask``, lowest first, into ``out``; their count."""
+    k = 0
+    i = 0
+    while mask:
+        if mask & 1:
+            out[k] = i
+            k += 1
+        mask >>= 1
+        i += 1
+    return k
+
+
+@njit(cache=True)
+def _follow_mask(hand, lead_col, tcol, col, D, unified):
+    """The cards of ``hand`` that follow the lead colour (C6.3, C6.4); 0 when none does."""
+    m = 0
+    lead_trump = lead_col == WHITE or lead_col == tcol
+    for i in range(D):
+        if hand >> i & 1:
+            c = col[i]
+            if c == lead_col or (unified and lead_trump and (c == WHITE or c == tcol)):
+                m |= 1 << i
+    return m
+
+
+@njit(cache=True)
+def _key(i, lead_col, tcol, col, num, white_high):
+    """C7.2's strength key of card ``i``: class * 1000 + number (the later equal card wins)."""
+    c = col[i]
+    if c == WHITE or c == tcol:
+        cls = 3 if (white_high and c == WHITE and tcol != WHITE) else 2
+    elif c == lead_col:
+        cls = 1
+    else:
+        cls = 0
+    return cls * 1000 + num[i]
+
+
+@njit(cache=True)
+def _round_score(b, colours, negative):
+    if b == 0:
+        return 5
+    if b <= 3:
+        return b * _popcount(colours)
+    return -b if negative else b
+
+
+# --------------------------------------------------------------------------- the greedy bot
+@njit(cache=True)
+def _g_score(b, k, negative):
+    if b <= 0:
+        return 5.0
+    if b < 4:
+        return b * (k if k < b else b)
+    return -b if negative else b
+
+
+@njit(cache=True)
+def _g_chance(i, tcol, col, rank):
+    c = col[i]
+    if c == WHITE or c == tcol:
+        v = 0.45 + 0.08 * rank[i]
+        return v if v < 0.95 else 0.95
+    return 0.09 * rank[i]
+
+
+@njit(cache=True)
+def _g_plan(b, k, future, negative):
+    stop = _g_score(b, k, negative)
+    if future <= 0:
+        return stop
+    go = _g_score(b + future, k + 0.7 * future, negative)
+    return go if go > stop else stop
+
+
+@njit(cache=True)
+def _g_future(hand, exclude, left, n, share, tcol, col, rank, D, top):
+    """CryptoGreedyBot._future: the blocks still to win, from the ``left`` best cards' chances."""
+    if left <= 0:
+        return 0.0
+    # The best ``left`` chances, largest first (insertion into a short sorted list: no allocation).
+    m = 0
+    for i in range(D):
+        if hand >> i & 1 and i != exclude:
+            v = _g_chance(i, tcol, col, rank)
+            j = m if m < left else left
+            if j == left and (j == 0 or v <= top[j - 1]):
+                continue
+            if j == left:
+                j -= 1
+            while j > 0 and top[j - 1] < v:
+                top[j] = top[j - 1]
+                j -= 1
+            top[j] = v
+            if m < left:
+                m += 1
+    tot = 0.0
+    for j in range(m):
+        tot += top[j]
+    return 3.0 * tot * n * share
+
+
+@njit(cache=True)
+def _g_want(cards, ncards, still, exclude, b, bcols, hand, left, n, share, tcol, col, rank, block, D, negative,
+            fbuf):
+    """CryptoGreedyBot._want_trick: how much better the round looks if this trick is won."""
+    new = 0
+    newcols = 0
+    for j in range(ncards):
+        if block[cards[j]]:
+            new += 1
+            newcols |= 1 << col[cards[j]]
+    more = still * share
+    b_win = (b + new) + more
+    k_win = _popcount(bcols | newcols) + 0.7 * more
+    future = _g_future(hand, exclude, left, n, share, tcol, col, rank, D, fbuf)
+    return _g_plan(b_win, k_win, future, negative) - _g_plan(b, _popcount(bcols), future, negative)
+
+
+@njit(cache=True)
+def _pick(rng, keys1, keys2, idx, m, lowest):
+    """The index among ``idx[:m]`` with the lowest (or highest) ``(keys1, keys2)``; ties at random."""
+    best = 0
+    nt = 0
+    ties = idx[MAX_LEGAL:]  # scratch space after the candidates
+    for j in range(m):
+        if j == 0:
+            best = 0
+            ties[0] = 0
+            nt = 1
+            continue
+        a1, a2 = keys1[j], keys2[j]
+        b1, b2 = keys1[best], keys2[best]
+        if lowest:
+            better = a1 < b1 or (a1 == b1 and a2 < b2)
+        else:
+            better = a1 > b1 or (a1 == b1 and a2 > b2)
+        if better:
+            best = j
+            ties[0] = j
+            nt = 1
+        elif a1 == b1 and a2 == b2:
+            ties[nt] = j
+            nt += 1
+    return idx[ties[_below(rng, nt)]]
+
+
+@njit(cache=True)
+def _share(me_hand, table, ntable, indicator, offered, won_cnt, won_b, nblocks, block, D, n):
+    """The share of block cards among the cards the seat has not seen (CryptoGreedyBot._read)."""
+    seen = me_hand
+    for j in range(ntable):
+        seen |= 1 << table[j]
+    seen |= 1 << indicator
+    if offered >= 0:
+        seen |= 1 << offered
+    nseen = _popcount(seen)
+    bseen = 0
+    for i in range(D):
+        if seen >> i & 1 and block[i]:
+            bseen += 1
+    wc = 0
+    wb = 0
+    for s in range(n):
+        wc += won_cnt[s]
+        wb += won_b[s]
+    unseen_cards = D - nseen - wc
+    unseen_blocks = nblocks - bseen - wb
+    ub = unseen_blocks if unseen_blocks > 0 else 0
+    return ub / (unseen_cards if unseen_cards > 1 else 1)
+
+
+# --------------------------------------------------------------------------- one game
+@njit(cache=True)
+def _game(seed, n, D, col, num, block, rank, rounds, first_opt, flags, bots, record,
+          chance, actions, legal_buf, legal_cnt, scores, starter):
+    """Play one game; fill ``chance`` (the chance stream, see ``cardwidgets.fast``), ``actions``,
+    ``scores``, ``starter`` and, with ``record``, the legal lists (``legal_cnt[a]`` actions at
+    position ``a``, one after the other in ``legal_buf``). Returns the length and the legal
+    lists' total size."""
+    rng = stream(seed)
+    first_mode, unified, white_high, negative = flags[0], flags[1], flags[2], flags[3]
+    nblocks = 0
+    for i in range(D):
+        nblocks += block[i]
+    hands = np.zeros(n, np.int64)
+    won_cnt = np.zeros(n, np.int64)
+    won_b = np.zeros(n, np.int64)
+    won_bm = np.zeros(n, np.int64)
+    totals = np.zeros(n, np.int64)
+    legal = np.empty(MAX_LEGAL, np.int64)
+    cards = np.empty(MAX_LEGAL, np.int64)
+    k1 = np.empty(MAX_LEGAL, np.float64)
+    k2 = np.empty(MAX_LEGAL, np.float64)
+    idx = np.empty(2 * MAX_LEGAL, np.int64)
+    table = np.empty(n, np.int64)
+    tmp = np.empty(n + 1, np.int64)
+    fbuf = np.empty(8, np.float64)
+    na = 0
+    nl = 0
+    perm = np.empty(D, np.int64)
+    nc = 0
+    if first_opt < 0:  # C2.5: first_player='random' is the engine's first chance decision
+        first = _below(rng, n)
+        chance[0] = -1
+        chance[1] = first
+        nc = 2
+    else:
+        first = first_opt
+    starter[0] = first
+    for rnd in range(rounds):
+        permutation(rng, perm, D)  # C4.1: the shuffle of the sorted deck
+        chance[nc] = D
+        for i in range(D):
+            chance[nc + 1 + i] = perm[i]
+        nc += 1 + D
+        for s in range(n):
+            hands[s] = 0
+            won_cnt[s] = 0
+            won_b[s] = 0
+            won_bm[s] = 0
+        for j in range(6 * n):
+            hands[(first + j % n) % n] |= 1 << perm[j]
+        indicator = perm[6 * n]
+        tcol = col[indicator]
+        for trick in range(1, 7):
+            left = 6 - trick
+            f = first
+            # ---- offer (C5.1)
+            m = _cards(hands[f], cards)
+            for j in range(m):
+                legal[j] = REVEAL * 64 + cards[j]
+            if bots[f] == 0 or m == 1:
+                ch = _below(rng, m) if m > 1 else 0
+            else:
+                share = _share(hands[f], table, 0, indicator, -1, won_cnt, won_b, nblocks, block, D, n)
+                going = _g_want(tmp, 0, n, -1, won_b[f], won_bm[f], hands[f], left, n, share, tcol, col, rank,
+                                block, D, negative, fbuf) > 0
+                for j in range(m):
+                    c = cards[j]
+                    idx[j] = j
+                    wc = _g_chance(c, tcol, col, rank)
+                    if going:
+                        k1[j] = wc
+                        k2[j] = block[c]
+                    else:
+                        alone = 1
+                        for i in range(D):
+                            if i != c and hands[f] >> i & 1 and col[i] == col[c]:
+                                alone = 0
+                        # max of (alone, -chance, not block): as a min of the negated keys
+                        k1[j] = -(alone * 10.0) + wc
+                        k2[j] = block[c]
+                ch = _pick(rng, k1, k2, idx, m, True) if going else _pick(rng, k1, k2, idx, m, True)
+            if record:
+                for j in range(m):
+                    legal_buf[nl + j] = legal[j]
+                legal_cnt[na] = m
+                nl += m
+            offered = cards[ch]
+            actions[na] = legal[ch]
+            na += 1
+            hands[f] &= ~(1 << offered)
+            # ---- declarations (C5.2, C5.4)
+            dec = -1
+            for i in range(1, n):
+                s = (f + i) % n
+                legal[0] = WANT * 64
+                legal[1] = PASS * 64
+                if bots[s] == 0:
+                    ch = _below(rng, 2)
+                else:
+                    share = _share(hands[s], table, 0, indicator, offered, won_cnt, won_b, nblocks, block, D, n)
+                    tmp[0] = offered
+                    gain = _g_want(tmp, 1, n - 1, -1, won_b[s], won_bm[s], hands[s], left, n, share, tcol, col,
+                                   rank, block, D, negative, fbuf)
+                    chn = _g_chance(offered, tcol, col, rank)
+                    ch = 0 if ((gain > 0 and chn >= 0.5) or (gain < 0 and chn <= 0.15)) else 1
+                if record:
+                    legal_buf[nl] = legal[0]
+                    legal_buf[nl + 1] = legal[1]
+                    legal_cnt[na] = 2
+                    nl += 2
+                actions[na] = legal[ch]
+                na += 1
+                if ch == 0:
+                    dec = s
+                    if first_mode:
+                        break
+            # ---- the give (C5.5) and the lead (C5.3, C5.6)
+            if dec >= 0:
+                m = _cards(hands[dec], cards)
+                for j in range(m):
+                    legal[j] = GIVE * 64 + cards[j]
+                if bots[dec] == 0 or m == 1:
+                    ch = _below(rng, m) if m > 1 else 0
+                else:
+                    share = _share(hands[dec], table, 0, indicator, offered, won_cnt, won_b, nblocks, block, D, n)
+                    tmp[0] = offered
+                    going = _g_want(tmp, 1, n - 1, -1, won_b[dec], won_bm[dec], hands[dec], left, n, share, tcol,
+                                    col, rank, block, D, negative, fbuf) > 0
+                    for j in range(m):
+                        c = cards[j]
+                        idx[j] = j
+                        wc = _g_chance(c, tcol, col, rank)
+                        if going:
+                            short = 0
+                            for i in range(D):
+                                if hands[dec] >> i & 1 and col[i] == col[c]:
+                                    short += 1
+                            k1[j] = wc
+                            k2[j] = short
+                        else:
+                            k1[j] = wc
+                            k2[j] = 0.0
+                    ch = _pick(rng, k1, k2, idx, m, going)
+                if record:
+                    for j in range(m):
+                        legal_buf[nl + j] = legal[j]
+                    legal_cnt[na] = m
+                    nl += m
+                g = cards[ch]
+                actions[na] = legal[ch]
+                na += 1
+                hands[dec] &= ~(1 << g)
+                hands[f] |= 1 << g
+                leader = dec
+            else:
+                leader = f
+            # ---- following (C6) and the winner (C7)
+            lead_col = col[offered]
+            table[0] = offered
+            best = _key(offered, lead_col, tcol, col, num, white_high)
+            win = leader
+            for i in range(1, n):
+                s = (leader + i) % n
+                fm = _follow_mask(hands[s], lead_col, tcol, col, D, unified)
+                m = _cards(fm if fm else hands[s], cards)  # C6.3: follow the lead colour if you can
+                for j in range(m):
+                    legal[j] = PLAY * 64 + cards[j]
+                if bots[s] == 0 or m == 1:
+                    ch = _below(rng, m) if m > 1 else 0
+                else:
+                    ch = _g_follow(rng, cards, m, table, i, best, lead_col, tcol, col, num, rank, block, hands[s],
+                                   won_b[s], won_bm[s], won_cnt, won_b, indicator, nblocks, left, n, D, white_high,
+                                   negative, k1, k2, idx, tmp, fbuf)
+                if record:
+                    for j in range(m):
+                        legal_buf[nl + j] = legal[j]
+                    legal_cnt[na] = m
+                    nl += m
+                c = cards[ch]
+                actions[na] = legal[ch]
+                na += 1
+                hands[s] &= ~(1 << c)
+                table[i] = c
+                key = _key(c, lead_col, tcol, col, num, white_high)
+                if key >= best:  # C7.2: an equal card played later wins
+                    best = key
+                    win = s
+            # ---- the trick's cards go to the winner (C8.1)
+            won_cnt[win] += n
+            for i in range(n):
+                if block[table[i]]:
+                    won_b[win] += 1
+                    won_bm[win] |= 1 << col[table[i]]
+            first = win
+        for s in range(n):
+            totals[s] += _round_score(won_b[s], won_bm[s], negative)
+    for s in range(n):
+        scores[s] = totals[s]
+    return na, nl
+
+
+@njit(cache=True)
+def _g_follow(rng, cards, m, table, pos0, best, lead_col, tcol, col, num, rank, block, hand, b, bcols, won_cnt, won_b,
+              indicator, nblocks, left, n, D, white_high, negative, k1, k2, idx, tmp, fbuf):
+    """CryptoGreedyBot._follow: the index in ``cards[:m]`` to play at table position ``pos0``."""
+    share = _share(hand, table, pos0, indicator, -1, won_cnt, won_b, nblocks, block, D, n)
+    still = n - (pos0 + 1)
+    # The winners: (class, number) at least the best so far (a later equal card wins, C7.2).
+    nw = 0
+    first_w = -1
+    for j in range(m):
+        if _key(cards[j], lead_col, tcol, col, num, white_high) >= best:
+            nw += 1
+            if first_w < 0:
+                first_w = j
+    if nw > 0:
+        for j in range(pos0):
+            tmp[j] = table[j]
+        tmp[pos0] = cards[first_w]
+        if _g_want(tmp, pos0 + 1, still, cards[first_w], b, bcols, hand, left, n, share, tcol, col, rank, block, D,
+                   negative, fbuf) > 0:
+            k = 0
+            for j in range(m):
+                key = _key(cards[j], lead_col, tcol, col, num, white_high)
+                if key >= best:
+                    idx[k] = j
+                    k1[k] = key
+                    k2[k] = 0.0
+                    k += 1
+            return _pick(rng, k1, k2, idx, k, still == 0)
+    if nw < m:
+        fut = _g_future(hand, -1, left, n, share, tcol, col, rank, D, fbuf)
+        k = 0
+        for j in range(m):
+            c = cards[j]
+            if _key(c, lead_col, tcol, col, num, white_high) < best:
+                idx[k] = j
+                k1[k] = _g_chance(c, tcol, col, rank)
+                k2[k] = block[c] if fut > 0.5 else 1 - block[c]
+                k += 1
+        return _pick(rng, k1, k2, idx, k, fut > 0.5)
+    k = 0
+    for j in range(m):
+        idx[k] = j
+        k1[k] = _key(cards[j], lead_col, tcol, col, num, white_high)
+        k2[k] = 0.0
+        k += 1
+    return _pick(rng, k1, k2, idx, k, True)
+
+
+@njit(cache=True)
+def _batch(seeds, n, D, col, num, block, rank, rounds, first_opt, flags, bots, record,
+           chance, actions, lengths, legal_buf, legal_cnt, legal_len, scores, starter):
+    for g in range(seeds.shape[0]):
+        na, nl = _game(seeds[g], n, D, col, num, block, rank, rounds, first_opt, flags, bots, record,
+                       chance[g], actions[g], legal_buf[g], legal_cnt[g], scores[g], starter[g:g + 1])
+        lengths[g] = na
+        legal_len[g] = nl
+
+
+
+
+# --------------------------------------------------------------------------- from Python
+COVERAGE = Coverage(
+    modes={"standard": ref.PLAYERS},
+    # Every option: each one only changes the tables below or a switch of the kernel.
+    options={opt.name: None for opt in ref.SPEC.options},
+    bots={"random": "random", "greedy": "greedy"},
+)
+
+
+def chance_width(tables: Tables) -> int:
+    """The length of a game's chance stream: the random first player, then one shuffle per round."""
+    return (2 if tables.first < 0 else 0) + tables.rounds * (len(tables.deck) + 1)
+
+
+def _kernel_bots(bots: Sequence[str]) -> np.ndarray:
+    return np.array([BOTS[b] for b in bots], dtype=np.int64)
+
+
+def run(tables: Tables, seeds: Sequence[int] | np.ndarray, bots: Sequence[str], *,
+        record: bool = False) -> dict[str, np.ndarray]:
+    """Play one game per seed; the kernel's arrays (one row per game). With ``record``, also the
+    legal lists at every position."""
+    n = tables.players
+    seeds = np.asarray(seeds, dtype=np.int64)
+    g = len(seeds)
+    D = len(tables.deck)
+    top = max_actions(n, tables.rounds)
+    out = {
+        # every entry of a game's chance stream is written; of its actions, the first ``lengths``
+        "chance": np.empty((g, chance_width(tables)), np.int16),
+        "actions": np.empty((g, top), np.int16),
+        "lengths": np.zeros(g, np.int64),
+        "scores": np.zeros((g, n), np.int64),
+        "starter": np.zeros(g, np.int64),
+        "legal_buf": np.zeros((g, top * MAX_LEGAL if record else 1), np.int16),
+        "legal_cnt": np.zeros((g, top if record else 1), np.int64),
+        "legal_len": np.zeros(g, np.int64),
+    }
+    _batch(seeds, n, D, tables.col, tables.num, tables.block, tables.rank, tables.rounds, tables.first,
+           tables.flags, _kernel_bots(bots), record, out["chance"], out["actions"], out["lengths"],
+           out["legal_buf"], out["legal_cnt"], out["legal_len"], out["scores"], out["starter"])
+    return out
+
+
+_TABLES: dict[tuple, Tables] = {}
+
+
+def tables_for(players: int, options: Mapping[str, Any]) -> Tables:
+    """The (cached) tables of a player count and a resolved option set."""
+    key = (players, repr(sorted(options.items())))
+    hit = _TABLES.get(key)
+    if hit is None:
+        hit = Tables(players, options)
+        if len(_TABLES) < 256:
+            _TABLES[key] = hit
+    return hit
+
+
+def decode_table(tables: Tables) -> tuple[str, ...]:
+    """Action code -> reference notation."""
+    out = [""] * (5 * 64)
+    for code in range(5 * 64):
+        kind, card = divmod(code, 64)
+        if kind in (WANT, PASS):
+            out[code] = "want" if kind == WANT else "pass"
+        elif card < len(tables.deck):
+            out[code] = str(tables.action(code))
+    return tuple(out)
+
+
+def _reasons(tables: Tables, scores: np.ndarray, winners: np.ndarray) -> list[str]:
+    """``outcome().reason`` of each game, worded as the engine words it (C10.1)."""
+    st = ref.new_game(players=tables.players, seed=0, **tables.options)
+    names = [st.seat_label(s) for s in range(tables.players)]
+    rounds = ref.plural(tables.rounds, "round")
+
+    def word(best: int, *win: int) -> str:
+        points = ref._points(best)
+        ws = [s for s, w in enumerate(win) if w]
+        if len(ws) == 1:
+            return f"{names[ws[0]]} wins with {points}, the highest total after {rounds} (rule C10.1)"
+        who = ", ".join(names[s] for s in ws[:-1]) + f" and {names[ws[-1]]}"
+        return f"{who} share the win with {points} each, the highest total after {rounds} (rule C10.1)"
+
+    return worded(np.column_stack([scores.max(axis=1), winners]), word)
+
+
+def play(seeds: np.ndarray, players: int, mode: str, options: Mapping[str, Any], bots: Sequence[str],
+         legal: bool = False) -> Batch:
+    """The lane's entry point (see ``cardwidgets.fast``): one game per seed; with ``legal``, the
+    legal lists of every position too."""
+    tables = tables_for(players, options)
+    out = run(tables, seeds, bots, record=legal)
+    g = len(seeds)
+    lengths = out["lengths"]
+    scores = out["scores"]
+    winners = scores == scores.max(axis=1, keepdims=True)
+    width = out["chance"].shape[1]
+    batch = Batch(
+        game=GAME, players=players, mode=mode, options=dict(options), bots=tuple(bots),
+        seeds=np.asarray(seeds, dtype=np.int64), starter=out["starter"], winners=winners, scores=scores,
+        length=lengths, aborted=np.zeros(g, bool), reasons=_reasons(tables, scores, winners),
+        actions=flat(out["actions"], lengths).astype(np.int32), action_start=starts(lengths),
+        chance=out["chance"].reshape(-1), chance_start=np.arange(g + 1, dtype=np.int64) * width,
+        decode=tables.decode,
+    )
+    if legal:
+        batch.legal = flat(out["legal_buf"], out["legal_len"]).astype(np.int32)
+        batch.legal_start = starts(flat(out["legal_cnt"], lengths))
+    return batch
+

@@ -1,0 +1,1409 @@
+"""Yadokarick in the fast lane: the rules of ``cardwidgets.games.yadokarick`` as numba kernels.
+
+Covered: the standard mode (3 to 7 players) with the standard and advanced card sets
+and every option but ``placement_order="choose"`` (its captors order their captured
+cards, which the lane does not play); the duo mode (2 players and the NPC) and the solo
+mode, each with every option. Bots: ``random`` and ``greedy`` (also named
+``solo_greedy``): the heuristics of :class:`cardwidgets.bots.yadokarick.YadokarickGreedyBot`,
+that is the same Monte Carlo look at the trick and the same values with ties broken
+uniformly at random, and in solo the hint (:func:`cardwidgets.games.yadokarick.hint_from_view`),
+which draws nothing at random, so the lane plays the reference bot's very moves.
+
+A card is the engine's card id (``2 * (number - 1) + colour``, green 0, pink 1). An
+action code is the card id for a play, ``72 + delta + 1`` for a marker move; in solo
+see the codes above :func:`_accepts`. A game is recorded as its shuffles, as
+:class:`cardwidgets.core.Recorded` takes them: the cards in use once a round
+(standard), once (duo), each colour's deck (solo); and its actions.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+from numba import njit
+
+from ..core import number as ref_number
+from ..core import plural as ref_plural
+from ..games import yadokarick as ref
+from ..games.yadokarick import cards as refcards
+from . import Batch, Coverage
+from ._arrays import flat, starts, worded
+from ._rng import below, permutation, stream
+
+GAME = "yadokarick"
+MOVE0 = 72  # codes 72, 73, 74: move left, stay, right
+NPC = 2
+BOTS = {"random": 0, "greedy": 1}
+#: Where a card is (``loc``): a seat's hand is the seat number.
+HOUSE, COLLAPSED, DISCARD, TRICK, ASIDE, NPC_DECK, OUT = 10, 20, 30, 40, 50, 60, 99
+#: The greedy bot's expected house growth per remaining trick (bots.yadokarick._GAIN).
+GAIN3, GAIN, GAIN_DUO = 3.0, 2.4, 1.3
+SAMPLES = 10
+HOUSE_CAP = 48
+
+
+# --------------------------------------------------------------------------- helpers
+@njit(cache=True)
+def _below(rng, n):
+    return np.int64(below(rng, n))
+
+
+@njit(cache=True)
+def _round(x):
+    """Python's ``round(x)`` of a float: halves to even."""
+    r = np.floor(x)
+    d = x - r
+    if d > 0.5:
+        r += 1.0
+    elif d == 0.5:
+        if r % 2.0 != 0.0:
+            r += 1.0
+    return np.int64(r)
+
+
+@njit(cache=True)
+def _round_score(h, f, t):
+    """Y10.2, Y10.3."""
+    if h < t:
+        base = h
+    elif h == t:
+        base = h + 5
+    else:
+        base = t - h
+    return base - f
+
+
+@njit(cache=True)
+def _build(who, got, ng, house, hlen, coll, roofed, size, roof, limit, roofs_apply, loc):
+    """Y8.2-Y8.7: place ``got[:ng]`` on an unroofed house (roof cards last), collapse, roof."""
+    has_roof = False
+    for j in range(ng):
+        if roof[got[j]]:
+            has_roof = True
+    k = hlen[who]
+    for j in range(ng):
+        if not roof[got[j]]:
+            house[who, k] = got[j]
+            k += 1
+    if has_roof:
+        for j in range(ng):
+            if roof[got[j]]:
+                house[who, k] = got[j]
+                k += 1
+    for j in range(hlen[who], k):
+        loc[house[who, j]] = HOUSE
+    over = k - limit
+    if over > 0:
+        for j in range(over):
+            coll[who] += size[house[who, j]]
+            loc[house[who, j]] = COLLAPSED + who
+        for j in range(over, k):
+            house[who, j - over] = house[who, j]
+        k -= over
+    hlen[who] = k
+    if roofs_apply and has_roof:
+        roofed[who] = 1
+
+
+@njit(cache=True)
+def _house_size(who, house, hlen, size):
+    h = 0
+    for j in range(hlen[who]):
+        h += size[house[who, j]]
+    return h
+
+
+@njit(cache=True)
+def _remove(hand, hcnt, s, j):
+    for i in range(j, hcnt[s] - 1):
+        hand[s, i] = hand[s, i + 1]
+    hcnt[s] -= 1
+
+
+@njit(cache=True)
+def _sample_into(rng, pool, npool, k, out, off):
+    """``random.sample(pool, k)`` into ``out[off:off + k]``: a uniformly random ordered choice."""
+    for i in range(k):
+        j = i + _below(rng, npool - i)
+        t = pool[i]
+        pool[i] = pool[j]
+        pool[j] = t
+        out[off + i] = pool[i]
+
+
+@njit(cache=True)
+def _pool(me, cards, loc, coll_public, pool):
+    """The cards ``me`` has not seen (bots.yadokarick._unseen): the other hands, the cards set
+    aside, the NPC deck, and collapsed cards of others when only their count is public."""
+    m = 0
+    for c in cards:
+        l = loc[c]
+        if (l < 10 and l != me) or l == ASIDE or l == NPC_DECK or \
+                (not coll_public and l >= COLLAPSED and l < COLLAPSED + 10 and l - COLLAPSED != me):
+            pool[m] = c
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def _pick_max(rng, vals, m):
+    """The index of the largest of ``vals[:m]``, ties at random."""
+    best = vals[0]
+    for j in range(1, m):
+        if vals[j] > best:
+            best = vals[j]
+    nt = 0
+    for j in range(m):
+        if vals[j] == best:
+            nt += 1
+    r = _below(rng, nt) if nt > 1 else 0
+    for j in range(m):
+        if vals[j] == best:
+            if r == 0:
+                return j
+            r -= 1
+    return 0
+
+
+# --------------------------------------------------------------------------- standard: judging (Y5, Y6)
+@njit(cache=True)
+def _judge_me(cards, n, me_pos, size, capture_all, got):
+    """Judge a complete trick for the player at ``me_pos``: ``(cards it captures into got,
+    whether it moves the marker)`` (cards.judge_standard)."""
+    low = 999
+    for i in range(n):
+        if cards[i] >> 1 < low:
+            low = cards[i] >> 1
+    mover = cards[me_pos] >> 1 == low
+    ng = 0
+    if n == 3:
+        hi = 0
+        for i in range(n):
+            if cards[i] > cards[hi]:
+                hi = i
+        if hi == me_pos:
+            smax = 0
+            for i in range(n):
+                if size[cards[i]] > smax:
+                    smax = size[cards[i]]
+            for i in range(n):
+                if capture_all or size[cards[i]] == smax:
+                    got[ng] = cards[i]
+                    ng += 1
+        return ng, mover
+    colour = cards[me_pos] & 1
+    hi = -1
+    smax = 0
+    for i in range(n):
+        c = cards[i]
+        if c & 1 == colour:
+            if hi < 0 or c > cards[hi]:
+                hi = i
+            if size[c] > smax:
+                smax = size[c]
+    if hi == me_pos:
+        for i in range(n):
+            c = cards[i]
+            if c & 1 == colour and size[c] == smax:
+                got[ng] = c
+                ng += 1
+    return ng, mover
+
+
+@njit(cache=True)
+def _std_value(house, coll, roofed, target, left, gain):
+    """YadokarickGreedyBot._value."""
+    if roofed:
+        return float(_round_score(house, coll, target))
+    e = house + gain * left
+    if e <= target:
+        return e - coll
+    return 2 * (target - e) - coll
+
+
+@njit(cache=True)
+def _std_greedy_play(rng, me, n, hand, hcnt, trick, npos, cards, loc, size, roof, house, hlen, coll, roofed,
+                     marker, trick_no, limit, capture_all, coll_public, gain, pool, draws, full, got, vals):
+    """YadokarickGreedyBot._play: the index in the hand of the card to play."""
+    rest = n - npos - 1
+    npool = _pool(me, cards, loc, coll_public, pool)
+    left = 10 - trick_no
+    h0 = _house_size(me, house, hlen, size)
+    f0 = coll[me]
+    r0 = roofed[me]
+    samples = 1 if rest == 0 else SAMPLES
+    for d in range(samples):
+        if rest <= npool:
+            _sample_into(rng, pool, npool, rest, draws, d * 8)
+        else:
+            for i in range(rest):
+                draws[d * 8 + i] = pool[i]
+    m = hcnt[me]
+    for j in range(npos):
+        full[j] = trick[j]
+    for a in range(m):
+        full[npos] = hand[me, a]
+        total = 0.0
+        for d in range(samples):
+            for i in range(rest):
+                full[npos + 1 + i] = draws[d * 8 + i]
+            ng, mover = _judge_me(full, n, npos, size, capture_all, got)
+            h = h0
+            f = f0
+            r = r0
+            if ng > 0 and not r0:
+                # stack = house + sorted(got, key=roof): collapse from the bottom
+                k = hlen[me] + ng
+                over = k - limit
+                hs = 0
+                idx = 0
+                has_roof = 0
+                for j in range(hlen[me]):
+                    c = house[me, j]
+                    if idx < over:
+                        f += size[c]
+                    else:
+                        hs += size[c]
+                    idx += 1
+                for pas in range(2):
+                    for j in range(ng):
+                        c = got[j]
+                        if (roof[c] != 0) == (pas == 1):
+                            if pas == 1:
+                                has_roof = 1
+                            if idx < over:
+                                f += size[c]
+                            else:
+                                hs += size[c]
+                            idx += 1
+                h = hs
+                r = has_roof
+            t = marker
+            if mover:
+                e = float(h) if r else h + gain * left
+                step = _round(e - marker)
+                t = marker + (1 if step > 1 else (-1 if step < -1 else step))
+            total += _std_value(h, f, r, t, left, gain)
+        vals[a] = total / samples
+    return _pick_max(rng, vals, m)
+
+
+# --------------------------------------------------------------------------- standard: one game
+@njit(cache=True)
+def _std_game(seed, n, cards, size, roof, rounds, dealer, rotate, reset, mstart, lo, hi, capture_all, limit,
+              last_entitled, coll_public, bots, record, chance, actions, legal_buf, legal_cnt, scores, starter):
+    rng = stream(seed)
+    C = cards.shape[0]
+    gain = GAIN3 if n == 3 else GAIN
+    hand = np.zeros((n, 10), np.int64)
+    hcnt = np.zeros(n, np.int64)
+    house = np.zeros((n, HOUSE_CAP), np.int64)
+    hlen = np.zeros(n, np.int64)
+    coll = np.zeros(n, np.int64)
+    roofed = np.zeros(n, np.int64)
+    totals = np.zeros(n, np.int64)
+    loc = np.full(72, OUT, np.int64)
+    perm = np.empty(C, np.int64)
+    trick = np.empty(n, np.int64)
+    got = np.empty(8, np.int64)
+    pool = np.empty(72, np.int64)
+    draws = np.empty(SAMPLES * 8, np.int64)
+    full = np.empty(8, np.int64)
+    vals = np.empty(10, np.float64)
+    legal = np.empty(10, np.int64)
+    movers = np.empty(2, np.int64)
+    moved = np.empty(2, np.int64)
+    na = 0
+    nl = 0
+    nc = 0
+    marker = mstart
+    starter[0] = (dealer + 1) % n
+    for rnd in range(rounds):
+        # Y2.6: shuffle the cards in use, deal 10 each from the dealer's left, set the rest aside
+        permutation(rng, perm, C)
+        chance[nc] = C
+        for i in range(C):
+            chance[nc + 1 + i] = perm[i]
+        nc += 1 + C
+        for c in range(72):
+            loc[c] = OUT
+        start = (dealer + 1) % n
+        for s in range(n):
+            hcnt[s] = 0
+            hlen[s] = 0
+            coll[s] = 0
+            roofed[s] = 0
+        for p in range(C):
+            c = cards[perm[p]]
+            if p < 10 * n:
+                s = (start + p % n) % n
+                k = hcnt[s]
+                while k > 0 and hand[s, k - 1] > c:  # a hand is kept in card order
+                    hand[s, k] = hand[s, k - 1]
+                    k -= 1
+                hand[s, k] = c
+                hcnt[s] += 1
+                loc[c] = s
+            else:
+                loc[c] = ASIDE
+        if rnd == 0 or reset:
+            marker = mstart
+        leader = start
+        for trick_no in range(1, 11):
+            # Y4.2: everyone plays a card, any card
+            for i in range(n):
+                s = (leader + i) % n
+                m = hcnt[s]
+                if bots[s] == 0 or m == 1:
+                    ch = _below(rng, m) if m > 1 else 0
+                else:
+                    ch = _std_greedy_play(rng, s, n, hand, hcnt, trick, i, cards, loc, size, roof, house, hlen,
+                                          coll, roofed, marker, trick_no, limit, capture_all, coll_public, gain,
+                                          pool, draws, full, got, vals)
+                if record:
+                    for j in range(m):
+                        legal_buf[nl + j] = hand[s, j]
+                    legal_cnt[na] = m
+                    nl += m
+                c = hand[s, ch]
+                actions[na] = c
+                na += 1
+                _remove(hand, hcnt, s, ch)
+                trick[i] = c
+                loc[c] = TRICK
+            # Y5 / Y6: the movers and the captures
+            low = 999
+            for i in range(n):
+                if trick[i] >> 1 < low:
+                    low = trick[i] >> 1
+            nm = 0
+            for i in range(n):
+                if trick[i] >> 1 == low:
+                    movers[nm] = (leader + i) % n
+                    nm += 1
+            if n == 3:
+                hp = 0
+                smax = 0
+                for i in range(n):
+                    if trick[i] > trick[hp]:
+                        hp = i
+                    if size[trick[i]] > smax:
+                        smax = size[trick[i]]
+                ng = 0
+                for i in range(n):
+                    if capture_all or size[trick[i]] == smax:
+                        got[ng] = trick[i]
+                        ng += 1
+                who = (leader + hp) % n
+                if roofed[who]:
+                    for j in range(ng):
+                        loc[got[j]] = DISCARD
+                else:
+                    _build(who, got, ng, house, hlen, coll, roofed, size, roof, limit, True, loc)
+            else:
+                # captors in play order: each colour's highest card takes that colour's largest size
+                gp = -1
+                pp = -1
+                gs = 0
+                ps = 0
+                for i in range(n):
+                    c = trick[i]
+                    if c & 1:
+                        if pp < 0 or c > trick[pp]:
+                            pp = i
+                        if size[c] > ps:
+                            ps = size[c]
+                    else:
+                        if gp < 0 or c > trick[gp]:
+                            gp = i
+                        if size[c] > gs:
+                            gs = size[c]
+                first_pos = pp if gp < 0 else (gp if pp < 0 else min(gp, pp))
+                second_pos = -1 if (gp < 0 or pp < 0) else max(gp, pp)
+                for step in range(2):
+                    pos = first_pos if step == 0 else second_pos
+                    if pos < 0:
+                        continue
+                    colour = trick[pos] & 1
+                    smax = ps if colour else gs
+                    ng = 0
+                    for i in range(n):
+                        c = trick[i]
+                        if c & 1 == colour and size[c] == smax:
+                            got[ng] = c
+                            ng += 1
+                    who = (leader + pos) % n
+                    if roofed[who]:  # Y8.6: a roofed house takes nothing, its captures are discarded
+                        for j in range(ng):
+                            loc[got[j]] = DISCARD
+                    else:
+                        _build(who, got, ng, house, hlen, coll, roofed, size, roof, limit, True, loc)
+            for i in range(n):
+                if loc[trick[i]] == TRICK:
+                    loc[trick[i]] = DISCARD
+            # Y7: the movers, in play order
+            nmoved = 0
+            for k in range(nm):
+                p = movers[k]
+                m = 0
+                if marker > lo:
+                    legal[m] = MOVE0
+                    m += 1
+                if marker < hi:
+                    legal[m] = MOVE0 + 2
+                    m += 1
+                legal[m] = MOVE0 + 1
+                m += 1
+                if bots[p] == 0 or m == 1:
+                    ch = _below(rng, m) if m > 1 else 0
+                else:
+                    h = _house_size(p, house, hlen, size)
+                    want = float(h) if roofed[p] else h + gain * (10 - trick_no)
+                    # min of (distance to the house size expected, |move|), ties at random
+                    bj = 0
+                    nt = 0
+                    for j in range(m):
+                        d = legal[j] - MOVE0 - 1
+                        k1 = abs(marker + d - want)
+                        b1 = abs(marker + legal[bj] - MOVE0 - 1 - want)
+                        if j == 0 or k1 < b1 or (k1 == b1 and abs(d) < abs(legal[bj] - MOVE0 - 1)):
+                            bj = j
+                            nt = 1
+                            vals[0] = j
+                        elif k1 == b1 and abs(d) == abs(legal[bj] - MOVE0 - 1):
+                            vals[nt] = j
+                            nt += 1
+                    ch = np.int64(vals[_below(rng, nt)]) if nt > 1 else bj
+                if record:
+                    for j in range(m):
+                        legal_buf[nl + j] = legal[j]
+                    legal_cnt[na] = m
+                    nl += m
+                actions[na] = legal[ch]
+                na += 1
+                d = legal[ch] - MOVE0 - 1
+                marker += d
+                if d != 0:
+                    moved[nmoved] = p
+                    nmoved += 1
+            # Y9: the last entitled mover leads (or the last who really moved)
+            if last_entitled or nmoved == 0:
+                leader = movers[nm - 1]
+            else:
+                leader = moved[nmoved - 1]
+        # Y10: the round's scores
+        for s in range(n):
+            totals[s] += _round_score(_house_size(s, house, hlen, size), coll[s], marker)
+        if rotate:
+            dealer = (dealer + 1) % n
+    for s in range(n):
+        scores[s] = totals[s]
+    return na, nl
+
+
+# --------------------------------------------------------------------------- duo (Y13)
+@njit(cache=True)
+def _duo_winners(h0, h1, t):
+    """cards.duo_winner_seats as a bit mask of the winning players (Y13.10)."""
+    b0 = h0 > t
+    if b0 == (h1 > t):
+        if h0 == h1:
+            return 3
+        if b0:
+            return 1 if h0 < h1 else 2
+        return 1 if h0 > h1 else 2
+    return 2 if b0 else 1
+
+
+@njit(cache=True)
+def _duo_greedy_play(rng, me, hand, hcnt, trick, twho, npos, order, lead, cards, loc, size, roof, house, hlen,
+                     roofed, trick_no, limit, roofs_apply, coll_public, pool, draws, full, vals):
+    """YadokarickGreedyBot._duo_play: the index in the hand of the card to play."""
+    other = 1 - me
+    left = 10 - trick_no
+    rest = 3 - npos - 1
+    npool = _pool(me, cards, loc, coll_public, pool)
+    samples = 1 if rest == 0 else SAMPLES
+    for d in range(samples):
+        _sample_into(rng, pool, npool, rest, draws, d * 8)
+    seats = np.empty(3, np.int64)
+    for j in range(npos):
+        full[j] = trick[j]
+        seats[j] = twho[j]
+    seats[npos] = me
+    for i in range(rest):
+        seats[npos + 1 + i] = order[(lead + npos + 1 + i) % 3]
+    sizes0 = np.empty(3, np.int64)
+    for w in range(3):
+        sizes0[w] = _house_size(w, house, hlen, size)
+    hs = np.empty(3, np.int64)
+    rf = np.empty(3, np.int64)
+    est = np.empty(3, np.float64)
+    m = hcnt[me]
+    for a in range(m):
+        full[npos] = hand[me, a]
+        total = 0.0
+        for d in range(samples):
+            for i in range(rest):
+                full[npos + 1 + i] = draws[d * 8 + i]
+            cpos = 0
+            smax = 0
+            for i in range(3):
+                if full[i] > full[cpos]:
+                    cpos = i
+                if size[full[i]] > smax:
+                    smax = size[full[i]]
+            captor = seats[cpos]
+            for w in range(3):
+                hs[w] = sizes0[w]
+                rf[w] = roofed[w]
+            if not rf[captor]:
+                # stack = house + sorted(got, key=roof), then its top ``limit`` cards
+                k = hlen[captor]
+                ng = 0
+                has_roof = 0
+                for i in range(3):
+                    if size[full[i]] == smax:
+                        ng += 1
+                        if roof[full[i]]:
+                            has_roof = 1
+                total_len = k + ng
+                skip = total_len - limit
+                h = 0
+                idx = 0
+                for j in range(k):
+                    if idx >= skip:
+                        h += size[house[captor, j]]
+                    idx += 1
+                for pas in range(2):
+                    for i in range(3):
+                        c = full[i]
+                        if size[c] == smax and (roof[c] != 0) == (pas == 1):
+                            if idx >= skip:
+                                h += size[c]
+                            idx += 1
+                hs[captor] = h
+                rf[captor] = 1 if (has_roof and roofs_apply) else 0
+            for w in range(3):
+                est[w] = float(hs[w]) if rf[w] else hs[w] + GAIN_DUO * left
+            t = est[NPC]
+            win = _duo_winners(_round(est[0]), _round(est[1]), _round(t))
+            score = 1.0 if win == (1 << me) else (0.5 if win == 3 else 0.0)
+            mine = est[me]
+            theirs = est[other]
+            closeness = -(abs(t - mine) + (6 if mine > t else 0)) + 0.5 * (abs(t - theirs) + (6 if theirs > t else 0))
+            total += score + 0.15 * closeness
+        vals[a] = total / samples
+    return _pick_max(rng, vals, m)
+
+
+@njit(cache=True)
+def _duo_game(seed, cards, size, roof, order, limit, roofs_apply, coll_public, bots, record, chance, actions,
+              legal_buf, legal_cnt, scores, starter, hsizes):
+    rng = stream(seed)
+    C = cards.shape[0]
+    hand = np.zeros((2, 10), np.int64)
+    hcnt = np.zeros(2, np.int64)
+    house = np.zeros((3, HOUSE_CAP), np.int64)
+    hlen = np.zeros(3, np.int64)
+    coll = np.zeros(3, np.int64)
+    roofed = np.zeros(3, np.int64)
+    loc = np.full(72, OUT, np.int64)
+    perm = np.empty(C, np.int64)
+    deal = np.empty(C, np.int64)
+    trick = np.empty(3, np.int64)
+    twho = np.empty(3, np.int64)
+    got = np.empty(3, np.int64)
+    pool = np.empty(72, np.int64)
+    draws = np.empty(SAMPLES * 8, np.int64)
+    full = np.empty(8, np.int64)
+    vals = np.empty(10, np.float64)
+    # Y13.2, Y13.13: 10 cards to each player alternately, the first player in table order first
+    permutation(rng, perm, C)
+    chance[0] = C
+    for i in range(C):
+        chance[1 + i] = perm[i]
+        deal[i] = cards[perm[i]]
+    first = 0 if (order[0] == 0 or (order[0] == NPC and order[1] == 0)) else 1
+    for p in range(C):
+        c = deal[p]
+        if p < 20:
+            s = first if p % 2 == 0 else 1 - first
+            k = hcnt[s]
+            while k > 0 and hand[s, k - 1] > c:
+                hand[s, k] = hand[s, k - 1]
+                k -= 1
+            hand[s, k] = c
+            hcnt[s] += 1
+            loc[c] = s
+        else:
+            loc[c] = NPC_DECK
+    top = 20  # the NPC deck's top card
+    lead = 0
+    na = 0
+    nl = 0
+    starter[0] = order[0] if order[0] != NPC else order[1]
+    for trick_no in range(1, 11):
+        for k in range(3):
+            who = order[(lead + k) % 3]
+            twho[k] = who
+            if who == NPC:  # Y13.5: the top card of the NPC deck
+                c = deal[top]
+                top += 1
+            else:
+                m = hcnt[who]
+                if bots[who] == 0 or m == 1:
+                    ch = _below(rng, m) if m > 1 else 0
+                else:
+                    ch = _duo_greedy_play(rng, who, hand, hcnt, trick, twho, k, order, lead, cards, loc, size, roof,
+                                          house, hlen, roofed, trick_no, limit, roofs_apply, coll_public, pool,
+                                          draws, full, vals)
+                if record:
+                    for j in range(m):
+                        legal_buf[nl + j] = hand[who, j]
+                    legal_cnt[na] = m
+                    nl += m
+                c = hand[who, ch]
+                actions[na] = c
+                na += 1
+                _remove(hand, hcnt, who, ch)
+            trick[k] = c
+            loc[c] = TRICK
+        # Y13.6: the highest number captures the cards of the largest size
+        pos = 0
+        smax = 0
+        for i in range(3):
+            if trick[i] > trick[pos]:
+                pos = i
+            if size[trick[i]] > smax:
+                smax = size[trick[i]]
+        ng = 0
+        for i in range(3):
+            if size[trick[i]] == smax:
+                got[ng] = trick[i]
+                ng += 1
+        who = twho[pos]
+        if not roofed[who]:  # Y8.6: a roofed house takes nothing
+            _build(who, got, ng, house, hlen, coll, roofed, size, roof, limit, roofs_apply, loc)
+        for i in range(3):
+            if loc[trick[i]] == TRICK:
+                loc[trick[i]] = DISCARD
+        lead = (lead + pos + 1) % 3  # Y13.8: the seat left of the captor leads
+    for w in range(3):
+        hsizes[w] = _house_size(w, house, hlen, size)
+    scores[0] = hsizes[0]
+    scores[1] = hsizes[1]
+    return na, nl
+
+
+# --------------------------------------------------------------------------- solo (Y14)
+# Action codes: place c on crab k: 4 * c + k; give up k: 288 + k; draw green / pink: 292, 293;
+# take c: 294 + c; decline: 366; the first row's colour green / pink: 367, 368.
+GIVEUP0, DRAW0, TAKE0, DECLINE, ROW0 = 288, 292, 294, 366, 367
+S_SETUP, S_COLOUR, S_TURN, S_REFILL, S_BONUS, S_OVER = range(6)
+
+
+@njit(cache=True)
+def _accepts(k, c, filled, roof, top, bottom, nonstrict):
+    """Y14.5-Y14.7: may card ``c`` go on crab ``k`` (its state: filled, roof mode, top, bottom)?"""
+    col = c & 1
+    if (k == 0 and col) or (k == 3 and not col):
+        return False
+    if not filled:
+        return True
+    ref = bottom if roof else top
+    if (k == 1 or k == 2) and (ref & 1) == col:
+        return False
+    if roof:
+        return (c >> 1 >= ref >> 1) if nonstrict else (c >> 1 > ref >> 1)
+    return c >> 1 <= ref >> 1
+
+
+@njit(cache=True)
+def _crab_accepts(k, c, crab, clen, roofm, nonstrict):
+    n = clen[k]
+    return _accepts(k, c, n > 0, roofm[k] != 0, crab[k, n - 1] if n else -1, crab[k, 0] if n else -1, nonstrict)
+
+
+@njit(cache=True)
+def _dfs(k, filled, roof, top, bottom, row, rlen, need, roofs, nonstrict):
+    """solo._dfs: can ``need`` row cards go on crab ``k`` one after another? A depth-first search
+    with its own stack (numba's disk cache does not take recursive functions)."""
+    fs = np.empty(8, np.int64)
+    rs = np.empty(8, np.int64)
+    ts = np.empty(8, np.int64)
+    bs = np.empty(8, np.int64)
+    us = np.empty(8, np.int64)
+    nxt = np.empty(8, np.int64)
+    d = 0
+    fs[0], rs[0], ts[0], bs[0], us[0], nxt[0] = filled, roof, top, bottom, 0, 0
+    while d >= 0:
+        i = nxt[d]
+        if i >= rlen:
+            d -= 1
+            continue
+        nxt[d] = i + 1
+        if us[d] >> i & 1:
+            continue
+        c = row[i]
+        if not _accepts(k, c, fs[d] != 0, rs[d] != 0, ts[d], bs[d], nonstrict):
+            continue
+        if need - d == 1:
+            return True
+        if not fs[d]:
+            t, b = c, c
+        elif rs[d]:
+            t, b = ts[d], c
+        else:
+            t, b = c, bs[d]
+        d += 1
+        fs[d] = 1
+        rs[d] = 1 if (rs[d - 1] or roofs[c]) else 0
+        ts[d] = t
+        bs[d] = b
+        us[d] = us[d - 1] | (1 << i)
+        nxt[d] = 0
+    return False
+
+
+@njit(cache=True)
+def _can_finish_any(crab, clen, roofm, row, rlen, complete, roofs, nonstrict):
+    """Y14.13: can some crab still be finished with the row cards alone?"""
+    for k in range(4):
+        n = clen[k]
+        need = complete - n
+        if need <= 0:
+            return True
+        if need > rlen:
+            continue
+        if _dfs(k, 1 if n > 0 else 0, roofm[k], crab[k, n - 1] if n else -1, crab[k, 0] if n else -1, row, rlen,
+                need, roofs, nonstrict):
+            return True
+    return False
+
+
+@njit(cache=True)
+def _room(k, crab, clen, roof, pool, npool, roofs, nonstrict, used):
+    """solo._room: how many pool cards could still go on the crab, one after another, greedily."""
+    n = clen
+    if n == 0:
+        cnt = 0
+        for j in range(npool):
+            if _accepts(k, pool[j], False, False, -1, -1, nonstrict):
+                cnt += 1
+        return cnt
+    top = crab[n - 1]
+    bottom = crab[0]
+    r = roof
+    for j in range(npool):
+        used[j] = 0
+    count = 0
+    while True:
+        # normal mode: numbers go down, the highest fitting card first; roof mode: up, the lowest
+        best = -1
+        for j in range(npool):
+            if used[j]:
+                continue
+            c = pool[j]
+            if not _accepts(k, c, True, r, top, bottom, nonstrict):
+                continue
+            if best < 0 or (c < pool[best] if r else c > pool[best]):
+                best = j
+        if best < 0:
+            return count
+        used[best] = 1
+        count += 1
+        c = pool[best]
+        if r:
+            bottom = c
+        else:
+            top = c
+            if roofs[c]:
+                r = True
+
+
+@njit(cache=True)
+def _worth(k, stack, n, roof, pool, npool, roofs, nonstrict, complete, left, used, out):
+    """solo._hint_turn's worth: (value, dead) of a crab's stack (``stack[:n]``, bottom to top)."""
+    if n == 0:
+        out[0] = 6.0 * min(1.0, left / 20)
+        out[1] = 0.0
+        return
+    need = complete - n
+    room = _room(k, stack, n, roof, pool, npool, roofs, nonstrict, used)
+    if room < need:
+        out[0] = -2.0
+        out[1] = 1.0
+        return
+    nxt = 0
+    for j in range(npool):
+        if _accepts(k, pool[j], True, roof, stack[n - 1], stack[0], nonstrict):
+            nxt += 1
+    out[0] = 3.0 * n + 3.0 * np.log1p(nxt / need)
+    out[1] = 0.0
+
+
+@njit(cache=True)
+def _solo_greedy(phase, legal, m, crab, clen, roofm, row, rlen, deck, dtop, size, roofs, nonstrict, complete):
+    """solo.hint_from_view: the index in ``legal`` of the hint's action (no randomness)."""
+    ncards = deck.shape[1]
+    if phase == S_SETUP or phase == S_REFILL or phase == S_COLOUR:
+        sc = np.zeros(2, np.float64)
+        for colour in range(2):
+            cnt = 0
+            fits = 0
+            for d in range(2):
+                for j in range(dtop[d], ncards):
+                    c = deck[d, j]
+                    if c >= 0 and c & 1 == colour:
+                        cnt += 1
+                        for k in range(4):
+                            if _crab_accepts(k, c, crab, clen, roofm, nonstrict):
+                                fits += 1
+            sc[colour] = -1.0 if cnt == 0 else fits / cnt
+        best = 0 if sc[0] >= sc[1] else 1
+        for j in range(m):
+            code = legal[j]
+            colour = code - DRAW0 if code < TAKE0 else code - ROW0
+            if colour == best:
+                return j
+        return 0
+    if phase == S_BONUS:
+        bj = -1
+        bs = 0
+        bf = 0
+        for j in range(m):
+            if legal[j] == DECLINE:
+                continue
+            c = legal[j] - TAKE0
+            f = 0
+            for k in range(4):
+                if _crab_accepts(k, c, crab, clen, roofm, nonstrict):
+                    f += 1
+            if bj < 0 or size[c] > bs or (size[c] == bs and -f > -bf):
+                bj, bs, bf = j, size[c], f
+        return bj
+    # the turn: every placement and give-up scored by what it does to its crab
+    pool = np.empty(80, np.int64)
+    npool = 0
+    for d in range(2):
+        for j in range(dtop[d], ncards):
+            if deck[d, j] >= 0:
+                pool[npool] = deck[d, j]
+                npool += 1
+    left = npool
+    for j in range(rlen):
+        pool[npool] = row[j]
+        npool += 1
+    used = np.zeros(80, np.int64)
+    out = np.zeros(2, np.float64)
+    before = np.zeros((4, 2), np.float64)
+    for k in range(4):
+        _worth(k, crab[k], clen[k], roofm[k] != 0, pool, npool, roofs, nonstrict, complete, left, used, out)
+        before[k, 0] = out[0]
+        before[k, 1] = out[1]
+    any_place = False
+    for j in range(m):
+        if legal[j] < GIVEUP0:
+            any_place = True
+    stack = np.empty(crab.shape[1] + 1, np.int64)
+    pool2 = np.empty(80, np.int64)
+    best = -1
+    best_v = -1e9
+    for j in range(m):
+        code = legal[j]
+        if code < GIVEUP0:
+            c = code >> 2
+            k = code & 3
+            n = clen[k]
+            if n + 1 >= complete:
+                pts = size[c]
+                for i in range(n):
+                    pts += size[crab[k, i]]
+                v = 100.0 + pts
+            else:
+                roof = roofm[k] != 0
+                if roof:
+                    stack[0] = c
+                    for i in range(n):
+                        stack[i + 1] = crab[k, i]
+                else:
+                    for i in range(n):
+                        stack[i] = crab[k, i]
+                    stack[n] = c
+                np2 = 0
+                for i in range(npool):
+                    if pool[i] != c:
+                        pool2[np2] = pool[i]
+                        np2 += 1
+                _worth(k, stack, n + 1, roof or roofs[c] != 0, pool2, np2, roofs, nonstrict, complete, left, used,
+                       out)
+                was_dead = before[k, 1] != 0.0
+                v = out[0] - before[k, 0] + (-0.3 if was_dead else 0.25) * size[c]
+        else:
+            k = code - GIVEUP0
+            pen = 0
+            for i in range(clen[k]):
+                pen += size[crab[k, i]]
+            _worth(k, stack, 0, False, pool, npool, roofs, nonstrict, complete, left, used, out)
+            v = out[0] - before[k, 0] - pen
+            if not any_place:
+                v += 1000.0
+        if v > best_v:
+            best = j
+            best_v = v
+    return best
+
+
+@njit(cache=True)
+def _solo_fill(st, row, deck, dtop, crab, clen, roofm, complete, roofs, nonstrict, chain, on_setup, bonus):
+    """solo._fill: fill the row to 5 cards; stop for a choice of deck or a bonus (st: phase, row
+    length, setup, setup colour, bonus used, bonus size)."""
+    st[0] = S_REFILL
+    ncards = deck.shape[1]
+    while st[1] < 5:
+        g = dtop[0] < ncards and deck[0, dtop[0]] >= 0
+        p = dtop[1] < ncards and deck[1, dtop[1]] >= 0
+        if not g and not p:
+            break
+        sc = st[3]
+        if st[2] and sc >= 0:
+            colour = sc if (g if sc == 0 else p) else 1 - sc
+        elif g and p:
+            st[0] = S_SETUP if st[2] else S_REFILL
+            return
+        else:
+            colour = 0 if g else 1
+        _solo_draw(st, colour, row, deck, dtop, chain, on_setup, bonus)
+        if st[0] == S_BONUS:
+            return
+    if st[2]:
+        st[2] = 0
+    _solo_end_check(st, row, deck, dtop, crab, clen, roofm, complete, roofs, nonstrict)
+
+
+@njit(cache=True)
+def _solo_draw(st, colour, row, deck, dtop, chain, on_setup, bonus):
+    """solo._draw: the deck's top card joins the row; a neighbour number of its colour offers a bonus."""
+    c = deck[colour, dtop[colour]]
+    dtop[colour] += 1
+    row[st[1]] = c
+    st[1] += 1
+    near = False
+    for i in range(st[1]):
+        if row[i] == c - 2 or row[i] == c + 2:
+            near = True
+    if near and (not st[2] or on_setup) and (chain or not st[4]):
+        nb = 0
+        for i in range(st[1]):
+            x = row[i]
+            if x == c or x == c - 2 or x == c + 2:
+                bonus[nb] = x
+                nb += 1
+        if nb > 1:
+            st[5] = nb
+            st[0] = S_BONUS
+
+
+@njit(cache=True)
+def _solo_end_check(st, row, deck, dtop, crab, clen, roofm, complete, roofs, nonstrict):
+    ncards = deck.shape[1]
+    g = dtop[0] < ncards and deck[0, dtop[0]] >= 0
+    p = dtop[1] < ncards and deck[1, dtop[1]] >= 0
+    if g or p or _can_finish_any(crab, clen, roofm, row, st[1], complete, roofs, nonstrict):
+        st[0] = S_TURN
+    else:
+        st[0] = S_OVER
+
+
+@njit(cache=True)
+def _row_remove(st, row, c):
+    n = st[1]
+    j = 0
+    for i in range(n):
+        if row[i] != c:
+            row[j] = row[i]
+            j += 1
+    st[1] = j
+
+
+@njit(cache=True)
+def _solo_game(seed, cards, size, roofs, one_color, nonstrict, complete, chain, on_setup, bot, record,
+               chance, actions, legal_buf, legal_cnt, scores):
+    rng = stream(seed)
+    C = cards.shape[0]
+    # Y14.2: each colour shuffled into its own deck, top card first
+    ncol = np.zeros(2, np.int64)
+    for c in cards:
+        ncol[c & 1] += 1
+    width = max(ncol[0], ncol[1])
+    deck = np.full((2, width), -1, np.int64)
+    perm = np.empty(width, np.int64)
+    nc = 0
+    for colour in range(2):
+        mine = np.empty(ncol[colour], np.int64)
+        k = 0
+        for c in cards:
+            if c & 1 == colour:
+                mine[k] = c
+                k += 1
+        permutation(rng, perm, k)
+        chance[nc] = k
+        for i in range(k):
+            chance[nc + 1 + i] = perm[i]
+            deck[colour, i] = mine[perm[i]]
+        nc += 1 + k
+    dtop = np.zeros(2, np.int64)
+    for colour in range(2):
+        dtop[colour] = width - ncol[colour]  # a short deck's cards sit at its end
+        for i in range(ncol[colour] - 1, -1, -1):
+            deck[colour, dtop[colour] + i] = deck[colour, i]
+        for i in range(dtop[colour]):
+            deck[colour, i] = -1
+    row = np.zeros(8, np.int64)
+    crab = np.zeros((4, complete + 1), np.int64)
+    clen = np.zeros(4, np.int64)
+    roofm = np.zeros(4, np.int64)
+    bonus = np.zeros(8, np.int64)
+    legal = np.zeros(300, np.int64)
+    # st: phase, row length, setup, setup colour, bonus used, bonus group size
+    st = np.zeros(6, np.int64)
+    st[2] = 1
+    st[3] = -1
+    plus = 0
+    minus = 0
+    if one_color:
+        st[0] = S_COLOUR
+    else:
+        _solo_fill(st, row, deck, dtop, crab, clen, roofm, complete, roofs, nonstrict, chain, on_setup, bonus)
+    na = 0
+    nl = 0
+    while st[0] != S_OVER:
+        ph = st[0]
+        m = 0
+        if ph == S_TURN:
+            for k in range(4):
+                for i in range(st[1]):
+                    if _crab_accepts(k, row[i], crab, clen, roofm, nonstrict):
+                        legal[m] = 4 * row[i] + k
+                        m += 1
+            for k in range(4):
+                if clen[k] > 0:
+                    legal[m] = GIVEUP0 + k
+                    m += 1
+        elif ph == S_SETUP or ph == S_REFILL:
+            for colour in range(2):
+                if dtop[colour] < width:
+                    legal[m] = DRAW0 + colour
+                    m += 1
+        elif ph == S_BONUS:
+            for i in range(st[5]):
+                legal[m] = TAKE0 + bonus[i]
+                m += 1
+            legal[m] = DECLINE
+            m += 1
+        else:
+            legal[0] = ROW0
+            legal[1] = ROW0 + 1
+            m = 2
+        if bot == 0:
+            ch = _below(rng, m) if m > 1 else 0
+        else:
+            ch = _solo_greedy(ph, legal, m, crab, clen, roofm, row, st[1], deck, dtop, size, roofs, nonstrict,
+                              complete)
+        if record:
+            for j in range(m):
+                legal_buf[nl + j] = legal[j]
+            legal_cnt[na] = m
+            nl += m
+        code = legal[ch]
+        actions[na] = code
+        na += 1
+        if code < GIVEUP0:  # Y14.4-Y14.8: place
+            c = code >> 2
+            k = code & 3
+            _row_remove(st, row, c)
+            n = clen[k]
+            if roofm[k]:
+                for i in range(n, 0, -1):
+                    crab[k, i] = crab[k, i - 1]
+                crab[k, 0] = c
+            else:
+                crab[k, n] = c
+            clen[k] = n + 1
+            if roofs[c] and not roofm[k]:
+                roofm[k] = 1
+            st[4] = 0
+            if clen[k] >= complete:
+                for i in range(clen[k]):
+                    plus += size[crab[k, i]]
+                clen[k] = 0
+                roofm[k] = 0
+            both = dtop[0] < width and dtop[1] < width
+            if st[1] == 4 and both and not st[2]:
+                st[0] = S_REFILL
+            else:
+                _solo_fill(st, row, deck, dtop, crab, clen, roofm, complete, roofs, nonstrict, chain, on_setup,
+                           bonus)
+        elif code < DRAW0:  # Y14.11: give up
+            k = code - GIVEUP0
+            for i in range(clen[k]):
+                minus += size[crab[k, i]]
+            clen[k] = 0
+            roofm[k] = 0
+            _solo_end_check(st, row, deck, dtop, crab, clen, roofm, complete, roofs, nonstrict)
+        elif code < TAKE0:  # Y14.2, Y14.9: draw
+            _solo_draw(st, code - DRAW0, row, deck, dtop, chain, on_setup, bonus)
+            if st[0] != S_BONUS:
+                if st[1] == 5 and not st[2] and (dtop[0] < width or dtop[1] < width):
+                    st[0] = S_TURN
+                else:
+                    _solo_fill(st, row, deck, dtop, crab, clen, roofm, complete, roofs, nonstrict, chain, on_setup,
+                               bonus)
+        elif code < DECLINE:  # Y14.10: take a bonus card
+            c = code - TAKE0
+            _row_remove(st, row, c)
+            plus += size[c]  # Y14.10: the bonus card scores
+            st[5] = 0
+            st[4] = 1
+            _solo_fill(st, row, deck, dtop, crab, clen, roofm, complete, roofs, nonstrict, chain, on_setup, bonus)
+        elif code == DECLINE:
+            st[5] = 0
+            _solo_fill(st, row, deck, dtop, crab, clen, roofm, complete, roofs, nonstrict, chain, on_setup, bonus)
+        else:  # the first row's colour
+            st[3] = code - ROW0
+            _solo_fill(st, row, deck, dtop, crab, clen, roofm, complete, roofs, nonstrict, chain, on_setup, bonus)
+    scores[0] = plus - minus
+    scores[1] = plus
+    scores[2] = minus
+    return na, nl
+
+
+# --------------------------------------------------------------------------- batches
+@njit(cache=True)
+def _std_batch(seeds, n, cards, size, roof, rounds, dealer, rotate, reset, mstart, lo, hi, capture_all, limit,
+               last_entitled, coll_public, bots, record, chance, actions, lengths, legal_buf, legal_cnt,
+               legal_len, scores, starter):
+    for g in range(seeds.shape[0]):
+        na, nl = _std_game(seeds[g], n, cards, size, roof, rounds, dealer, rotate, reset, mstart, lo, hi,
+                           capture_all, limit, last_entitled, coll_public, bots, record, chance[g],
+                           actions[g], legal_buf[g], legal_cnt[g], scores[g], starter[g:g + 1])
+        lengths[g] = na
+        legal_len[g] = nl
+
+
+@njit(cache=True)
+def _duo_batch(seeds, cards, size, roof, order, limit, roofs_apply, coll_public, bots, record, chance,
+               actions, lengths, legal_buf, legal_cnt, legal_len, scores, starter, hsizes):
+    for g in range(seeds.shape[0]):
+        na, nl = _duo_game(seeds[g], cards, size, roof, order, limit, roofs_apply, coll_public, bots, record,
+                           chance[g], actions[g], legal_buf[g], legal_cnt[g], scores[g], starter[g:g + 1],
+                           hsizes[g])
+        lengths[g] = na
+        legal_len[g] = nl
+
+
+@njit(cache=True)
+def _solo_batch(seeds, cards, size, roofs, one_color, nonstrict, complete, chain, on_setup, bot, record,
+                chance, actions, lengths, legal_buf, legal_cnt, legal_len, scores):
+    for g in range(seeds.shape[0]):
+        na, nl = _solo_game(seeds[g], cards, size, roofs, one_color, nonstrict, complete, chain, on_setup, bot,
+                            record, chance[g], actions[g], legal_buf[g], legal_cnt[g], scores[g])
+        lengths[g] = na
+        legal_len[g] = nl
+
+
+# --------------------------------------------------------------------------- from Python
+COVERAGE = Coverage(
+    modes={ref.STANDARD: (3, 4, 5, 6, 7), ref.DUO: (2,), ref.SOLO: (1,)},
+    options={
+        **{name: None for name in (
+            "size_table", "roof_numbers", "size_track", "marker_start", "reset_marker_each_round",
+            "three_player_color", "three_player_capture", "house_limit", "tie_leader", "dealer", "dealer_rotation",
+            "rounds", "card_set", "collapsed_visibility", "duo_color", "npc_seat", "duo_first_leader", "duo_roofs",
+            "solo_removed", "solo_initial_row", "solo_roof_insert_nonstrict", "solo_house_complete",
+            "solo_bonus_chain", "solo_bonus_on_setup")},
+        "placement_order": ("auto",),
+    },
+    # solo_greedy plays the same heuristics as greedy in every mode
+    bots={"random": "random", "greedy": "greedy", "solo_greedy": "greedy"},
+)
+
+
+class Tables:
+    """The kernel's arrays for one mode, player count and option set (from the engine's ``Config``)."""
+
+    decode: tuple[str, ...]
+
+    def __init__(self, players: int, mode: str, options: Mapping[str, Any]) -> None:
+        st = ref.new_game(players=players, mode=mode, seed=0, **dict(options))  # the engine checks the options
+        cfg = st._cfg
+        self.players = players
+        self.mode = mode
+        self.options = dict(options)
+        self.labels = [st.seat_label(s) for s in range(players)]
+        self.cards = np.array(cfg.cards, dtype=np.int64)
+        self.size = np.array(cfg.size, dtype=np.int64)
+        self.roof = np.array([1 if r else 0 for r in cfg.roof], dtype=np.int64)
+        self.rounds = cfg.rounds if mode == ref.STANDARD else 1
+        self.decode = DECODE_SOLO if mode == ref.SOLO else DECODE
+        self.cfg = cfg
+        self.order = np.array(cfg.order if mode == ref.DUO else (0, 0, 0), dtype=np.int64)
+
+    def max_actions(self) -> int:
+        if self.mode == ref.DUO:
+            return 20
+        if self.mode == ref.SOLO:
+            return 4 * len(self.cards) + 1  # spec._max_actions
+        return self.rounds * 10 * (self.players + 2)  # plays and at most 2 marker moves a trick
+
+    def chance_width(self) -> int:
+        return (2 if self.mode == ref.SOLO else self.rounds) + self.rounds * len(self.cards)
+
+    def max_legal(self) -> int:
+        return 32 if self.mode == ref.SOLO else 10
+
+
+def decode_table() -> tuple[str, ...]:
+    """Action code -> reference notation."""
+    plays = [str(refcards.PLAY[c]) for c in range(72)]
+    return tuple(plays + ["move left", "move stay", "move right"])
+
+
+DECODE = decode_table()
+
+
+def decode_solo() -> tuple[str, ...]:
+    """Solo action code -> reference notation."""
+    out = [str(refcards.PLACE[c][k]) for c in range(72) for k in range(4)]
+    out += [str(a) for a in refcards.GIVEUP] + [str(a) for a in refcards.DRAW]
+    out += [str(refcards.TAKE[c]) for c in range(72)] + [str(refcards.DECLINE)] + [str(a) for a in refcards.ROW]
+    return tuple(out)
+
+
+DECODE_SOLO = decode_solo()
+
+
+def _kernel_bots(bots: Sequence[str]) -> np.ndarray:
+    return np.array([BOTS[b] for b in bots], dtype=np.int64)
+
+
+def run(tables: Tables, seeds: Sequence[int] | np.ndarray, bots: Sequence[str], *,
+        record: bool = False) -> dict[str, np.ndarray]:
+    """Play one game per seed; the kernel's arrays (one row per game). With ``record``, also the
+    legal lists at every position."""
+    n = tables.players
+    seeds = np.asarray(seeds, dtype=np.int64)
+    g = len(seeds)
+    top = tables.max_actions()
+    cfg = tables.cfg
+    out = {
+        # every entry of a game's chance stream is written; of its actions, the first ``lengths``
+        "chance": np.empty((g, tables.chance_width()), np.int16),
+        "actions": np.empty((g, top), np.int16),
+        "lengths": np.zeros(g, np.int64),
+        "scores": np.zeros((g, n), np.int64),
+        "starter": np.zeros(g, np.int64),
+        "legal_buf": np.zeros((g, top * tables.max_legal() if record else 1), np.int16),
+        "legal_cnt": np.zeros((g, top if record else 1), np.int64),
+        "legal_len": np.zeros(g, np.int64),
+        "house_sizes": np.zeros((g, 3), np.int64),
+    }
+    kb = _kernel_bots(bots)
+    if tables.mode == ref.SOLO:
+        _solo_batch(seeds, tables.cards, tables.size, tables.roof, cfg.one_color, cfg.nonstrict, cfg.complete,
+                    cfg.chain, cfg.bonus_on_setup, kb[0], record, out["chance"], out["actions"],
+                    out["lengths"], out["legal_buf"], out["legal_cnt"], out["legal_len"], out["house_sizes"])
+        out["scores"][:, 0] = out["house_sizes"][:, 0]  # plus - minus; then plus and minus for the reason
+    elif tables.mode == ref.DUO:
+        _duo_batch(seeds, tables.cards, tables.size, tables.roof, tables.order, cfg.house_limit,
+                   cfg.roofs_apply, cfg.collapsed_public, kb, record, out["chance"], out["actions"],
+                   out["lengths"], out["legal_buf"], out["legal_cnt"], out["legal_len"], out["scores"],
+                   out["starter"], out["house_sizes"])
+    else:
+        lo, hi = cfg.track
+        _std_batch(seeds, n, tables.cards, tables.size, tables.roof, tables.rounds, cfg.dealer, cfg.rotate,
+                   cfg.reset_marker, cfg.marker_start, lo, hi, cfg.capture_all, cfg.house_limit, cfg.last_entitled,
+                   cfg.collapsed_public, kb, record, out["chance"], out["actions"], out["lengths"],
+                   out["legal_buf"], out["legal_cnt"], out["legal_len"], out["scores"], out["starter"])
+    return out
+
+
+_TABLES: dict[tuple, Tables] = {}
+
+
+def tables_for(players: int, mode: str, options: Mapping[str, Any]) -> Tables:
+    """The (cached) tables of a mode, a player count and a resolved option set."""
+    key = (players, mode, repr(sorted(options.items())))
+    hit = _TABLES.get(key)
+    if hit is None:
+        hit = Tables(players, mode, options)
+        if len(_TABLES) < 256:
+            _TABLES[key] = hit
+    return hit
+
+
+def _reasons(tables: Tables, out: dict[str, np.ndarray], winners: np.ndarray) -> list[str]:
+    """``outcome().reason`` of each game, worded as the engine words it (Y11.1; Y13.9, Y13.10; Y14.13)."""
+    labels = tables.labels
+    if tables.mode == ref.SOLO:
+        return worded(out["house_sizes"][:, 1:], lambda plus, minus: (
+            f"both decks are empty and no crab can be finished with the row; score {plus} − {minus} = "
+            f"{ref_number(plus - minus)} (rules Y14.13, Y14.14)"))
+    if tables.mode == ref.DUO:
+        a, b = labels
+
+        def duo(h0: int, h1: int, t: int) -> str:
+            ws, why = refcards.duo_winners(h0, h1, t, (a, b))
+            result = "it is a draw" if len(ws) == 2 else f"{labels[ws[0]]} wins"
+            return (f"the NPC's house is {t}, the target; {a} has {h0} and {b} {h1}: {why}, so {result} "
+                    f"(rules Y13.9, Y13.10)")
+
+        return worded(out["house_sizes"], duo)
+    rounds = ref_plural(tables.rounds, "round")
+
+    def standard(best: int, *win: int) -> str:
+        ws = [s for s, w in enumerate(win) if w]
+        share = " share the win" if len(ws) > 1 else " wins"
+        return (f"{' and '.join(labels[s] for s in ws)}{share} with the highest total, {best} points after "
+                f"{rounds} (rule Y11.1)")
+
+    return worded(np.column_stack([out["scores"].max(axis=1), winners]), standard)
+
+
+def play(seeds: np.ndarray, players: int, mode: str, options: Mapping[str, Any], bots: Sequence[str],
+         legal: bool = False) -> Batch:
+    """The lane's entry point (see ``cardwidgets.fast``): one game per seed; with ``legal``, the
+    legal lists of every position too."""
+    tables = tables_for(players, mode, options)
+    out = run(tables, seeds, bots, record=legal)
+    g = len(seeds)
+    lengths = out["lengths"]
+    scores = out["scores"]
+    if mode == ref.SOLO:
+        winners = np.ones((g, 1), bool)
+    elif mode == ref.DUO:
+        hs = out["house_sizes"]
+        h0, h1, t = hs[:, 0], hs[:, 1], hs[:, 2]
+        b0, b1 = h0 > t, h1 > t
+        same = b0 == b1
+        # Y13.10: neither or both burst: the larger (neither) or smaller (both) house; else who did not burst
+        w0 = np.where(same, np.where(b0, h0 <= h1, h0 >= h1), ~b0)
+        w1 = np.where(same, np.where(b0, h1 <= h0, h1 >= h0), b0)
+        winners = np.stack([w0, w1], axis=1)
+    else:
+        winners = scores == scores.max(axis=1, keepdims=True)
+    width = out["chance"].shape[1]
+    batch = Batch(
+        game=GAME, players=players, mode=mode, options=dict(options), bots=tuple(bots),
+        seeds=np.asarray(seeds, dtype=np.int64), starter=out["starter"], winners=winners, scores=scores,
+        length=lengths, aborted=np.zeros(g, bool), reasons=_reasons(tables, out, winners),
+        actions=flat(out["actions"], lengths).astype(np.int32), action_start=starts(lengths),
+        chance=out["chance"].reshape(-1), chance_start=np.arange(g + 1, dtype=np.int64) * width,
+        decode=tables.decode,
+    )
+    if legal:
+        batch.legal = flat(out["legal_buf"], out["legal_len"]).astype(np.int32)
+        batch.legal_start = starts(flat(out["legal_cnt"], lengths))
+    return batch
