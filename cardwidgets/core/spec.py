@@ -252,6 +252,16 @@ def _short(value: Any, limit: int = 60) -> str:
 
 
 # --------------------------------------------------------------------------- checks
+def json_safe(value: Any) -> Any:
+    """Options as JSON would give them back (dict keys become strings, tuples lists)."""
+    if isinstance(value, dict):
+        return {str(k): json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        items = sorted(value, key=repr) if isinstance(value, (set, frozenset)) else value
+        return [json_safe(v) for v in items]
+    return value
+
+
 def int_range(lo: int, hi: int | None = None) -> Callable[[Any], str | None]:
     """A check for an int in ``[lo, hi]`` (``hi=None``: no upper bound)."""
 

@@ -23,6 +23,7 @@ from typing import Any
 from ...core import Event, Field, Outcome, State, number, plural, tuple_field
 from ...core.errors import show
 from ...core.position import Parsed, PositionError, seat_text
+from ...core.registry import game_module
 from .positions import Reader, option_error, part_size, write_action, write_cards, write_lists
 from .cards import (ACTION_TYPES, HAND_SIZE, MOVE, NAME, NPC, PLAY, TRICKS, Arrange, LoadError, Move, Play, arrange,
                     check_record, check_seat, config, decode_cards, decode_lists, duo_winner_seats, duo_winners,
@@ -101,9 +102,8 @@ def _deal(world: Any, rng: Any, pool: list[int], seats: list[int], blind: list[t
 
 @lru_cache(maxsize=64)
 def _text_start(text: str, seed: int) -> tuple[int, tuple[tuple[int, ...], ...]]:
-    from . import from_position  # the package's loader (imported here: it imports this module)
-
-    st = from_position(text, seed)
+    # The package's loader, through the registry (the package imports this module).
+    st = game_module(SPEC.name).from_position(text, seed)
     return getattr(st, "_round", 1), tuple(tuple(p) for p in st._collapsed)
 
 
