@@ -1,26 +1,26 @@
-"""The registries core owns: games by name, and the writers of pages.
+"""The registries core owns: games by name, and what the layers above provide.
 
 Core never names a game: the games package registers its games here (dependencies
 point downward), and core code that must build a game by name (replays) asks the
 registry. A game module defines ``SPEC`` (a :class:`~cardwidgets.core.spec.GameSpec`),
 ``new_game`` and ``parse_action``.
 
-Core never imports a layer above it either: ``Timeline.to_html`` and ``Replay.to_html``
-hand over to the writer registered for ``"html"`` (the package root registers
-``cardwidgets.export``), imported when first used.
+Core never imports a layer above it either: what it needs from one is registered here by
+the package root and imported when first used. ``Timeline.to_html`` and ``Replay.to_html``
+hand over to the ``"html"`` provider (``cardwidgets.export.write_html``).
 """
 
 from __future__ import annotations
 
 import importlib
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .spec import GameSpec
 
 _GAMES: dict[str, str] = {}
-_WRITERS: dict[str, str] = {}
+_PROVIDERS: dict[str, str] = {}
 
 
 def register_game(name: str, module: str) -> None:
@@ -45,18 +45,18 @@ def game_spec(game: str) -> "GameSpec":
     return game_module(game).SPEC
 
 
-def register_writer(kind: str, target: str) -> None:
-    """Make ``target`` (``"module:function"``) the writer of ``kind`` pages; imported on first use.
+def register_provider(kind: str, target: str) -> None:
+    """Make ``target`` (``"module:attribute"``) what provides ``kind``, imported on first use.
 
-    The writer is called ``writer(source, path, seat)`` with a Timeline or a Replay and
-    returns the path written.
+    ``"html"``: the writer of a page, called ``write(source, path, seat)`` with a Timeline or
+    a Replay; it returns the path written.
     """
-    _WRITERS[kind] = target
+    _PROVIDERS[kind] = target
 
 
-def writer(kind: str) -> Callable[..., Any]:
-    """The function registered for ``kind`` (``"html"``) by :func:`register_writer`."""
-    if kind not in _WRITERS:
-        raise LookupError(f"no writer of {kind!r} pages is registered; registered: {', '.join(_WRITERS) or 'none'}")
-    module, _, name = _WRITERS[kind].partition(":")
+def provider(kind: str) -> Any:
+    """What :func:`register_provider` registered for ``kind``."""
+    if kind not in _PROVIDERS:
+        raise LookupError(f"nothing provides {kind!r}; registered: {', '.join(_PROVIDERS) or 'nothing'}")
+    module, _, name = _PROVIDERS[kind].partition(":")
     return getattr(importlib.import_module(module), name)

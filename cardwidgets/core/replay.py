@@ -674,7 +674,7 @@ class Replay:
         each position as ``seat`` sees it (``None``: the teacher view); see
         :meth:`Timeline.to_html <cardwidgets.core.timeline.Timeline.to_html>`. The page holds no
         seed, no deck order and no action list. Raises :class:`ReplayError` for a bad replay."""
-        return registry.writer("html")(self, path, seat)
+        return registry.provider("html")(self, path, seat)
 
     def fork(self, upto: int) -> "Replay":
         """A copy keeping only the first ``upto`` actions of the main line (and their notes)."""

@@ -25,7 +25,7 @@ from typing import Any, Callable, Collection
 
 from .errors import IllegalActionError, has_lone_surrogate
 from .events import Event
-from .registry import writer
+from .registry import provider
 from .replay import Branch, Line, Replay, dealt_start
 from .state import ANY, State
 
@@ -428,7 +428,7 @@ class Timeline:
         """
         # The export is a layer above the core (it reads the built front end and the rules
         # reference): the core finds it through its registry and never imports it.
-        return writer("html")(self, path, seat)
+        return provider("html")(self, path, seat)
 
     # ------------------------------------------------------------------ helpers
     def _get(self, name: str) -> Line:
