@@ -111,14 +111,14 @@ def messages(count: int) -> None:
 
 def _unbounded(fn):
     """Run ``fn`` with no limit on the lines a browser may start (to measure starting one)."""
-    from cardwidgets.widgets import _base
+    from cardwidgets.table import model
 
-    old = _base.MAX_LINES
-    _base.MAX_LINES = 10**9
+    old = model.MAX_LINES
+    model.MAX_LINES = 10**9
     try:
         return fn()
     finally:
-        _base.MAX_LINES = old
+        model.MAX_LINES = old
 
 
 def main() -> None:

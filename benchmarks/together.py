@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cardwidgets import widgets  # noqa: E402
 from cardwidgets.games import available_games, game_spec  # noqa: E402
-from cardwidgets.widgets._together import public_view  # noqa: E402
+from cardwidgets.table.together import public_view  # noqa: E402
 
 
 def players(game: str) -> int:

@@ -30,6 +30,8 @@ __version__ = "0.2.0"
 
 # What the core uses from the layers above, through its registry (it never imports them).
 _register_provider("html", "cardwidgets.export:write_html")
+_register_provider("rule", "cardwidgets.rules:lookup")
+_register_provider("rule_url", "cardwidgets.rules:url")
 
 
 def make(game: str, **kwargs: Any) -> State:

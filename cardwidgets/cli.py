@@ -127,8 +127,10 @@ register(Command(
     "Serve a web page (through Voilà, pip install \"cardwidgets[app]\") where you choose a game, its "
     "mode, its player count and rules options, who plays each seat (a person with a name, or a "
     "bot), and how the screen is shared (your own seat, hot seat with a curtain between people, "
-    "or the teacher's view); Start shows a live table, and Start again begins a new game. No code "
-    "is shown. The page's address is printed; Ctrl+C stops the server.",
+    "or the teacher's view); Start shows a live table, and New game begins another. No code "
+    "is shown, and nothing is asked of another machine. The page's address is printed; Ctrl+C, "
+    "SIGTERM or SIGHUP stops the server and every game it runs. A game whose page is gone is "
+    "closed after 10 idle minutes; at most 16 run at once.",
     ("cardwidgets play", "cardwidgets play --port 8900 --no-browser"),
     _play_args,
     _play,

@@ -53,9 +53,12 @@ def tiny_game(deck, actions, chance=None):
     return st, views
 
 
-def consistent_worlds(deck, actions, seat, reshuffles):
+def consistent_worlds(deck, actions, seat, reshuffles, odds=None):
     """Every deal of the tiny deck and every order of each reshuffle, played along
-    ``actions``: the hidden parts of the games ``seat`` cannot tell from the real one."""
+    ``actions``: the hidden parts of the games ``seat`` cannot tell from the real one.
+    ``odds`` (a Counter) gets how many of those deals and orders give each hidden part
+    with the draw pile in order: all are equally likely (the cards are distinct), so this
+    is the worlds' exact distribution when the moves say no more than that they were legal."""
     real = new_game(seed=3, deck=list(deck), **TINY)
     seen = [real.view(seat)]
     for a in actions:
@@ -77,7 +80,14 @@ def consistent_worlds(deck, actions, seat, reshuffles):
                 views.append(st.view(seat))
             if views == seen:
                 out.setdefault(hidden(st, seat), st)
+                if odds is not None:
+                    odds[ordered(st, seat)] += 1
     return real, out
+
+
+def ordered(st, seat):
+    """``hidden`` with the draw pile in its order."""
+    return hidden(st, seat)[:-1] + (tuple(st.draw_pile),)
 
 
 def reshuffle_sizes(st):
@@ -248,7 +258,7 @@ def test_a_search_that_would_take_too_long_gives_up_clearly_and_changes_nothing(
         st.apply(st.legal_actions()[0])
     seat = (st.current_player + 1) % 8
     assert st.sample_world(seat, random.Random(1)).view(seat) == st.view(seat)  # fine within the limit
-    monkeypatch.setattr(cn, "SEARCH_LIMIT", 0)  # every dead end is one too many
+    monkeypatch.setattr(cn, "SEARCH_LIMIT", 0)  # not one card may be placed
     before = st.to_dict()
     worlds = 0
     for r in range(20):
@@ -273,3 +283,96 @@ def test_a_search_that_would_take_too_long_gives_up_clearly_and_changes_nothing(
             tl.step(other, seat=me)
         except SamplingLimitError:
             assert len(tl.branches) == 1 and tl.cursor == tl.length - 1
+
+
+def _long_round(bot: str, seed: int, reshuffles: int):
+    """A round of a match with options the app offers (8 players, 7 cards each, limit 10000)
+    played by ``bot`` bots until ``reshuffles`` draw piles were made of the stack (N7.1)."""
+    from cardwidgets.bots import ask, make_bot
+
+    st = new_game(players=8, seed=seed, hand_size=7, limit=10000)
+    bots = [make_bot("cirno_neu", bot, seed=s) for s in range(8)]
+    made = 0
+    while made < reshuffles:
+        rnd, pile = st.round, len(st.draw_pile)
+        st.apply(ask(bots[st.current_player], st))
+        made = 0 if st.round != rnd else made + (len(st.draw_pile) > pile)
+    assert st._record().epochs == reshuffles
+    return st
+
+
+@pytest.mark.parametrize("bot, seed, reshuffles", [("random", 10, 60), ("greedy", 2, 200)])
+def test_worlds_of_a_round_of_many_reshuffles_take_bounded_work(monkeypatch, bot, seed, reshuffles):
+    # 60 reshuffles: the depth-first search gave up for two seats out of eight after 19 and
+    # 37 s, at 1.28 GB. The constraint search places about one card per card played.
+    import cardwidgets.games.cirno_neu as cn
+
+    monkeypatch.setattr(cn, "SEARCH_LIMIT", 2_000)  # placed cards (dead ends, before)
+    st = _long_round(bot, seed, reshuffles)
+    before = st.to_dict()
+    work = []  # cards placed per world, per card the other players played this round
+    for seat in range(8):
+        know = st._record().seat(seat, st)
+        for r in range(3):
+            w = st.sample_world(seat, random.Random(r))
+            assert w.view(seat) == st.view(seat) and w.all_cards() == st.all_cards()
+            work.append(know.spent / len(know.steps))
+    assert max(work) <= 8 and sum(work) / len(work) <= 2
+    assert st.to_dict() == before
+
+
+def test_a_search_past_its_limit_stops_after_that_much_work(monkeypatch):
+    import cardwidgets.games.cirno_neu as cn
+    from cardwidgets import SamplingLimitError
+
+    st = _long_round("random", 10, 60)
+    know = st._record().seat(0, st)
+    monkeypatch.setattr(cn, "SEARCH_LIMIT", 40)  # fewer than the cards played: no world can be dealt
+    before = st.to_dict()
+    for r in range(3):
+        with pytest.raises(SamplingLimitError, match="reshuffles"):
+            st.sample_world(0, random.Random(r))
+        assert 40 <= know.spent <= 41 and st.to_dict() == before
+
+
+
+@pytest.mark.parametrize("seed, steps, seat", [(1, 4, A), (2, 5, B), (3, 7, B), (5, 5, A)])
+def test_worlds_come_out_as_often_as_the_deals_that_give_them(seed, steps, seat):
+    """Total variation distance of 4,000 worlds from the exact distribution, within the
+    Bretagnolle-Huber-Carol bound: a sampler that draws from the exact distribution
+    exceeds eps = sqrt(2 (k ln 2 + ln 1/delta) / n) with probability below delta (k worlds,
+    n draws). Seeded, so it is the same figure every run."""
+    import math
+
+    rng = random.Random(seed)
+    deck = list(Counter(TINY["deck_counts"]).elements())
+    rng.shuffle(deck)
+    st = new_game(seed=3, deck=deck, **TINY)
+    actions = []
+    for _ in range(steps):
+        a = rng.choice(st.legal_actions())
+        actions.append(str(a))
+        st.apply(a)
+    odds = Counter()
+    consistent_worlds(deck, actions, seat, reshuffle_sizes(st), odds)
+    n, delta = 4000, 1e-6
+    got = Counter(ordered(st.sample_world(seat, random.Random(k)), seat) for k in range(n))
+    total = sum(odds.values())
+    tvd = sum(abs(got[w] / n - odds[w] / total) for w in set(odds) | set(got)) / 2
+    eps = math.sqrt(2 * (len(odds) * math.log(2) + math.log(1 / delta)) / n)
+    assert set(got) <= set(odds) and tvd <= eps, (tvd, eps, got, odds)
+
+
+def test_a_world_knows_the_round_as_its_seat_did():
+    """A world keeps the round's public record with the cards it dealt, so a position the
+    seat cannot tell from the real one (here: one of its worlds) gives the same worlds for
+    the same seed, and every seat of the world can deal worlds of its own."""
+    st = _long_round("random", 10, 20)
+    for seat in range(8):
+        twin = st.sample_world(seat, random.Random(100 + seat))
+        for k in range(3):
+            a, b = st.sample_world(seat, random.Random(k)), twin.sample_world(seat, random.Random(k))
+            assert hidden(a, seat) == hidden(b, seat) and a.draw_pile == b.draw_pile
+        other = (seat + 3) % 8
+        w = twin.sample_world(other, random.Random(7))
+        assert w.view(other) == twin.view(other) and w.all_cards() == st.all_cards()

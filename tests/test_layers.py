@@ -21,14 +21,16 @@ ALLOWED = {
     "bots": {"core", "games"},
     "sim": {"core", "games", "bots"},
     "lessons": {"core", "games"},
-    "widgets": {"core", "games", "bots", "rules", "lessons"},  # a lesson on a table
+    "table": {"core", "games", "bots", "rules", "lessons"},  # a lesson on a table
+    "widgets": {"core", "games", "lessons", "table"},
     "envs": {"core", "games"},
     "export": {"core", "games", "rules"},
 }
 # sim needs the explore extra (pandas, joblib with cloudpickle, tqdm; matplotlib to plot) and
-# imports none of it where worker processes play; the widgets are the only layer with the widget stack.
+# imports none of it where worker processes play; the widgets are the only layer with the widget stack,
+# the table model has traitlets only (pure Python: it runs in a browser's Pyodide).
 THIRD_PARTY_OK = {"bots": set(), "sim": {"matplotlib", "pandas", "joblib", "cloudpickle", "tqdm"},
-                  "widgets": {"anywidget", "traitlets", "IPython"},
+                  "table": {"traitlets"}, "widgets": {"anywidget"},
                   "envs": {"numpy", "gymnasium", "pettingzoo", "pyspiel"}}
 
 
@@ -77,6 +79,16 @@ def test_layer_imports(layer):
 def test_headless_import_loads_no_widget_stack():
     code = "import cardwidgets; cardwidgets.make('depot', players=3, seed=1); import cardwidgets.sim, cardwidgets.bots"
     assert kit.modules_loaded(code, ("anywidget", "ipywidgets", "traitlets", "IPython")) == []
+
+
+def test_the_table_model_loads_no_jupyter():
+    """The table's logic runs where there is no Jupyter (a static page's Pyodide): making a model,
+    playing a move through a browser message and a lesson load neither ipywidgets, anywidget
+    nor IPython."""
+    code = ("import cardwidgets.table as t; m = t.game_model('depot')(players=3, seed=1, seat=0, bots='greedy', "
+            "bot_delay=0); m.handle_message({'type': 'act', 'action': m.legal[0]}); assert m.history_len > 1; "
+            "m._repr_html_(); t.lesson_model('depot/sets-and-runs')")
+    assert kit.modules_loaded(code, ("anywidget", "ipywidgets", "IPython", "comm")) == []
 
 
 # --------------------------------------------------------------------------- no circles

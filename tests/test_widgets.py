@@ -473,6 +473,7 @@ def test_a_message_costs_the_same_with_thousands_of_lines():
     lines. Past MAX_LINES lines the list is synced only when a line is added or the current
     line changes."""
     from cardwidgets.core import replay as replay_module, timeline as timeline_module
+    from cardwidgets.table import model as model_module  # the table's logic lives there
     from cardwidgets.widgets import _base
     from scale import chain, lines_run
 
@@ -485,7 +486,7 @@ def test_a_message_costs_the_same_with_thousands_of_lines():
         for msg in ({"type": "act", "action": t.legal[0]}, {"type": "goto", "index": 2},
                     {"type": "undo"}, {"type": "goto", "index": t.history_len + 1}, {"type": "clear_error"},
                     {"type": "act", "action": "play 9"}):
-            _, lines = lines_run(lambda: send(t, msg), _base, replay_module, timeline_module)
+            _, lines = lines_run(lambda: send(t, msg), model_module, _base, replay_module, timeline_module)
             cost += lines
         updates = [m for m in sent if m and m.get("method") == "update"]
         resent = any("branches" in m["state"] for m in updates)

@@ -4,6 +4,8 @@ the command serves the app's notebook through Voilà."""
 
 from __future__ import annotations
 
+import re
+import signal
 import socket
 from pathlib import Path
 
@@ -15,6 +17,7 @@ from cardwidgets.app import HOTSEAT, PERSON, TEACHER, App
 from cardwidgets.app import server
 from cardwidgets.bots import bot_names
 from cardwidgets.cli import main
+from cardwidgets.core.spec import option_form
 
 
 def each_mode():
@@ -31,17 +34,21 @@ def test_the_chooser_offers_what_the_spec_declares(game, mode):
     spec = game_spec(game)
     assert app.players.options == tuple(str(n) for n in mode.players)
     assert (app.mode.layout.display == "none") == (len(spec.modes) == 1)
-    boxes = {b.description: b for b in app.options_box.children}
+    form = {e["name"]: e for e in option_form(game, mode.name, int(app.players.value))}
     for opt in spec.options_for(mode.name):
-        if opt.allowed is not None:
-            box = boxes[opt.name]
-            assert isinstance(box, w.Dropdown) and [v for _, v in box.options] == list(opt.allowed)
-            assert box.value == opt.default
-        elif isinstance(opt.default, (bool, int, float, str, type(None))):
-            assert isinstance(boxes[opt.name], w.Text) and boxes[opt.name].value == ""
+        e = form[opt.name]
+        if e["input"] == "choice":
+            # named in words, its values in words, at its default
+            box = app.fields[opt.name]
+            assert isinstance(box, w.Dropdown) and box.description == opt.label
+            assert [label for label, _ in box.options] == [c["label"] for c in e["choices"]]
+            assert app.option_value(opt.name) == e["default"]
+        elif e["input"] in ("number", "text"):
+            assert isinstance(app.fields[opt.name], w.Text) and app.fields[opt.name].value == ""
+            assert app.fields[opt.name].placeholder == f"{e['default_label']} (default)"
         else:
-            assert opt.name not in boxes  # a table of numbers keeps its default
-    assert set(boxes) <= {o.name for o in spec.options_for(mode.name)}
+            assert opt.name not in app.fields  # a table of numbers keeps its default
+    assert set(app.fields) <= {o.name for o in spec.options_for(mode.name)}
     n = int(app.players.value)
     assert len(app.seats_box.children) == n
     assert [who.value for _, who in app._seats][0] == PERSON
@@ -53,13 +60,49 @@ def test_the_chooser_offers_what_the_spec_declares(game, mode):
     assert sorted(table.bot_seats) == list(range(1, n)) and table.bot_delay == 0.7
 
 
+def test_the_options_are_words_grouped_folded_with_help_default_and_rule():
+    app = App("depot")
+    assert app.options_box.layout.display == "none"  # folded under "Rules options"
+    assert app.options_toggle.description == "Show the rules options"
+    app.options_toggle.click()
+    assert app.options_box.layout.display is None and app.options_toggle.description == "Hide the rules options"
+    groups = [s.children[0].value for s in app.options_box.children]
+    assert groups == ["<h3>Who starts</h3>", "<h3>The cards and the deal</h3>", "<h3>How play goes</h3>",
+                      "<h3>Scoring and winning</h3>", "<h3>How long a game lasts</h3>"]
+    page = "".join(c.value for c in _walk(app.options_box) if isinstance(c, w.HTML))
+    said = re.sub(r"<details>.*?</details>", "", page, flags=re.S)  # what shows, the rules' own text folded away
+    for raw in ("seat_after_winner", "penalty_cards_leave_play", "reshuffle_timing"):
+        assert raw not in said and all(raw not in label for b in app.fields.values()
+                                       for label, _ in getattr(b, "options", ()))
+    assert "Default: Clockwise from the seat after the winner." in page
+    assert "Rule D10.2: Ranking after a game" in page and "rank_tiebreak" in page  # the rule's own text
+    box = app.fields["rank_tiebreak"]
+    assert box.description == "Ties in the ranking" and box.tooltip.startswith("How players still tied")
+    # a seat option offers the seats of the table, by letter
+    assert [label for label, _ in app.fields["starting_player"].options] == \
+        ["Seat A", "Seat B", "Seat C", "Seat D", "A random seat"]
+    app.players.value = "3"
+    assert [label for label, _ in app.fields["starting_player"].options][-2:] == ["Seat C", "A random seat"]
+
+
+def _walk(widget):
+    yield widget
+    for child in getattr(widget, "children", ()):
+        yield from _walk(child)
+
+
+def choose(app, name, value):
+    """Pick ``value`` in the drop-down of option ``name`` (its entries are words)."""
+    box = app.fields[name]
+    box.value = next(i for i, c in enumerate(app._form[name]["choices"]) if c["value"] == value)
+
+
 def test_start_builds_the_table_the_chooser_says():
     app = App("depot")
     app.players.value = "3"
-    boxes = {b.description: b for b in app.options_box.children}
-    boxes["games"].value = 3
-    boxes["starting_player"].value = "random"
-    boxes["max_turns"].value = "400"
+    choose(app, "games", 3)
+    choose(app, "starting_player", "random")
+    app.fields["max_turns"].value = "400"
     app._seats[0][0].value = "  Ann "
     app._seats[2][1].value = "bot:random"
     app.pace.value = 0.0
@@ -72,6 +115,10 @@ def test_start_builds_the_table_the_chooser_says():
     assert t.state.options["games"] == 3 and t.state.names == ("Ann", "B", "C") and t.state.seed == 11
     assert app.table_box.children == (t,) and "Depot, 3 players, Ann's seat</span>" in app.status.value
     assert app.start_button.description == "Start a new game"
+    # the table takes the page: the chooser folds away until "Change the game"
+    assert app.chooser.layout.display == "none" and app.change_button.layout.display is None
+    app.change_button.click()
+    assert app.chooser.layout.display is None
     # a new game replaces the old table, which is closed
     t2 = app.start()
     assert t2 is not t and app.table is t2 and t.comm is None and app.table_box.children == (t2,)
@@ -97,9 +144,9 @@ def test_two_people_share_the_screen_or_watch_as_teachers():
 @pytest.mark.parametrize("change, words", [
     (lambda a: setattr(a._seats[1][0], "value", "ann"), "names must differ"),
     (lambda a: setattr(a.seed, "value", "twelve"), "the seed must be a whole number"),
-    (lambda a: setattr({b.description: b for b in a.options_box.children}["rounds"], "value",
-                       "[" * 100_000 + "]" * 100_000), "rounds: the value is nested too deeply"),
-    (lambda a: setattr({b.description: b for b in a.options_box.children}["rounds"], "value", "0"), "rounds=0"),
+    (lambda a: setattr(a.fields["rounds"], "value", "[" * 100_000 + "]" * 100_000),
+     "rounds: the value is nested too deeply"),
+    (lambda a: setattr(a.fields["rounds"], "value", "0"), "rounds=0"),
 ])
 def test_a_bad_choice_is_said_and_the_table_stays(change, words):
     app = App("crypto_trick")
@@ -201,7 +248,7 @@ class FakeVoila:
 
     calls: list = []
 
-    def __init__(self, cmd, cwd=None):
+    def __init__(self, cmd, cwd=None, **_kwargs):
         nb = Path(cmd[3])
         FakeVoila.calls.append({"cmd": cmd, "cwd": cwd, "notebook": nb.read_text(), "folder": nb.parent})
 
@@ -247,3 +294,112 @@ def test_play_without_voila_says_how_to_get_it(monkeypatch, capsys):
     monkeypatch.setattr(builtins, "__import__", no_voila)
     assert main(["play", "--no-browser"]) == 1
     assert 'pip install "cardwidgets[app]"' in capsys.readouterr().err
+
+
+def test_an_all_bot_game_starts_at_once_and_plays_at_the_chosen_pace():
+    """Start answers before any bot moves; the bots then play on the table's own pacing, one
+    move per pace on the kernel's event loop, so people can watch (and the kernel answers)."""
+    import asyncio
+    import time
+
+    async def watch():
+        app = App("cirno_neu")
+        app.players.value = "5"
+        for _, who in app._seats:
+            who.value = "bot:random"
+        assert [v for _, v in app.pace.options] == [1.5, 0.7, 0.3]  # no "Instant" with nobody to play
+        app.pace.value = 0.3
+        began = time.monotonic()
+        table = app.start()
+        assert table.history_len == 0 and table.thinking  # nothing played inside the handler
+        times = []
+        table.observe(lambda _c: times.append(time.monotonic()), "history_len")
+        for _ in range(100):
+            if len(times) >= 3:
+                break
+            await asyncio.sleep(0.1)
+        gaps = [b - a for a, b in zip([began, *times], times)]
+        assert len(gaps) >= 3 and min(gaps) >= 0.27, gaps  # a pace, never a burst
+        assert not table.state.is_terminal
+        # a new game replaces it: the old table's bots stop with it
+        app.start()
+        played = table.history_len
+        await asyncio.sleep(1.0)
+        assert table.history_len == played and table.comm is None
+        app.table.close()
+
+    asyncio.run(watch())
+
+
+def test_the_server_culls_idle_kernels_and_caps_them():
+    cmd = server.command(Path("x.ipynb"), 8999, "127.0.0.1", False)
+    assert f"--MappingKernelManager.cull_idle_timeout={server.CULL_IDLE}" in cmd and server.CULL_IDLE > 0
+    assert "--VoilaConfiguration.multi_kernel_manager_class=cardwidgets.app.kernels.CappedKernelManager" in cmd
+    assert f"--CappedKernelManager.max_kernels={server.MAX_KERNELS}" in cmd
+    pytest.importorskip("jupyter_server")
+    import asyncio
+
+    from tornado.web import HTTPError
+
+    from cardwidgets.app.kernels import CappedKernelManager
+
+    manager = CappedKernelManager(max_kernels=2)
+    manager.list_kernel_ids = lambda: ["one", "two"]  # two games open: a third page is refused
+    with pytest.raises(HTTPError) as refused:
+        asyncio.run(manager.start_kernel(kernel_name="python3"))
+    assert refused.value.status_code == 503 and "Too many games" in refused.value.reason
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_a_stop_signal_stops_voila_and_its_kernels_frees_the_port_and_removes_the_folder(sig, tmp_path):
+    """``cardwidgets play`` as a service manager stops it: the whole tree goes, and the page
+    it served asked nothing of another machine."""
+    pytest.importorskip("voila")
+    psutil = pytest.importorskip("psutil")
+    import os
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, PYTHONPATH=str(root) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    log = open(tmp_path / "play.log", "w")
+    proc = subprocess.Popen([sys.executable, "-m", "cardwidgets", "play", "--no-browser", "--port", str(port)],
+                            env=env, stdout=subprocess.PIPE, stderr=log, text=True, start_new_session=True)
+    tree = []
+    try:
+        assert proc.stdout.readline().startswith("cardwidgets play: http://127.0.0.1:")
+        deadline, page = time.monotonic() + 120, None
+        while page is None and time.monotonic() < deadline and proc.poll() is None:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=60) as r:
+                    page = r.read().decode()  # the app ran in a kernel of its own
+            except OSError:
+                time.sleep(0.3)
+        assert page is not None, (tmp_path / "play.log").read_text()
+        assert "cdn.jsdelivr" not in page and "fontawesome" not in page and "mermaid.esm" not in page
+        tree = psutil.Process(proc.pid).children(recursive=True)
+        voila = next(p for p in tree if "voila" in " ".join(p.cmdline()))
+        folder = Path(next(a for a in voila.cmdline() if a.endswith(".ipynb"))).parent
+        assert folder.is_dir() and any("ipykernel" in " ".join(p.cmdline()) for p in tree)
+
+        os.kill(proc.pid, sig)
+        assert proc.wait(60) == 128 + sig
+        gone, alive = psutil.wait_procs(tree, timeout=20)
+        assert alive == [], [p.cmdline() for p in alive]
+        server.check_address("127.0.0.1", port)  # the port is free again
+        assert not folder.exists()
+    finally:  # whatever a failure left running (the old code left Voilà and its kernels)
+        if proc.poll() is None:
+            tree = [psutil.Process(proc.pid), *tree, *psutil.Process(proc.pid).children(recursive=True)]
+        for p in tree:
+            try:
+                p.kill()
+            except psutil.NoSuchProcess:
+                pass
+        proc.wait(10)
+        log.close()

@@ -49,7 +49,8 @@ def register_provider(kind: str, target: str) -> None:
     """Make ``target`` (``"module:attribute"``) what provides ``kind``, imported on first use.
 
     ``"html"``: the writer of a page, called ``write(source, path, seat)`` with a Timeline or
-    a Replay; it returns the path written.
+    a Replay; it returns the path written. ``"rule"`` and ``"rule_url"``: the rules
+    reference's ``lookup(rule_id, game)`` and ``url(rule_id, game, base=...)``.
     """
     _PROVIDERS[kind] = target
 

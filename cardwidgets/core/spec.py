@@ -27,6 +27,10 @@ from .errors import show
 #: The phase every game ends in.
 FINISHED = "finished"
 
+#: What an option changes, in the order a form shows the groups (``Option.group``).
+OPTION_GROUPS = ("Who starts", "The cards and the deal", "How play goes", "Scoring and winning",
+                 "How long a game lasts", "What players see")
+
 
 @dataclass(frozen=True)
 class Option:
@@ -37,6 +41,14 @@ class Option:
     canonical form (JSON's string keys back to ints, say). ``modes`` lists the modes
     the option applies to (``None``: every mode); giving it in another mode is a
     ``ValueError``. ``rule`` is the rule ID it configures.
+
+    The rest says the option in words, for people who do not program (the forms of
+    ``cardwidgets play`` and of the static site read it through :func:`option_form`):
+    ``label`` its name ("Who leads the first round"), ``help`` one line on what it
+    changes, ``values`` ``(value, words)`` pairs for every allowed value and for the
+    special values a check accepts (``None``, ``"random"``, a default table), ``accepts``
+    what an option without ``allowed`` takes ("a whole number from 1 to 20"), and
+    ``group`` what it changes, one of :data:`OPTION_GROUPS`.
     """
 
     name: str
@@ -47,6 +59,18 @@ class Option:
     normalize: Callable[[Any], Any] | None = None
     modes: tuple[str, ...] | None = None
     rule: str | None = None
+    label: str = ""
+    help: str = ""
+    values: tuple[tuple[Any, str], ...] = ()
+    accepts: str = ""
+    group: str = ""
+
+    def words(self, value: Any) -> str | None:
+        """The words of ``value`` from :attr:`values` (``None`` when it has none)."""
+        for v, said in self.values:
+            if _same(v, value) or (isinstance(v, (dict, tuple, list)) and v == value):
+                return said
+        return None
 
     def validate(self, value: Any) -> None:
         """Raise ``ValueError`` naming the allowed values unless ``value`` is allowed."""
@@ -271,6 +295,7 @@ def int_range(lo: int, hi: int | None = None) -> Callable[[Any], str | None]:
             return None
         return f"allowed values: an int from {lo}" + (f" to {hi}" if hi is not None else " up")
 
+    check.bounds = (lo, hi)  # type: ignore[attr-defined]  # a form's number field reads them
     return check
 
 
@@ -308,7 +333,16 @@ def optional(check: Callable[[Any], str | None]) -> Callable[[Any], str | None]:
         problem = check(value)
         return problem and problem + " (or None)"
 
+    inner.bounds = getattr(check, "bounds", None)  # type: ignore[attr-defined]
+    inner.optional = True  # type: ignore[attr-defined]
     return inner
+
+
+def seat_or_none(most: int) -> Callable[[Any], str | None]:
+    """A check for a seat number ``0..most`` or ``None`` (the game picks the seat, such as the last)."""
+    check = optional(int_range(0, most))
+    check.seats = most + 1  # type: ignore[attr-defined]  # a form offers the seats of the table
+    return check
 
 
 def seat_or_random(most: int) -> Callable[[Any], str | None]:
@@ -320,4 +354,78 @@ def seat_or_random(most: int) -> Callable[[Any], str | None]:
             return None
         return "allowed values: a seat number 0..players-1, or 'random'"
 
+    check.seats = most + 1  # type: ignore[attr-defined]  # a form offers the seats of the table
     return check
+
+
+# --------------------------------------------------------------------------- the form in words
+#: Seat letters, as tables and the app name the seats.
+SEAT_LETTERS = "ABCDEFGH"
+
+
+def option_form(game: "str | GameSpec", mode: str | None = None, players: int | None = None, *,
+                rule_base: str = "") -> list[dict[str, Any]]:
+    """The rules options of ``game`` in ``mode`` as a form in words: one JSON-safe dict each.
+
+    The app's chooser and the static site's both build their form from it, so an option is
+    described once, on its game's ``SPEC``. The entries come grouped (:data:`OPTION_GROUPS`
+    order, then as declared); each holds
+
+    - ``name``, ``label``, ``help``, ``group``: the keyword, its name in words, one line of
+      help, what it changes;
+    - ``input``: ``"choice"`` (pick one of ``choices``, each ``{"value", "label"}``; a seat
+      option offers the seats of ``players``, else of the mode's largest table),
+      ``"number"`` (a whole number from ``min`` to ``max``, ``None`` when unbounded;
+      ``optional``: an empty field is allowed), ``"text"`` (typed, read as JSON when it
+      reads as JSON) or ``"fixed"`` (a table of numbers: set from code only);
+    - ``accepts``: what the field takes, in words (empty for a choice);
+    - ``default`` (JSON-safe) and ``default_label``, the default in words;
+    - ``rule``, ``rule_title`` and ``rule_url`` (``cardwidgets.rules.url`` from ``rule_base``).
+
+    >>> form = option_form("depot", players=3)
+    >>> first = form[0]
+    >>> first["label"], first["input"], [c["label"] for c in first["choices"]], first["default_label"]
+    ('Who leads the first round', 'choice', ['Seat A', 'Seat B', 'Seat C', 'A random seat'], 'Seat A')
+    >>> first["rule"], first["rule_url"]
+    ('D2.5', 'rules/depot.html#D2.5')
+    """
+    # The rules reference is a layer above the core: it comes through core's registry (the
+    # package root registers it), read when a form is asked for, never when a game loads.
+    from .registry import game_spec, provider
+
+    lookup, url = provider("rule"), provider("rule_url")
+
+    spec = game_spec(game) if isinstance(game, str) else game
+    m = spec.mode(mode)
+    if players is not None:
+        spec.check_players(players, m)
+    seats_at = players if players is not None else max(m.players)
+    order = {g: i for i, g in enumerate(OPTION_GROUPS)}
+    out = []
+    for opt in sorted(spec.options_for(m.name), key=lambda o: order.get(o.group, len(order))):
+        rule = lookup(opt.rule, spec.name) if opt.rule else None
+        entry: dict[str, Any] = {
+            "name": opt.name, "label": opt.label or opt.name, "help": opt.help or opt.doc,
+            "group": opt.group or OPTION_GROUPS[-1], "input": "text", "accepts": opt.accepts,
+            "default": json_safe(opt.default), "default_label": opt.words(opt.default),
+            "rule": rule.id if rule else None, "rule_title": rule.title if rule else None,
+            "rule_url": url(rule.id, spec.name, base=rule_base) if rule else None,
+        }
+        seats = getattr(opt.check, "seats", None)
+        bounds = getattr(opt.check, "bounds", None)
+        if opt.allowed is not None or seats:
+            allowed = opt.allowed if opt.allowed is not None else \
+                (*range(min(seats, seats_at)), *(v for v, _ in opt.values if not isinstance(v, int)))
+            choices = [{"value": json_safe(v),
+                        "label": opt.words(v) or (f"Seat {SEAT_LETTERS[v]}" if seats and isinstance(v, int)
+                                                  else str(v))} for v in allowed]
+            entry.update(input="choice", choices=choices, accepts="")
+            entry["default_label"] = next(c["label"] for c in choices if _same(c["value"], opt.default))
+        elif bounds is not None:
+            entry.update(input="number", min=bounds[0], max=bounds[1], optional=bool(getattr(opt.check, "optional", False)))
+        elif not isinstance(opt.default, (bool, int, float, str, type(None))):
+            entry["input"] = "fixed"
+        if entry["default_label"] is None:
+            entry["default_label"] = str(opt.default)
+        out.append(entry)
+    return out

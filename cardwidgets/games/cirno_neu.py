@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import json
 import random
-from bisect import insort
+from bisect import bisect_right, insort
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
@@ -129,23 +129,92 @@ SPEC = GameSpec(
     summary="a 99-sum elimination game with special cards and a life system, 2–8 players",
     modes=(Mode("standard", PLAYERS, rule="N1.1"),),
     options=(
-        Option("deck_counts", DEFAULT_DECK, check=_deck_check, doc="cards per token", rule="NA-1"),
-        Option("limit", 99, check=int_range(1, 10_000), doc="highest safe sum L", rule="N1.5"),
-        Option("set_value", None, check=_set_value, doc="what the 99 card sets; None = limit", rule="N3.3"),
-        Option("hand_size", 3, check=int_range(1, 20), doc="cards dealt to each player", rule="N2.3"),
-        Option("life_system", False, (False, True), doc="True: busting costs a chip", rule="N2.1"),
-        Option("lives", 2, check=int_range(1, 20), doc="chips per player in the life system", rule="N1.4"),
+        Option("deck_counts", DEFAULT_DECK, check=_deck_check, doc="cards per token", rule="NA-1",
+               label="Cards of each kind",
+               help="How many of each card the deck holds.",
+               values=((DEFAULT_DECK, "The 59-card deck"),),
+               accepts="a table of card → number of cards (set from code)",
+               group="The cards and the deal"),
+        Option("limit", 99, check=int_range(1, 10_000), doc="highest safe sum L", rule="N1.5",
+               label="Highest safe sum",
+               help="The sum may not go above this number: going over it busts.",
+               accepts="a whole number from 1 to 10000",
+               group="How play goes"),
+        Option("set_value", None, check=_set_value, doc="what the 99 card sets; None = limit", rule="N3.3",
+               label="What the 99 card sets the sum to",
+               help="The sum a 99 card sets, whatever it was before.",
+               values=((None, "The highest safe sum"),),
+               accepts="a whole number from -10000 to 10000, or empty for the highest safe sum",
+               group="How play goes"),
+        Option("hand_size", 3, check=int_range(1, 20), doc="cards dealt to each player", rule="N2.3",
+               label="Cards in each hand",
+               help="Cards dealt to each player at the start of a round.",
+               accepts="a whole number from 1 to 20",
+               group="The cards and the deal"),
+        Option("life_system", False, (False, True), doc="True: busting costs a chip", rule="N2.1",
+               label="Life system",
+               help="Whether a bust eliminates a player or costs them a chip.",
+               values=((False, "Off: a bust eliminates"), (True, "On: a bust costs a chip"),),
+               group="Scoring and winning"),
+        Option("lives", 2, check=int_range(1, 20), doc="chips per player in the life system", rule="N1.4",
+               label="Chips per player",
+               help="In the life system, the chips each player starts with.",
+               accepts="a whole number from 1 to 20",
+               group="Scoring and winning"),
         Option("first_dealer", 0, check=seat_or_random(7), doc="seat that deals round 1, or 'random'",
-               rule="N2.2"),
-        Option("allow_voluntary_bust", False, (False, True), doc="unsafe cards may be played", rule="NA-5"),
-        Option("auto_forced_bust", True, (True, False), doc="the engine settles forced busts", rule="NA-6"),
-        Option("floor_at_zero", False, (False, True), doc="the sum never goes below 0", rule="NA-7"),
-        Option("shot_resume", "after_shooter", ("after_shooter", "after_target"), rule="NA-11"),
-        Option("shot_self_target", False, (False, True), doc="SHOT may target its player", rule="NA-12"),
-        Option("pass_ends_double_turn", False, (False, True), rule="NA-9"),
-        Option("double_draw_timing", "after_both", ("after_both", "after_each"), rule="NA-20"),
-        Option("next_round_starter", "loser", ("loser", "after_loser", "rotate"), rule="NA-24"),
-        Option("reset_direction_each_round", True, (True, False), rule="NA-25"),
+               rule="N2.2",
+               label="Who deals the first round",
+               help="The seat that deals round 1 and plays first.",
+               values=(("random", "A random seat"),),
+               group="Who starts"),
+        Option("allow_voluntary_bust", False, (False, True), doc="unsafe cards may be played", rule="NA-5",
+               label="Busting on purpose",
+               help="Whether a player may play a card that takes the sum over the limit.",
+               values=((False, "Not allowed: only when forced"), (True, "Allowed"),),
+               group="How play goes"),
+        Option("auto_forced_bust", True, (True, False), doc="the engine settles forced busts", rule="NA-6",
+               label="Forced busts",
+               help="When no card is safe: the bust happens by itself, or the player picks a card.",
+               values=((True, "By itself, the hand shown"), (False, "The player picks a card"),),
+               group="How play goes"),
+        Option("floor_at_zero", False, (False, True), doc="the sum never goes below 0", rule="NA-7",
+               label="Sums below zero",
+               help="Whether the sum may go below 0.",
+               values=((False, "Allowed"), (True, "Not allowed: the sum stops at 0"),),
+               group="How play goes"),
+        Option("shot_resume", "after_shooter", ("after_shooter", "after_target"), rule="NA-11",
+               label="Where play goes after a SHOT",
+               help="After the target's turn, who plays next.",
+               values=(("after_shooter", "The player after the shooter"),
+                       ("after_target", "The player after the target")),
+               group="How play goes"),
+        Option("shot_self_target", False, (False, True), doc="SHOT may target its player", rule="NA-12",
+               label="Shooting yourself",
+               help="Whether a SHOT may name its own player.",
+               values=((False, "Not allowed"), (True, "Allowed"),),
+               group="How play goes"),
+        Option("pass_ends_double_turn", False, (False, True), rule="NA-9",
+               label="PASS in a double turn",
+               help="Whether PASS ends a double turn or counts as one of its two cards.",
+               values=((False, "Counts as one of the two cards"), (True, "Ends the turn"),),
+               group="How play goes"),
+        Option("double_draw_timing", "after_both", ("after_both", "after_each"), rule="NA-20",
+               label="When a double turn draws",
+               help="Whether a double turn draws after both of its cards, or after each.",
+               values=(("after_both", "Draw 2 after both cards"), ("after_each", "Draw 1 after each card"),),
+               group="How play goes"),
+        Option("next_round_starter", "loser", ("loser", "after_loser", "rotate"), rule="NA-24",
+               label="Who starts the next round",
+               help="Who deals and plays first after a bust.",
+               values=(("loser", "The player who busted"),
+                       ("after_loser", "The player after the one who busted"),
+                       ("rotate", "The next dealer clockwise")),
+               group="Who starts"),
+        Option("reset_direction_each_round", True, (True, False), rule="NA-25",
+               label="Direction each round",
+               help="Whether every round starts clockwise again.",
+               values=((True, "Clockwise again each round"), (False, "Keeps the last round's direction"),),
+               group="How play goes"),
     ),
     phases=(Phase("play", ("play",), "the actor plays a card"), Phase("finished", ())),
     table="CirnoNeu",
@@ -1222,8 +1291,12 @@ class CirnoNeuState(State):
         """Deal every card ``seat`` has not seen again (the other hands and the draw pile's
         cards and order), keeping what the seat saw and what the rules let it infer (N8.3)."""
         world = self.clone()
-        know = self._record().seat(seat, self)
-        world._hands, world._draw = know.sample(self, rng)
+        record = self._record()
+        world._hands, world._draw, slots = record.seat(seat, self).sample(self, rng)
+        # The world's own record: the same public one, with the cards it dealt to the other
+        # players, so its seats know what they knew here (a world of a world, or a position
+        # the seat cannot tell from this one, searches as this one does).
+        world._know = (world._history, world._moves, record.dealt(seat, slots))
         return world
 
     def _record(self) -> "_Record":
@@ -1608,6 +1681,18 @@ class _Record:
         if new:
             self.events.append(("draw", p, self.epochs, list(new.elements())))
 
+    def dealt(self, seat: int, slots: dict[tuple[int, int], list[int]]) -> "_Record":
+        """This record with the other players' cards as a world of ``seat`` dealt them:
+        ``slots[p, e]`` are the cards p received from draw pile e in order (the first
+        ones of pile 0 its hand at the deal)."""
+        new = _Record.__new__(_Record)
+        new.stack, new.epochs, new._seats = self.stack, self.epochs, {}
+        taken = {key: iter(cards) for key, cards in slots.items()}
+        new.hands = [h if s == seat or not h else [next(taken[s, 0]) for _ in h] for s, h in enumerate(self.hands)]
+        new.events = [ev if ev[0] != "draw" or ev[1] == seat else
+                      ("draw", ev[1], ev[2], [next(taken[ev[1], ev[2]]) for _ in ev[3]]) for ev in self.events]
+        return new
+
     def seat(self, seat: int, st: CirnoNeuState) -> "_Seat":
         hit = self._seats.get(seat)
         if hit is None:
@@ -1619,7 +1704,8 @@ class _Seat:
     """One seat's knowledge of the round, ready for sampling: each draw pile's unseen
     cards, what each other player received from each pile, and the cards they played."""
 
-    __slots__ = ("seat", "content", "received", "steps", "others", "draw_size", "needs", "safe_actor")
+    __slots__ = ("seat", "content", "received", "steps", "others", "draw_size", "needs", "safe_actor",
+                 "_searches", "spent")
 
     def __init__(self, record: _Record, seat: int, st: CirnoNeuState) -> None:
         n = st.players
@@ -1650,6 +1736,7 @@ class _Seat:
         self.received = received
         self.steps = steps
         self.draw_size = len(st._draw)
+        self._searches: dict[int, _Search] = {}  # by number of steps: with the safe card or not
         # What the seat sees now and must hold in every world (N8.3).
         self.needs: list[tuple] = []
         b = st._bust
@@ -1668,34 +1755,52 @@ class _Seat:
             safe = tuple(k for k in range(len(TOKENS)) if k > PLUS_MAX or VALUE[k] <= room)
             self.safe_actor = (p, safe, tuple(received[p]))
 
-    def sample(self, st: CirnoNeuState, rng: random.Random) -> tuple[list[list[int]], list[int]]:
-        """The hands (the seat's own as it is) and the draw pile (top last) of a world."""
+    def sample(self, st: CirnoNeuState,
+               rng: random.Random) -> tuple[list[list[int]], list[int], dict[tuple[int, int], list[int]]]:
+        """The hands (the seat's own as it is), the draw pile (top last) and the other
+        players' cards from each pile (see ``_deal``) of a world.
+        Its searches together place at most ``SEARCH_LIMIT`` cards (``spent``: how many)."""
         steps = self.steps + self.needs
+        self.spent = 0
         if self.safe_actor is not None:
             # The actor holds a safe card, or the forced bust would have been settled: a few
-            # plain tries keep each world's odds, then a safe card is asked for outright.
+            # plain tries (half the work at most) keep each world's odds, then a safe card is
+            # asked for outright.
             p, safe, _ = self.safe_actor
-            for _ in range(8):
-                world = self._deal(st, steps, rng)
-                if world is not None and any(c in safe for c in world[0][p]):
-                    return world
+            try:
+                for _ in range(8):
+                    world = self._deal(st, steps, rng, SEARCH_LIMIT // 2 - self.spent)
+                    if world is not None and any(c in safe for c in world[0][p]):
+                        return world
+            except SamplingLimitError:
+                pass
             steps = steps + [self.safe_actor]
-        world = self._deal(st, steps, rng)
+        world = self._deal(st, steps, rng, SEARCH_LIMIT - self.spent)
         if world is None:  # the real position always fits its own record
             raise RuntimeError("no world fits this position's record")
         return world
 
-    def _deal(self, st: CirnoNeuState, steps: list[tuple],
-              rng: random.Random) -> tuple[list[list[int]], list[int]] | None:
+    def _deal(self, st: CirnoNeuState, steps: list[tuple], rng: random.Random,
+              limit: int) -> tuple[list[list[int]], list[int], dict[tuple[int, int], list[int]]] | None:
         remain = [row[:] for row in self.content]
         used = {s: [0] * len(remain) for s in self.others}
-        chosen = _search(steps, remain, used, rng)
+        search = self._searches.get(len(steps))
+        if search is None:
+            search = self._searches[len(steps)] = _Search(steps, self.content)
+        try:
+            chosen = search.solve(remain, used, rng, max(limit, 0))
+        finally:
+            self.spent += search.spent
         if chosen is None:
             return None
         hands = [list(h) for h in st._hands]
+        # slots[p, e]: the cards p received from pile e, in the order received: the ones it
+        # played (or shows) first, each before it was played, then the ones it still holds
+        slots: dict[tuple[int, int], list[int]] = {}
         for s in self.others:
             hands[s] = []
-        for (p, _, _), (_, v), i in zip(steps, chosen, range(len(steps))):
+        for (p, _, _), (e, v), i in zip(steps, chosen, range(len(steps))):
+            slots.setdefault((p, e), []).append(v)
             if i >= len(self.steps):  # a card the player still holds (N8.2, N8.3)
                 hands[p].append(v)
         draw: list[int] = []
@@ -1707,6 +1812,7 @@ class _Seat:
             for s in self.others:
                 m = self.received[s][e] - used[s][e]
                 hands[s] += pool[k:k + m]
+                slots.setdefault((s, e), []).extend(pool[k:k + m])
                 k += m
             if e == last:
                 draw = pool[k:]
@@ -1716,69 +1822,203 @@ class _Seat:
             return None
         for s in self.others:
             hands[s].sort()
+        return hands, draw, slots
         return hands, draw
 
 
-#: Dead ends ``_search`` may back out of before ``sample_world`` gives up (a few seconds). Rounds
-#: of ordinary tables never come near it; a round of very many reshuffles (8 players with big
-#: hands, a small draw pile: a reshuffle at nearly every draw) can need exponentially many.
-SEARCH_LIMIT = 100_000
+#: Cards ``_Search.solve`` may place (over all its tries) before ``sample_world`` gives up
+#: with :class:`SamplingLimitError`. A world usually takes about one placement per card the
+#: other players played this round; the bound keeps the rare long search of a round of
+#: hundreds of reshuffles well under a second, in memory that grows with the round only.
+SEARCH_LIMIT = 10_000
 
 
-def _search(steps: list[tuple], remain: list[list[int]], used: dict[int, list[int]],
-            rng: random.Random, limit: int | None = None) -> list[tuple[int, int]] | None:
-    """For each step ``(player, cards it may be, draw piles received from by then)`` in
-    order, choose which draw pile the card came from and which card it is: a pile the
-    player had an unused card from, with such a card left in it. Depth first in random
-    order, so every consistent choice can come out; dead ends are remembered.
-    ``remain``/``used`` end as the chosen ones leave them. ``None``: no choice fits.
-    :class:`SamplingLimitError` after ``limit`` dead ends (``SEARCH_LIMIT``)."""
-    limit = SEARCH_LIMIT if limit is None else limit
-    frames: list[list] = []
-    dead: set = set()
-    i, n = 0, len(steps)
-    while i < n:
-        p, values, recv = steps[i]
-        u = used[p]
-        opts = [(e, v) for e in range(len(recv)) if recv[e] > u[e] for v in values if remain[e][v] > 0]
-        if opts and dead and _key(i, used, remain) in dead:
-            opts = []
-        if opts:
-            if len(opts) > 1:
-                rng.shuffle(opts)
-            frames.append([opts, 0])
-            e, v = opts[0]
-            u[e] += 1
-            remain[e][v] -= 1
-            i += 1
-            continue
-        dead.add(_key(i, used, remain))
-        if len(dead) > limit:
-            raise SamplingLimitError(f"no world was found within {limit:,} dead ends: this round has "
-                                     f"{len(remain) - 1} reshuffles, too many to deal its unseen cards again")
-        while True:  # back up to the last step with another choice
-            if not frames:
-                return None
-            opts, k = frames[-1]
-            i = len(frames) - 1
-            u = used[steps[i][0]]
-            e, v = opts[k]
-            u[e] -= 1
-            remain[e][v] += 1
-            if k + 1 < len(opts):
-                frames[-1][1] = k + 1
-                e, v = opts[k + 1]
-                u[e] += 1
-                remain[e][v] -= 1
-                i += 1
-                break
-            frames.pop()
-            dead.add(_key(i, used, remain))
-    return [opts[k] for opts, k in frames]
+class _OutOfWork(Exception):
+    """A try of :meth:`_Search.solve` used up its share of the work (its count)."""
 
 
-def _key(i: int, used: dict[int, list[int]], remain: list[list[int]]) -> tuple:
-    return (i, *(x for s in used for x in used[s]), *(x for row in remain for x in row))
+class _Search:
+    """Where each of a seat's steps ``(player, cards it may be, draw piles received from
+    by then)`` may have got its card: a pile with such a card in it, from which the player
+    had received a card by then. Built once per seat and position; :meth:`solve` chooses."""
+
+    def __init__(self, steps: list[tuple], content: list[list[int]]) -> None:
+        self.steps = steps
+        self.doms: list[dict[int, tuple[int, ...]]] = []  # step -> {pile: cards it may take there}
+        self.by_card: dict[tuple[int, int], list[int]] = {}  # steps that may take this card of this pile
+        self.by_pile: dict[tuple[int, int], list[int]] = {}  # this player's steps that may use this pile
+        piles: dict[int, list[int]] = {}  # player -> the piles it ever received from (its last step knows)
+        for p, _, recv in reversed(steps):
+            if p not in piles:
+                piles[p] = [e for e, r in enumerate(recv) if r]
+        for i, (p, values, recv) in enumerate(steps):
+            dom = {}
+            for e in piles[p]:
+                if e >= len(recv):
+                    break
+                if recv[e]:
+                    vs = tuple(v for v in values if content[e][v])
+                    if vs:
+                        dom[e] = vs
+                        self.by_pile.setdefault((p, e), []).append(i)
+                        for v in vs:
+                            self.by_card.setdefault((e, v), []).append(i)
+            self.doms.append(dom)
+
+    def solve(self, remain: list[list[int]], used: dict[int, list[int]], rng: random.Random,
+              limit: int | None = None) -> list[tuple[int, int]] | None:
+        """For each step, the pile its card came from and which card it is, such that no
+        pile gives more of a card than it holds (``remain``) and the k-th of a player's
+        steps served from a pile comes after the player's k-th card from it. ``remain`` and
+        ``used`` (cards each player's steps took from each pile) end as the choice leaves
+        them. ``None``: no choice fits. :class:`SamplingLimitError` once ``limit`` cards were
+        placed (``SEARCH_LIMIT``), the failed tries included.
+
+        A constraint search: the step with the fewest choices left goes first, each choice
+        in random order (so every consistent choice can come out), and a choice that leaves
+        some other step none is taken back at once. A try that backs up too often starts
+        again with other random orders, each allowed twice the work of the one before: a bad
+        early choice is what makes such searches long, and a new start rarely repeats it."""
+        limit = SEARCH_LIMIT if limit is None else limit
+        self.remain, self.used = remain, used
+        budget, spent = 2 * len(self.steps) + 16, 0
+        while True:
+            try:
+                found = self.run(rng, min(budget, limit - spent))
+            except _OutOfWork as e:
+                spent += e.args[0]
+                budget *= 2
+                self.spent = spent
+                if spent >= limit:
+                    raise SamplingLimitError(
+                        f"no world was found within {limit:,} placed cards: this round has "
+                        f"{len(remain) - 1} reshuffles, too many to deal its unseen cards again") from None
+                continue
+            self.spent = spent + self.work
+            return found
+
+    def run(self, rng: random.Random, budget: int) -> list[tuple[int, int]] | None:
+        """One try, :class:`_OutOfWork` after ``budget`` placed cards (all taken back)."""
+        steps, remain, doms = self.steps, self.remain, self.doms
+        n = len(steps)
+        self.taken: dict[tuple[int, int], list[int]] = {}
+        self.ok = [dict.fromkeys(d, True) for d in doms]  # pile still open to the step
+        self.left = [sum(1 for e, vs in d.items() for v in vs if remain[e][v]) for d in doms]
+        self.open = set(range(n))
+        self.choice: list[tuple[int, int] | None] = [None] * n
+        self.work = 0
+        if n and min(self.left) == 0:
+            return None
+        frames: list[list] = []  # [step, its choices in random order, index tried]
+        while self.open:
+            i = min(self.open, key=self.left.__getitem__)
+            # Random order, biased towards the choices fewest other steps could also make
+            # (k of the player's steps may use this pile, m steps this pile's card): weight
+            # copies / (k * k * m) as keys random() ** (1 / weight). Every choice stays
+            # possible; the bias takes a search of hundreds of reshuffles from many tries
+            # to about one.
+            p = steps[i][0]
+            keyed = sorted(((rng.random() ** (len(self.by_pile[(p, e)]) ** 2 * len(self.by_card[(e, v)])
+                                               / remain[e][v]), e, v)
+                            for e, vs in doms[i].items() if self.ok[i][e] for v in vs if remain[e][v]),
+                           reverse=True)
+            opts = [(e, v) for _, e, v in keyed]
+            frames.append([i, opts, -1])
+            while True:  # the top frame's next choice, or back up
+                i, opts, k = frames[-1]
+                if k >= 0:
+                    self._unplace(i)
+                k += 1
+                frames[-1][2] = k
+                if k < len(opts):
+                    self.work += 1
+                    if self.work > budget:
+                        self._clear()
+                        raise _OutOfWork(self.work)
+                    if self._place(i, *opts[k]):
+                        break
+                    continue
+                frames.pop()
+                if not frames:
+                    return None
+        return self.choice  # type: ignore[return-value]
+
+    def _clear(self) -> None:
+        """Take every placed card back (``remain``/``used`` as before the try)."""
+        for i, c in enumerate(self.choice):
+            if c is not None:
+                self.remain[c[0]][c[1]] += 1
+                self.used[self.steps[i][0]][c[0]] -= 1
+
+    def _fits(self, j: int, e: int) -> bool:
+        """Whether step j may still take a card of pile e: the k-th of its player's steps
+        served from pile e must have received k cards from it by then."""
+        steps = self.steps
+        mine = self.taken.get((steps[j][0], e))
+        if not mine:
+            return True
+        at = bisect_right(mine, j)
+        if at + 1 > steps[j][2][e]:
+            return False
+        return all(steps[x][2][e] >= at + 2 + k for k, x in enumerate(mine[at:]))
+
+    def _place(self, i: int, e: int, v: int) -> bool:
+        p = self.steps[i][0]
+        self.remain[e][v] -= 1
+        self.used[p][e] += 1
+        insort(self.taken.setdefault((p, e), []), i)
+        self.choice[i] = (e, v)
+        self.open.discard(i)
+        return self._update(p, e, v, self.remain[e][v] == 0)
+
+    def _unplace(self, i: int) -> None:
+        p = self.steps[i][0]
+        e, v = self.choice[i]  # type: ignore[misc]
+        self.remain[e][v] += 1
+        self.used[p][e] -= 1
+        self.taken[(p, e)].remove(i)
+        self.choice[i] = None
+        self._update(p, e, v, self.remain[e][v] == 1)
+        # step i counted afresh, after the others (counted by _update, it would gain its
+        # own card twice)
+        self.open.add(i)
+        remain = self.remain
+        ok = self.ok[i]
+        for f in ok:
+            ok[f] = self._fits(i, f)
+        self.left[i] = sum(1 for f, vs in self.doms[i].items() if ok[f] for w in vs if remain[f][w])
+
+    def _update(self, p: int, e: int, v: int, card_changed: bool) -> bool:
+        """Bring the open steps' choices up to date after pile e's card v and player p's
+        use of pile e changed; False when one of them has no choice left."""
+        remain, left, ok, open_, steps = self.remain, self.left, self.ok, self.open, self.steps
+        fine = True
+        if card_changed:
+            delta = 1 if remain[e][v] else -1
+            for j in self.by_card.get((e, v), ()):
+                if j in open_ and ok[j][e]:
+                    left[j] += delta
+                    if left[j] <= 0:
+                        fine = False
+        # _fits for every step of p at once: after[a] says whether the steps already served
+        # from pile e keep their room when one more comes in at place a among them
+        mine = self.taken.get((p, e)) or []
+        after = [True] * (len(mine) + 1)
+        for a in range(len(mine) - 1, -1, -1):
+            after[a] = after[a + 1] and steps[mine[a]][2][e] >= a + 2
+        row = remain[e]
+        for j in self.by_pile.get((p, e), ()):
+            if j in open_:
+                at = bisect_right(mine, j)
+                now = after[at] and steps[j][2][e] > at
+                okj = ok[j]
+                if now != okj[e]:
+                    okj[e] = now
+                    k = sum(1 for w in self.doms[j][e] if row[w])
+                    left[j] += k if now else -k
+                if left[j] <= 0:
+                    fine = False
+        return fine
 
 
 _load_fields = CirnoNeuState._load_state  # generated from FIELDS

@@ -187,6 +187,36 @@ describe("mountTable", () => {
     errors.mockRestore();
   });
 
+  it("says on the root how many moves the line shown has (data-moves)", () => {
+    const model = fakeModel({ view: { players: 2 }, history_len: 0, cursor: 0 });
+    const el = document.createElement("div");
+    const cleanup = mountTable({ model, el, game: "demo", draw: (ctx) => ctx.root.append(h("p", null, "x")) });
+    const root = /** @type {HTMLElement} */ (el.querySelector(".cw-table"));
+    expect(root.dataset.moves).toBe("0");
+    model.update({ history_len: 3, cursor: 3 });
+    expect(root.dataset.moves).toBe("3");
+    model.update({ cursor: 1 });  // looking back: the line still has 3 moves
+    expect(root.dataset.moves).toBe("3");
+    model.update({ history_len: 2, cursor: 2, branch: "branch-1" });
+    expect(root.dataset.moves).toBe("2");
+    cleanup();
+  });
+
+  it("sends a move to a marimo model, which calls the callbacks once the message is delivered", () => {
+    const model = fakeModel({ view: { players: 2 }, history_len: 0, cursor: 0 });
+    model.send.mockImplementation((_msg, callbacks) => callbacks?.());  // marimo's send(content, callbacks)
+    const el = document.createElement("div");
+    /** @type {any} */ let ctx = null;
+    const cleanup = mountTable({ model, el, game: "demo", draw: (c) => { ctx = c; } });
+    expect(ctx.act("play 1")).toBe(true);
+    expect(model.sent()).toEqual([{ type: "act", action: "play 1" }]);
+    expect(ctx.pending()).toBe(true);  // delivered, not answered: a second click waits
+    expect(ctx.act("play 1")).toBe(false);
+    model.update({ history_len: 1, cursor: 1 });
+    expect(ctx.pending()).toBe(false);
+    cleanup();
+  });
+
   it("keeps focus on the same control across redraws", () => {
     const model = fakeModel({ view: { players: 2, n: 1 } });
     const el = document.createElement("div");

@@ -135,6 +135,7 @@ def test_play_by_clicking(lab_page):
     after = nb.json(SNAPSHOT)
     assert after["history"][0] == play
     assert after["last_error"] == ""
+    expect(table).to_have_attribute("data-moves", str(after["history_len"]))  # the DOM hook of the line's moves
     assert len(after["log"]) > 0 and "A leads " in after["log"][0]
     expect_dom_matches_kernel(table, after)
     # The play stood on the table (as "your play") before the bots answered: every action is its
@@ -268,15 +269,18 @@ def test_history_controls(lab_page):
     nb, table = open_depot(lab_page, "depot_history.ipynb", DEPOT_CELL.replace(
         'seat=0, bots={1: "random", 2: "random"}, bot_delay=0.0', "seat=None"))
     first = nb.json(SNAPSHOT)["legal"][0]
+    expect(table).to_have_attribute("data-moves", "0")
     table.locator(f'.cw-legal [data-move="{first}"]').click()  # selects the play's cards
     expect(table.locator('[data-control="play"]')).to_have_attribute("data-action", first)
     assert nb.json("t.history_len") == 0  # a chip alone never plays
     table.locator('[data-control="play"]').click()
     expect(log_lines(table)).not_to_have_count(0)
     assert nb.json("[str(a) for a in t.history]") == [first]
+    expect(table).to_have_attribute("data-moves", "1")
     table.locator('[data-control="first"]').click()
     expect(log_lines(table)).to_have_count(0)
     assert nb.json("[t.cursor, t.history_len]") == [0, 1]
+    expect(table).to_have_attribute("data-moves", "1")  # looking back: the line still has its move
     table.locator('[data-control="last"]').click()
     expect(log_lines(table)).not_to_have_count(0)
     assert nb.json("[t.cursor, t.history_len]") == [1, 1]

@@ -121,9 +121,11 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
       root.classList.add("cw-pending");
     }
     // The kernel going idle after this message means Python has handled it, changed or not.
-    const callbacks = locks ? { iopub: { status: (/** @type {any} */ m) => {
+    // marimo calls the callbacks themselves once the message is delivered (not yet handled):
+    // a function that waits for the answer there, as without a kernel's status.
+    const callbacks = locks ? Object.assign(() => {}, { iopub: { status: (/** @type {any} */ m) => {
       if (m?.content?.execution_state === "idle") answered();
-    } } } : undefined;
+    } } }) : undefined;
     model.send(msg, callbacks);
     return true;
   };
@@ -190,6 +192,8 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
     const scroll = scrollState(root);
     clear(root);
     root.classList.toggle("cw-thinking-now", !!model.get("thinking"));
+    // The moves of the line shown (a DOM hook: tests wait on it instead of on text).
+    root.dataset.moves = String(Number(model.get("history_len")) || 0);
     try {
       const view = model.get("view");
       if (!view || typeof view !== "object" || !view.players) {
