@@ -69,13 +69,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence, Union
 
-from ..core import (ANY, Event, Field, GameSpec, IllegalActionError, InvalidActionError, Mode, Option, Outcome,
+from ...core import (ANY, Event, Field, GameSpec, IllegalActionError, InvalidActionError, Mode, Option, Outcome,
                     Phase, State, number, plural, tuple_field)
-from ..core.deck import check_deck, read_cards
-from ..core.position import PositionError, Value, cards_text, deal_unknown, load_position, seat_text
-from ..core.errors import quote, show
-from ..core.spec import int_range, seat_or_random
-from ..core.state import seat_name
+from ...core.deck import check_deck, read_cards
+from ...core.position import PositionError, Value, cards_text, deal_unknown, load_position, seat_text
+from ...core.errors import quote, show
+from ...core.spec import int_range, seat_or_random
+from ...core.state import seat_name
 
 PLAYERS = (2, 3, 4, 5)  # C2.1
 HAND_SIZE = 6  # C4.2

@@ -24,12 +24,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence, Union
 
-from ..core import (ANY, Event, Field, GameSpec, IllegalActionError, InvalidActionError, Mode, Option, Outcome,
+from ...core import (ANY, Event, Field, GameSpec, IllegalActionError, InvalidActionError, Mode, Option, Outcome,
                     Phase, State, Termination, plural, tuple_field)
-from ..core.deck import check_deck
-from ..core.errors import quote, show
-from ..core.position import Parsed, PositionError, Value, cards_text, deal_unknown, load_position, seat_text
-from ..core.spec import int_range, optional, seat_or_random
+from ...core.deck import check_deck
+from ...core.errors import quote, show
+from ...core.position import Parsed, PositionError, Value, cards_text, deal_unknown, load_position, seat_text
+from ...core.spec import int_range, optional, seat_or_random
 
 VALUES = range(1, 9)
 PLAYERS = (3, 4, 5)

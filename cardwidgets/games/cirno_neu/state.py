@@ -39,12 +39,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
-from ..core import (ANY, Event, Field, GameSpec, IllegalActionError, InvalidActionError, Mode, Option, Outcome,
+from ...core import (ANY, Event, Field, GameSpec, IllegalActionError, InvalidActionError, Mode, Option, Outcome,
                     Phase, State, Termination, number, plural)
-from ..core.deck import check_deck, counts_to_cards, read_cards
-from ..core.errors import SamplingLimitError, quote, show
-from ..core.position import PositionError, Value, cards_text, deal_unknown, load_position, seat_text
-from ..core.spec import int_range, int_table_problem, seat_or_random
+from ...core.deck import check_deck, counts_to_cards, read_cards
+from ...core.errors import SamplingLimitError, quote, show
+from ...core.position import PositionError, Value, cards_text, deal_unknown, load_position, seat_text
+from ...core.spec import int_range, int_table_problem, seat_or_random
 
 PLAYERS = tuple(range(2, 9))  # N1.1
 #: The engine's bound on the actions (card plays) of one match, counted in its history
