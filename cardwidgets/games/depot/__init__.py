@@ -18,9 +18,11 @@ cardwidgets.core.errors.InvalidActionError: 'pass take 9': '9' is not a card val
 
 from __future__ import annotations
 
-from .state import (ANY, DEFAULT_DECK, MAX_COPIES, SPEC, DepotState, IllegalActionError, InvalidActionError, Pass, Play,
-                    _counts, from_dict, from_position, new_game, parse_action, run_limit, set_limit, setup_position,
-                    shape)
+from ...core import ANY, IllegalActionError, InvalidActionError
+from .cards import DEFAULT_DECK, MAX_COPIES, Pass, Play, _counts, parse_action, run_limit, set_limit, shape
+from .spec import SPEC
+from .state import DepotState, from_dict, from_position, new_game, setup_position
+
 
 __all__ = [
     "ANY", "DepotState", "IllegalActionError", "InvalidActionError", "Pass", "Play", "SPEC",
