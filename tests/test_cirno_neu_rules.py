@@ -956,7 +956,9 @@ def test_random_playouts_end_and_conserve(players, combo):
 def test_module_doctests():
     import doctest
 
-    results = [doctest.testmod(m) for m in (cirno_neu, cirno_neu.state)]
+    from cardwidgets.games.cirno_neu import cards, position, spec, state, worlds
+
+    results = [doctest.testmod(m) for m in (cirno_neu, cards, spec, worlds, position, state)]
     assert sum(r.attempted for r in results) >= 10 and sum(r.failed for r in results) == 0
 
 

@@ -32,9 +32,12 @@ Illegal: rule N4.2 — you hold no 50 (your hand: [1, 5, SHOT])
 
 from __future__ import annotations
 
-from .state import (ACTION_BOUND, ANY, DEFAULT_DECK, DEMO_DECK, SEARCH_LIMIT, SPEC, TOKENS, VALUE, CirnoNeuState,
-                    Config, IllegalActionError, InvalidActionError, Play, _OutOfWork, _Search, card_id, card_token,
-                    from_dict, from_position, new_game, parse_action, setup_position)
+from ...core import ANY, IllegalActionError, InvalidActionError
+from .cards import DEFAULT_DECK, TOKENS, VALUE, Play, card_id, card_token, parse_action
+from .spec import ACTION_BOUND, SPEC, Config
+from .state import DEMO_DECK, CirnoNeuState, from_dict, from_position, new_game, setup_position
+from .worlds import SEARCH_LIMIT, _OutOfWork, _Search
+
 
 __all__ = [
     "ANY", "CirnoNeuState", "Config", "DEFAULT_DECK", "IllegalActionError", "InvalidActionError",
