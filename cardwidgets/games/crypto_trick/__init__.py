@@ -63,9 +63,12 @@ Illegal: rule C6.3 — the lead is B1 and you hold B4 B5 B6: you must play blue
 
 from __future__ import annotations
 
-from .state import (ANY, DEFAULT_LABELS, PASS, SPEC, WANT, Config, CryptoTrickState, Give, IllegalActionError,
-                    InvalidActionError, Pass, Play, Reveal, Want, _Knowledge, card_id, card_name, from_dict,
-                    from_position, new_game, parse_action, round_score, setup_position, trump_set)
+from ...core import ANY, IllegalActionError, InvalidActionError
+from .cards import DEFAULT_LABELS, PASS, WANT, Give, Pass, Play, Reveal, Want, card_id, card_name, parse_action
+from .spec import SPEC, Config, round_score, trump_set
+from .state import CryptoTrickState, from_dict, from_position, new_game, setup_position
+from .worlds import _Knowledge
+
 
 __all__ = [
     "ANY", "Config", "CryptoTrickState", "Give", "IllegalActionError", "InvalidActionError", "PASS", "Pass", "Play",
