@@ -24,7 +24,7 @@ from ...core import Event, Field, Outcome, State, number, plural, tuple_field
 from ...core.errors import show
 from ...core.position import Parsed, PositionError, seat_text
 from ...core.registry import game_module
-from .positions import Reader, option_error, part_size, write_action, write_cards, write_lists
+from .position import Reader, option_error, part_size, write_action, write_cards, write_lists
 from .cards import (ACTION_TYPES, HAND_SIZE, MOVE, NAME, NPC, PLAY, TRICKS, Arrange, LoadError, Move, Play, arrange,
                     check_record, check_seat, config, decode_cards, decode_lists, duo_winner_seats, duo_winners,
                     encode_lists, judge_standard, listing, names, parse_action, round_score, small_int)
