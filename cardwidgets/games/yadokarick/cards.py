@@ -846,6 +846,11 @@ def check_record(st: Any, kinds: tuple[type, ...]) -> None:
         raise LoadError("position", "the hand-built start is another game: its mode, players or options differ")
 
 
+def _cap(text: str) -> str:
+    """``"the NPC ..."`` -> ``"The NPC ..."`` at the start of a sentence."""
+    return text[:1].upper() + text[1:]
+
+
 __all__ = [
     "ACTION_TYPES", "Arrange", "COLOURS", "CRABS", "Config", "DEFAULT_ROOFS", "DEFAULT_SIZE_TABLE", "Decline",
     "Draw", "GiveUp", "Move", "NAME", "NUMBER", "Place", "Play", "Row", "Take", "card_id", "config",
