@@ -42,10 +42,6 @@ def _seat_or_none(v: Any) -> int | None:
     return v
 
 
-def _ordinal(n: int) -> str:
-    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
-
-
 def _points(v: int) -> str:
     return f"{number(v)} {'point' if v == 1 else 'points'}"
 

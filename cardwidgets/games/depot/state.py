@@ -8,7 +8,7 @@ from bisect import bisect_right
 from collections import Counter
 from typing import TYPE_CHECKING, Any, Sequence
 
-from ...core import Event, Field, Outcome, State, Termination, plural, tuple_field
+from ...core import Event, Field, Outcome, State, Termination, ordinal, plural, tuple_field
 from ...core.errors import show
 from ...core.position import load_position
 from .cards import (MAX_COPIES, TURN_BOUND, VALUES, _CLASSES, _NEXT, _ONE, _PASS, _PRESENT, _SEEN, _SORTED, Pass, Play,
@@ -93,10 +93,6 @@ def _decode_results(results: Any) -> tuple[dict[str, Any], ...]:
 def _decode_built(cards: Any) -> int | None | bool:
     # ``True`` stands for a state saved before the record existed (see DepotState.from_dict).
     return cards if cards is None or cards is True else _zone(cards)
-
-
-def _ordinal(n: int) -> str:
-    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 def _article(v: int) -> str:
@@ -632,7 +628,7 @@ class DepotState(SeatKnowledge, PositionText, State):
         if ev is not None:
             ev.append(Event(
                 "round_end", {"leader": owner, "target": self._target}, "D7.1",
-                f"{self.seat_label(last)}'s pass is the {_ordinal(self.players - 1)} in a row (rule D7.1): the "
+                f"{self.seat_label(last)}'s pass is the {ordinal(self.players - 1)} in a row (rule D7.1): the "
                 f"round is over. {_fmt(play.cards)} is discarded and the Storage target grows to {self._target} "
                 f"(rule D7.2); {self.seat_label(owner)} leads round {self._round}."))
         self._refill(self._target, self._info.size, ev, "D7.2")
