@@ -178,7 +178,7 @@ def parse_action(text: str) -> Action:
     raise InvalidActionError(f"{quote(text)}: {_EXAMPLE}")
 
 
-# --------------------------------------------------------------------------- configuration
+# --------------------------------------------------------------------------- card classes and loaded values
 # Classes of C7.1 in the strength key (class * 1000 + number): the highest key wins,
 # and a later card with an equal key wins too (C7.2).
 _OFF, _LEAD, _TRUMP, _WHITE_HIGH = 0, 1, 2, 3

@@ -197,6 +197,9 @@ SPEC = GameSpec(
     max_actions=lambda players, options: options.get("rounds", 3) * TRICKS * 2 * players,
     pauses=("round_end",),
 )
+
+
+# --------------------------------------------------------------------------- configuration and scoring
 _CLASS_NAMES = ("off", "lead", "trump", "trump")
 
 
@@ -339,7 +342,7 @@ def _score(won: Iterable[int], bbit: Sequence[int], negative: bool) -> tuple[int
     return b, k, (b * k if b <= 3 else -b if negative else b)
 
 
-# --------------------------------------------------------------------------- state
+# --------------------------------------------------------------------------- phases and a round's record
 OFFER, DECLARE, GIVE, FOLLOW, FINISHED = range(5)
 PHASES = ("offer", "declare", "give", "follow", "finished")
 
@@ -361,6 +364,7 @@ def _record_dict(raw: tuple, cfg: Config) -> dict[str, Any]:
     }
 
 
+# --------------------------------------------------------------------------- following and winning a trick (C6, C7)
 def _follow_mask(cfg: Config, indicator: int, lead: int) -> int:
     """The colours (bit per colour) that follow ``lead`` this round (C6.3, C6.4)."""
     fol = cfg.follow[indicator // 100][lead // 100]
