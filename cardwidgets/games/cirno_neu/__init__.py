@@ -33,8 +33,9 @@ Illegal: rule N4.2 — you hold no 50 (your hand: [1, 5, SHOT])
 from __future__ import annotations
 
 from ...core import ANY, IllegalActionError, InvalidActionError
-from .cards import DEFAULT_DECK, TOKENS, VALUE, Play, card_id, card_token, parse_action
-from .spec import ACTION_BOUND, SPEC, Config
+from .cards import (DEFAULT_DECK, DSHOT, MINUS_1, PLAYERS, PLUS_MAX, SET99, TOKENS, VALUE, Play, card_id, card_token,
+                    parse_action)
+from .spec import ACTION_BOUND, SPEC, Config, _make_config
 from .state import DEMO_DECK, CirnoNeuState, from_dict, from_position, new_game, setup_position
 from .worlds import SEARCH_LIMIT, _OutOfWork, _Search
 

@@ -63,10 +63,11 @@ Illegal: rule C6.3 — the lead is B1 and you hold B4 B5 B6: you must play blue
 
 from __future__ import annotations
 
-from ...core import ANY, IllegalActionError, InvalidActionError
-from .cards import DEFAULT_LABELS, PASS, WANT, Give, Pass, Play, Reveal, Want, card_id, card_name, parse_action
+from ...core import ANY, IllegalActionError, InvalidActionError, plural
+from .cards import (DEFAULT_LABELS, PASS, PLAYERS, WANT, Give, Pass, Play, Reveal, Want, card_id, card_name,
+                    parse_action)
 from .spec import SPEC, Config, round_score, trump_set
-from .state import CryptoTrickState, from_dict, from_position, new_game, setup_position
+from .state import CryptoTrickState, _points, from_dict, from_position, new_game, setup_position
 from .worlds import _Knowledge
 
 

@@ -19,7 +19,8 @@ cardwidgets.core.errors.InvalidActionError: 'pass take 9': '9' is not a card val
 from __future__ import annotations
 
 from ...core import ANY, IllegalActionError, InvalidActionError
-from .cards import DEFAULT_DECK, MAX_COPIES, Pass, Play, _counts, parse_action, run_limit, set_limit, shape
+from .cards import (DEFAULT_DECK, MAX_COPIES, PLAYERS, TURN_BOUND, Pass, Play, _counts, parse_action, run_limit,
+                    set_limit, shape)
 from .spec import SPEC
 from .state import DepotState, from_dict, from_position, new_game, setup_position
 

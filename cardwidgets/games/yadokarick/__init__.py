@@ -44,7 +44,7 @@ from ...core import ANY, IllegalActionError, InvalidActionError
 from .cards import (CRABS, Arrange, Decline, Draw, GiveUp, Move, Place, Play, Row, Take, card_id, duo_winners,
                     parse_action, round_score, size_of)
 from .solo import SoloState, can_finish, hint, hint_from_view
-from .spec import SPEC
+from .spec import DUO, SOLO, SPEC, STANDARD
 from .state import (DEMO_DECK, from_dict, from_position, new_game, setup_duo, setup_position, setup_solo,
                     setup_standard)
 from .trick import DuoState, StandardState
