@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import json
 import sys
 from pathlib import Path
 from typing import Iterator
@@ -193,3 +194,19 @@ def test_core_imports_nothing_above_it():
         if module.startswith("cardwidgets.core"):
             above = [(t, line) for t, line in edges(module) if not t.startswith("cardwidgets.core")]
             assert not above, f"{module} imports {above}"
+
+
+# --------------------------------------------------------------------------- one layout for every game
+ROOMS = ("cards", "spec", "worlds", "position", "state")
+#: A room past this many lines is two rooms.
+MOST_LINES = 1_200
+
+
+@pytest.mark.parametrize("game", sorted(json.loads((PKG / "games" / "registry.json").read_text(encoding="utf-8"))))
+def test_every_game_is_a_package_with_the_same_rooms(game):
+    package = PKG / "games" / game
+    assert (package / "__init__.py").is_file(), f"{game} is not a package"
+    missing = [room for room in ROOMS if not (package / f"{room}.py").is_file()]
+    assert not missing, f"{game} lacks the rooms {missing}"
+    long = {p.name: n for p in package.glob("*.py") if (n := len(p.read_text(encoding="utf-8").splitlines())) > MOST_LINES}
+    assert not long, f"{game}: rooms over {MOST_LINES:,} lines: {long}"
