@@ -22,10 +22,16 @@ from typing import Any
 from .core import (Event, Explanation, IllegalActionError, InvalidActionError, Outcome, SamplingLimitError, State,
                    Termination, Timeline)
 from .core.position import PositionError, from_position
+from .core.registry import register_provider as _register_provider
 from .core.replay import Replay, ReplayError
 from .games import available_games, game_module, game_spec
 
 __version__ = "0.2.0"
+
+# What the core uses from the layers above, through its registry (it never imports them).
+_register_provider("html", "cardwidgets.export:write_html")
+_register_provider("rule", "cardwidgets.rules:lookup")
+_register_provider("rule_url", "cardwidgets.rules:url")
 
 
 def make(game: str, **kwargs: Any) -> State:

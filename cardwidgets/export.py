@@ -43,6 +43,7 @@ from typing import Any
 
 from .core.errors import show
 from .core.registry import game_spec
+from .core.replay import Replay
 from .core.timeline import Timeline
 from .rules import as_json
 
@@ -398,12 +399,16 @@ def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
-def write_html(timeline: Timeline, path: str | Path, seat: int | None = None) -> Path:
-    """Write ``timeline`` as one self-contained page for ``seat`` (``None``: the teacher view).
+def write_html(timeline: Timeline | Replay, path: str | Path, seat: int | None = None) -> Path:
+    """Write ``timeline`` (or a replay, played first) as one self-contained page for ``seat``
+    (``None``: the teacher view).
 
-    Returns the path written. Raises ``ValueError`` for a seat the game does not have and
-    ``FileNotFoundError`` when the front end was never built.
+    Returns the path written. Raises ``ValueError`` for a seat the game does not have,
+    ``FileNotFoundError`` when the front end was never built and ``ReplayError`` for a bad
+    replay.
     """
+    if isinstance(timeline, Replay):
+        timeline = Timeline.from_replay(timeline)
     page = render_html(export_data(timeline, seat))
     out = Path(path)
     out.write_bytes(page.encode("utf-8"))  # the same bytes on every system (no newline translation)

@@ -46,7 +46,7 @@ def test_fast_path_from_hand_built_positions():
 def test_fast_path_reaches_the_cap_like_the_narrated_path(monkeypatch):
     from cardwidgets.games import cirno_neu
 
-    monkeypatch.setattr(cirno_neu, "ACTION_BOUND", 50)
+    monkeypatch.setattr(cirno_neu.state, "ACTION_BOUND", 50)
     st = new_game(players=3, seed=2, deck_counts={"1": 1, "PASS": 20, "DOUBLE": 5})
     assert kit.lockstep(st, random.Random(2)) == 50
     assert st.outcome().termination.value == "aborted"

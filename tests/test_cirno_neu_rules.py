@@ -956,8 +956,10 @@ def test_random_playouts_end_and_conserve(players, combo):
 def test_module_doctests():
     import doctest
 
-    result = doctest.testmod(cirno_neu)
-    assert result.attempted >= 10 and result.failed == 0
+    from cardwidgets.games.cirno_neu import cards, position, spec, state, worlds
+
+    results = [doctest.testmod(m) for m in (cirno_neu, cards, spec, worlds, position, state)]
+    assert sum(r.attempted for r in results) >= 10 and sum(r.failed for r in results) == 0
 
 
 def test_replay_with_deck_and_two_card_command():

@@ -258,7 +258,7 @@ def test_a_search_that_would_take_too_long_gives_up_clearly_and_changes_nothing(
         st.apply(st.legal_actions()[0])
     seat = (st.current_player + 1) % 8
     assert st.sample_world(seat, random.Random(1)).view(seat) == st.view(seat)  # fine within the limit
-    monkeypatch.setattr(cn, "SEARCH_LIMIT", 0)  # not one card may be placed
+    monkeypatch.setattr(cn.worlds, "SEARCH_LIMIT", 0)  # not one card may be placed
     before = st.to_dict()
     worlds = 0
     for r in range(20):
@@ -307,7 +307,7 @@ def test_worlds_of_a_round_of_many_reshuffles_take_bounded_work(monkeypatch, bot
     # 37 s, at 1.28 GB. The constraint search places about one card per card played.
     import cardwidgets.games.cirno_neu as cn
 
-    monkeypatch.setattr(cn, "SEARCH_LIMIT", 2_000)  # placed cards (dead ends, before)
+    monkeypatch.setattr(cn.worlds, "SEARCH_LIMIT", 2_000)  # placed cards (dead ends, before)
     st = _long_round(bot, seed, reshuffles)
     before = st.to_dict()
     work = []  # cards placed per world, per card the other players played this round
@@ -327,7 +327,7 @@ def test_a_search_past_its_limit_stops_after_that_much_work(monkeypatch):
 
     st = _long_round("random", 10, 60)
     know = st._record().seat(0, st)
-    monkeypatch.setattr(cn, "SEARCH_LIMIT", 40)  # fewer than the cards played: no world can be dealt
+    monkeypatch.setattr(cn.worlds, "SEARCH_LIMIT", 40)  # fewer than the cards played: no world can be dealt
     before = st.to_dict()
     for r in range(3):
         with pytest.raises(SamplingLimitError, match="reshuffles"):

@@ -250,7 +250,7 @@ def test_every_game_stops_at_its_bound(monkeypatch):
     for _ in range(5):
         st.apply(st.legal_actions()[-1])
     assert st.outcome().termination is Termination.ABORTED
-    monkeypatch.setattr(cirno_neu, "ACTION_BOUND", 6)
+    monkeypatch.setattr(cirno_neu.state, "ACTION_BOUND", 6)
     st = make("cirno_neu", players=4, seed=1, life_system=True)
     while not st.is_terminal:
         st.apply(st.legal_actions()[0])

@@ -126,6 +126,14 @@ def test_event_audience():
     assert Event("x").visible_to(3)
 
 
+def test_ordinals_as_narration_writes_them():
+    from cardwidgets.core import ordinal
+
+    assert [ordinal(n) for n in (1, 2, 3, 4, 10, 11, 12, 13, 14, 21, 22, 23, 101, 111, 112, 113)] == [
+        "1st", "2nd", "3rd", "4th", "10th", "11th", "12th", "13th", "14th", "21st", "22nd", "23rd", "101st", "111th",
+        "112th", "113th"]
+
+
 def test_explanation_objects():
     st = make("depot", players=4, seed=1)
     bad = st.explain("play 7 7 7")

@@ -11,32 +11,11 @@ where ``sampler(rng)`` returns ``state.sample_world(seat, rng)`` of the real sta
 
 from __future__ import annotations
 
-import importlib
 import random
-from typing import Any, Callable, Mapping, Protocol, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
-from ..games import game_module
+from .base import Bot, RandomBot, game_bots
 from .ismcts import ISMCTSBot, SearchInfo
-
-
-class Bot(Protocol):
-    def act(self, view: dict[str, Any], legal: Sequence[Any]) -> Any: ...
-
-
-class RandomBot:
-    """Uniformly random legal action, from its own seeded RNG."""
-
-    name = "random"
-    needs_view = False  # simulations skip building the view for it
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
-
-    def act(self, view: dict[str, Any], legal: Sequence[Any]) -> Any:
-        return legal[self.rng.randrange(len(legal))]
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}()"
 
 
 def world_sampler(state: Any, seat: int) -> Callable[[random.Random], Any]:
@@ -73,20 +52,9 @@ def ask(bot: Any, state: Any, legal: Sequence[Any] | None = None) -> Any:
 
 
 def _named(game: str) -> dict[str, Callable[..., Bot]]:
-    """The named bots of ``game``: ``"ismcts"`` and ``BOTS`` of the module
-    ``cardwidgets.bots.<game>``, if any.
-
-    ``"greedy"`` is the general name of each game's heuristic bot; a game may add aliases.
-    """
-    game_module(game)  # an unknown game is a ValueError naming the games
+    """The named bots of ``game``: ``"ismcts"`` and the game's own (:func:`~cardwidgets.bots.base.game_bots`)."""
     named: dict[str, Callable[..., Bot]] = {"ismcts": ISMCTSBot}
-    try:
-        mod = importlib.import_module(f"{__name__}.{game}")
-    except ModuleNotFoundError as e:
-        if e.name != f"{__name__}.{game}":
-            raise
-        return named
-    named.update(mod.BOTS)
+    named.update(game_bots(game))
     return named
 
 

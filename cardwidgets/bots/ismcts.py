@@ -38,6 +38,7 @@ from typing import Any, Callable, Sequence
 
 from ..core.errors import SamplingLimitError, show
 from ..games import game_module
+from .base import playing_bot
 
 #: A world sampler: ``worlds(rng)`` is ``state.sample_world(seat, rng)`` of the real
 #: state and the bot's seat, bound by whoever asks the bot for a move.
@@ -324,10 +325,8 @@ class ISMCTSBot:
         except SamplingLimitError:
             # No world to search in (see SamplingLimitError): the game's greedy bot, which
             # needs none, decides from the view alone.
-            from . import make_bot  # here: the registry imports this module
-
             self.last = SearchInfo(0, self.clock() - start, {}, {})
-            return make_bot(view["game"], "greedy", seed=rng.getrandbits(63)).act(view, legal)
+            return playing_bot(view["game"], "greedy", seed=rng.getrandbits(63)).act(view, legal)
         cfg = self.settings(first.game, first.mode)
         search = _Search(first, worlds, cfg, self.clock)
         try:
@@ -458,9 +457,7 @@ class _Search:
                 return legal[randrange(len(legal))] if len(legal) > 1 else legal[0]
 
             return pick
-        from . import make_bot  # here: the registry imports this module
-
-        bot = make_bot(self.game, self.rollout, seed=rng.getrandbits(63))
+        bot = playing_bot(self.game, self.rollout, seed=rng.getrandbits(63))
         if getattr(bot, "needs_worlds", False):
             raise ValueError(f"rollout={self.rollout!r}: a rollout cannot search")
         views = getattr(bot, "needs_view", True)

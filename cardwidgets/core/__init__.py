@@ -1,7 +1,7 @@
 """Game-agnostic engine parts: the kit every game is built on. Standard library only."""
 
 from .errors import CORE_RULES, MAX_ACTION_TEXT, IllegalActionError, InvalidActionError, SamplingLimitError
-from .events import Event, Explanation, number, visible
+from .events import Event, Explanation, number, ordinal, visible
 from .outcome import Outcome, Termination
 from .rng import Recorded, Recorder, fresh_seed
 from .spec import FINISHED, GameSpec, Mode, Option, Phase
@@ -32,6 +32,7 @@ __all__ = [
     "fields",
     "fresh_seed",
     "number",
+    "ordinal",
     "plural",
     "seat_name",
     "tuple_field",

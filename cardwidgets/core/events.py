@@ -73,6 +73,15 @@ class Explanation:
         return self.legal
 
 
+def ordinal(n: int) -> str:
+    """A place as narration writes it: ``1st``, ``2nd``, ``3rd``, ``4th`` ... ``11th``, ``21st``.
+
+    >>> [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 102, 111)]
+    ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '102nd', '111th']
+    """
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
 def number(v: int) -> str:
     """A number as narration writes it: a negative one with the minus sign (U+2212), as in
     "41 − 114 = −73", never a hyphen (card names such as cirno+neu's ``-10`` are notation

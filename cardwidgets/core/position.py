@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 
 from .errors import show
+from .spec import json_safe
 
 if TYPE_CHECKING:
     from .state import State
@@ -279,10 +280,9 @@ def write_position(state: "State", fields: Iterable[tuple[str, str]]) -> str:
     parts = [f"{spec.name}/{spec.version}", f"players={state.players}"]
     if len(spec.modes) > 1:
         parts.append(f"mode={state.mode}")
-    from .state import _json_safe  # keys as JSON has them: a table may mix numbers and names
-
     for name, value in spec.non_defaults(state.options).items():
-        parts.append(f"{name}={option_text(_json_safe(value))}")
+        # keys as JSON has them: a table may mix numbers and names
+        parts.append(f"{name}={option_text(json_safe(value))}")
     if state.names is not None:
         parts.append(f"names={option_text(list(state.names))}")
     for key, value in fields:

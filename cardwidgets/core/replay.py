@@ -65,7 +65,7 @@ from typing import Any, Iterator
 from . import registry
 from .errors import IllegalActionError, InvalidActionError, has_lone_surrogate, quote, show
 from .rng import Recorded
-from .spec import GameSpec
+from .spec import GameSpec, json_safe
 from .state import State, check_names
 
 FORMAT = "cardwidgets-replay"
@@ -238,9 +238,7 @@ class Replay:
         options: dict[str, Any] = {"players": state.players}
         if len(spec.modes) > 1:
             options["mode"] = state.mode
-        from .state import _json_safe
-
-        options.update(_json_safe(spec.non_defaults(state.options)))
+        options.update(json_safe(spec.non_defaults(state.options)))
         if start.names is not None:
             options["names"] = list(start.names)
         return cls(
@@ -706,9 +704,7 @@ class Replay:
         each position as ``seat`` sees it (``None``: the teacher view); see
         :meth:`Timeline.to_html <cardwidgets.core.timeline.Timeline.to_html>`. The page holds no
         seed, no deck order and no action list. Raises :class:`ReplayError` for a bad replay."""
-        from .timeline import Timeline
-
-        return Timeline.from_replay(self).to_html(path, seat)
+        return registry.provider("html")(self, path, seat)
 
     def fork(self, upto: int) -> "Replay":
         """A copy keeping only the first ``upto`` actions of the main line (and their notes)."""
@@ -887,9 +883,7 @@ def _clip(text: str, limit: int) -> str:
 
 def _canonical(value: Any) -> str:
     """Options compared as JSON text: 1 and True, (1, 2) and [1, 2] differ or agree as JSON says."""
-    from .state import _json_safe
-
-    return json.dumps(_json_safe(value), sort_keys=True)
+    return json.dumps(json_safe(value), sort_keys=True)
 
 
 def _decode(data: bytes) -> str:

@@ -276,6 +276,16 @@ def _short(value: Any, limit: int = 60) -> str:
 
 
 # --------------------------------------------------------------------------- checks
+def json_safe(value: Any) -> Any:
+    """Options as JSON would give them back (dict keys become strings, tuples lists)."""
+    if isinstance(value, dict):
+        return {str(k): json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        items = sorted(value, key=repr) if isinstance(value, (set, frozenset)) else value
+        return [json_safe(v) for v in items]
+    return value
+
+
 def int_range(lo: int, hi: int | None = None) -> Callable[[Any], str | None]:
     """A check for an int in ``[lo, hi]`` (``hi=None``: no upper bound)."""
 
@@ -353,15 +363,6 @@ def seat_or_random(most: int) -> Callable[[Any], str | None]:
 SEAT_LETTERS = "ABCDEFGH"
 
 
-def _json_safe(value: Any) -> Any:
-    """``value`` as JSON holds it: tuples as lists, keys as text."""
-    if isinstance(value, dict):
-        return {str(k): _json_safe(v) for k, v in value.items()}
-    if isinstance(value, (tuple, list)):
-        return [_json_safe(v) for v in value]
-    return value
-
-
 def option_form(game: "str | GameSpec", mode: str | None = None, players: int | None = None, *,
                 rule_base: str = "") -> list[dict[str, Any]]:
     """The rules options of ``game`` in ``mode`` as a form in words: one JSON-safe dict each.
@@ -388,10 +389,11 @@ def option_form(game: "str | GameSpec", mode: str | None = None, players: int | 
     >>> first["rule"], first["rule_url"]
     ('D2.5', 'rules/depot.html#D2.5')
     """
-    # Lazily: the rules reference (standard library only, like the core) is read when a form
-    # is asked for, never when a game loads.
-    from ..rules import lookup, url
-    from .registry import game_spec
+    # The rules reference is a layer above the core: it comes through core's registry (the
+    # package root registers it), read when a form is asked for, never when a game loads.
+    from .registry import game_spec, provider
+
+    lookup, url = provider("rule"), provider("rule_url")
 
     spec = game_spec(game) if isinstance(game, str) else game
     m = spec.mode(mode)
@@ -405,7 +407,7 @@ def option_form(game: "str | GameSpec", mode: str | None = None, players: int | 
         entry: dict[str, Any] = {
             "name": opt.name, "label": opt.label or opt.name, "help": opt.help or opt.doc,
             "group": opt.group or OPTION_GROUPS[-1], "input": "text", "accepts": opt.accepts,
-            "default": _json_safe(opt.default), "default_label": opt.words(opt.default),
+            "default": json_safe(opt.default), "default_label": opt.words(opt.default),
             "rule": rule.id if rule else None, "rule_title": rule.title if rule else None,
             "rule_url": url(rule.id, spec.name, base=rule_base) if rule else None,
         }
@@ -414,7 +416,7 @@ def option_form(game: "str | GameSpec", mode: str | None = None, players: int | 
         if opt.allowed is not None or seats:
             allowed = opt.allowed if opt.allowed is not None else \
                 (*range(min(seats, seats_at)), *(v for v, _ in opt.values if not isinstance(v, int)))
-            choices = [{"value": _json_safe(v),
+            choices = [{"value": json_safe(v),
                         "label": opt.words(v) or (f"Seat {SEAT_LETTERS[v]}" if seats and isinstance(v, int)
                                                   else str(v))} for v in allowed]
             entry.update(input="choice", choices=choices, accepts="")

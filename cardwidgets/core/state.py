@@ -37,7 +37,7 @@ from .events import Event, Explanation
 from .outcome import Outcome
 from .position import write_position
 from .rng import Recorded, Recorder, fresh_seed, randrange, shuffle
-from .spec import GameSpec
+from .spec import GameSpec, json_safe
 
 #: ``seat=ANY`` (the default) means "whoever is to act": no G3 check.
 ANY: Any = object()
@@ -649,7 +649,7 @@ class State(ABC):
             "mode": self.mode,
             "players": self.players,
             "seed": self.seed,
-            "options": _json_safe(self.options),
+            "options": json_safe(self.options),
             "names": None if self.names is None else list(self.names),
             "deck": None if self.deck_order is None else list(self.deck_order),
             "position": self._origin,
@@ -785,16 +785,6 @@ def check_start(origin: Any) -> None:
 
 def _restore(cls: type, data: dict[str, Any]) -> State:
     return cls.from_dict(data)
-
-
-def _json_safe(value: Any) -> Any:
-    """Options as JSON would give them back (dict keys become strings, tuples lists)."""
-    if isinstance(value, dict):
-        return {str(k): _json_safe(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple, set, frozenset)):
-        items = sorted(value, key=repr) if isinstance(value, (set, frozenset)) else value
-        return [_json_safe(v) for v in items]
-    return value
 
 
 def _generate(cls: type) -> None:

@@ -25,6 +25,7 @@ from typing import Any, Callable, Collection
 
 from .errors import IllegalActionError, has_lone_surrogate
 from .events import Event
+from .registry import provider
 from .replay import Branch, Line, Replay, dealt_start
 from .state import ANY, State
 
@@ -425,11 +426,9 @@ class Timeline:
         scrubber and the keyboard; it loads nothing from anywhere. Returns the path written.
         See :mod:`cardwidgets.export`.
         """
-        # Lazily: the export is a layer above the core (it reads the built front end and the
-        # rules reference); the core never imports it at load time.
-        from ..export import write_html
-
-        return write_html(self, path, seat)
+        # The export is a layer above the core (it reads the built front end and the rules
+        # reference): the core finds it through its registry and never imports it.
+        return provider("html")(self, path, seat)
 
     # ------------------------------------------------------------------ helpers
     def _get(self, name: str) -> Line:

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..core.errors import quote
 from ..games import game_module
-from .adapter import Config, Encoder, GameAdapter, Layout, count, hot, per_seat, rel
+from .base import Config, Encoder, GameAdapter, Layout, count, hot, per_seat, rel
 
 #: The cards of the N1.3 table, in its order, as the views write them.
 TOKENS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "50",

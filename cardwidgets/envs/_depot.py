@@ -16,7 +16,7 @@ from __future__ import annotations
 from array import array
 from typing import Any
 
-from .adapter import Config, Encoder, GameAdapter, Layout, count, hot, per_seat, rel
+from .base import Config, Encoder, GameAdapter, Layout, count, hot, per_seat, rel
 
 VALUES = range(1, 9)
 PHASES = ("lead", "respond", "finished")

@@ -20,7 +20,7 @@ from __future__ import annotations
 from array import array
 from typing import Any
 
-from .adapter import Config, Encoder, GameAdapter, Layout, count, hot, per_seat, rel
+from .base import Config, Encoder, GameAdapter, Layout, count, hot, per_seat, rel
 
 CRABS = "ABCD"
 TRICKS = 10  # Y3.1, Y13.11

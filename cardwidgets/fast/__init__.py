@@ -317,14 +317,14 @@ class Batch:
         """Game ``i`` as a :class:`~cardwidgets.core.replay.Replay` with its recorded chance:
         the reference engine plays it to the same end (open it on a table)."""
         from ..core.replay import Replay
-        from ..core.state import _json_safe
+        from ..core.spec import json_safe
         from ..games import game_spec
 
         spec = game_spec(self.game)
         options: dict[str, Any] = {"players": self.players}
         if len(spec.modes) > 1:
             options["mode"] = self.mode
-        options.update(_json_safe(spec.non_defaults(self.options)))
+        options.update(json_safe(spec.non_defaults(self.options)))
         return Replay(self.game, options, int(self.seeds[i]), self.actions_of(i), chance=self.chance_of(i))
 
 

@@ -1,8 +1,12 @@
-"""Pure rules, one module (or package) per game: the standard library and ``cardwidgets.core`` only.
+"""Pure rules, one package per game: the standard library and ``cardwidgets.core`` only.
 
-The games are listed once, in ``registry.json`` next to this file; the JS build
-reads the same list. Adding a game is its module (with ``SPEC``), its front-end
-layout and one line there.
+Every game's package has the same rooms: ``cards`` (cards, actions, notation), ``spec``
+(options, ``SPEC``, configuration), ``worlds`` (what a seat sees and knows), ``position``
+(position text, the checks of a loaded state) and ``state`` (the rules, and the
+construction of a game); a game with several engines keeps one more room per mode. The
+games are listed once, in ``registry.json`` next to this file; the JS build reads the
+same list. Adding a game is its package (with ``SPEC``), its front-end layout and one
+line there.
 """
 
 from __future__ import annotations

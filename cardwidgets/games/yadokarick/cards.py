@@ -25,6 +25,7 @@ from typing import Any, Iterable, Sequence
 from ...core import InvalidActionError
 from ...core.deck import check_deck as _core_check_deck, read_cards
 from ...core.errors import quote, show
+from ...core.registry import game_module
 from ...core.spec import int_table_problem
 
 # --------------------------------------------------------------------------- the card table (Y1)
@@ -833,17 +834,21 @@ def check_record(st: Any, kinds: tuple[type, ...]) -> None:
     origin = st._origin
     if origin is None:
         return
-    from . import from_dict, from_position  # the modes' loaders (a cycle at import time only)
-
+    loaders = game_module(st.SPEC.name)  # the modes' loaders (the package imports this module)
     if isinstance(origin, str):
-        start = from_position(origin, st.seed)
+        start = loaders.from_position(origin, st.seed)
     elif isinstance(origin, dict):
-        start = from_dict({**origin, "history": [], "position": None})
+        start = loaders.from_dict({**origin, "history": [], "position": None})
     else:
         raise LoadError("position", f"a hand-built start is position text or a saved state, not "
                                     f"{type(origin).__name__}")
     if (type(start), start.players, start.options) != (type(st), st.players, st.options):
         raise LoadError("position", "the hand-built start is another game: its mode, players or options differ")
+
+
+def _cap(text: str) -> str:
+    """``"the NPC ..."`` -> ``"The NPC ..."`` at the start of a sentence."""
+    return text[:1].upper() + text[1:]
 
 
 __all__ = [

@@ -27,7 +27,7 @@ from typing import Any, Sequence
 from ...core import Event, Field, Outcome, State, number, plural
 from ...core.errors import show
 from ...core.position import Parsed
-from .positions import Reader, write_action, write_cards, write_lists
+from .position import Reader, write_action, write_cards, write_lists
 from .cards import (ACTION_TYPES, CRABS, DECLINE, DRAW, GIVEUP, NAME, NUMBER, PLACE, ROW, ROW_SIZE, TAKE, Decline,
                     Draw, GiveUp, LoadError, Place, Take, card_id, check_flag, check_record, config, decode_cards,
                     decode_lists, encode_lists, listing, names, parse_action, small_int)

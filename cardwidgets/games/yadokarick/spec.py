@@ -233,3 +233,18 @@ SPEC = GameSpec(
     max_actions=_max_actions,
     pauses=("round_end",),
 )
+
+
+def check_options(st: Any) -> None:
+    """The standard options that depend on each other or on the player count (Y1.5, Y2.6, Y12.3)."""
+    o, n = st.options, st.players
+    if o["card_set"] == "advanced" and n == 7:
+        raise ValueError("card_set='advanced' is not allowed with 7 players: the advanced card sets are for 3 to 6 "
+                         "players (rule Y12.3)")
+    if o["dealer"] is not None and o["dealer"] >= n:
+        raise ValueError(f"dealer={o['dealer']!r} is not allowed; allowed values: a seat 0..{n - 1} or None "
+                         f"(rule Y2.6)")
+    lo, hi = o["size_track"]
+    if not lo <= o["marker_start"] <= hi:
+        raise ValueError(f"marker_start={o['marker_start']!r} is not allowed; allowed values: a value on the size "
+                         f"track, {lo} to {hi} (rule Y1.5)")
