@@ -527,3 +527,57 @@ def cards_at_rest(page, timeout_ms: int = 10_000) -> None:
     page.wait_for_function(
         """() => document.getAnimations().every((a) => a.playState !== "running"
              || (typeof CSSAnimation === "function" && a instanceof CSSAnimation))""", timeout=timeout_ms)
+
+
+# --------------------------------------------------------------------------- accessibility (axe-core)
+#: axe-core 4, from npm (a devDependency of js/): injected into the page under test.
+AXE = ARTIFACTS.parents[1] / "js" / "node_modules" / "axe-core" / "axe.min.js"
+#: WCAG 2.1 A and AA, the standard schools must meet.
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+
+
+def axe_audit(page, selector: str) -> list[dict]:
+    """axe-core's violations of WCAG 2.1 AA inside the first element matching ``selector`` (a table's
+    root: JupyterLab's own chrome is not ours to audit). Each: id, impact, node count, help, targets."""
+    if not AXE.is_file():
+        _unavailable(f"{AXE} is missing (npm ci in js/)")
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.add_script_tag(path=str(AXE))
+    return page.evaluate("""async ([sel, tags]) => {
+        const root = document.querySelector(sel);
+        if (!root) throw new Error(`axe: nothing matches ${sel}`);
+        const r = await axe.run(root, { runOnly: { type: "tag", values: tags }, resultTypes: ["violations"] });
+        return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, help: v.help,
+                                          targets: v.nodes.slice(0, 5).map((n) => n.target.join(" ")) }));
+    }""", [selector, AXE_TAGS])
+
+
+def by_impact(violations: list[dict]) -> dict[str, int]:
+    """Violating nodes counted by impact (minor, moderate, serious, critical)."""
+    out = {"minor": 0, "moderate": 0, "serious": 0, "critical": 0}
+    for v in violations:
+        out[v["impact"] or "minor"] += v["nodes"]
+    return out
+
+
+def unreachable_controls(page, selector: str, limit: int = 400) -> list[str]:
+    """The table's controls (enabled buttons, selects, inputs, role=button) that Tab never reaches,
+    starting from the table's root; and those reached that have no name."""
+    page.locator(selector).first.focus()
+    want = page.evaluate("""(sel) => { const root = document.querySelector(sel);
+        const all = [...root.querySelectorAll('button, select, input, [role=button], [tabindex="0"]')]
+          .filter((e) => !e.disabled && !e.closest('[aria-hidden=true], .cw-motion-layer') && e.getClientRects().length);
+        all.forEach((e, i) => e.setAttribute('data-a11y-id', String(i)));
+        return all.length; }""", selector)
+    seen: set[str] = set()
+    for _ in range(min(limit, want + 40)):
+        page.keyboard.press("Tab")
+        now = page.evaluate("""(sel) => { const a = document.activeElement;
+            return document.querySelector(sel).contains(a) ? (a.getAttribute('data-a11y-id') ?? '-') : null; }""", selector)
+        if now is None:
+            break
+        seen.add(now)
+    missing = page.evaluate("""([sel, seen]) => [...document.querySelector(sel).querySelectorAll('[data-a11y-id]')]
+        .filter((e) => !seen.includes(e.getAttribute('data-a11y-id')))
+        .map((e) => e.outerHTML.slice(0, 120))""", [selector, sorted(seen)])
+    return missing

@@ -210,6 +210,7 @@ export function renderNeuCard(token, opts = {}) {
       ...(Array.isArray(opts.class) ? opts.class : [opts.class])],
   });
   el.setAttribute("aria-label", f.name);
+  if (el.tagName !== "BUTTON") el.setAttribute("role", "img");  // a label is allowed on an image, not on a bare div
   const value = /** @type {HTMLElement} */ (el.querySelector(".cw-card-value"));
   value.textContent = "";
   value.append(...(size === "xs" ? faceSmall(t, f) : faceBig(t, f)));
@@ -313,7 +314,7 @@ function felt(f) {
     const k = view.chips[i] ?? 0;
     const tokens = [];
     for (let j = 0; j < k; j++) tokens.push(h("span", { class: "cw-life" }));
-    return h("span", { class: "cw-lives", title: `${count(k, "chip", { none: "no chips" })} left (rule N6.4)`, "aria-label": count(k, "chip", { none: "no chips" }), "data-chips": k },
+    return h("span", { class: "cw-lives", role: "img", title: `${count(k, "chip", { none: "no chips" })} left (rule N6.4)`, "aria-label": count(k, "chip", { none: "no chips" }), "data-chips": k },
       k ? tokens : h("span", { class: "cw-lives-none" }, "no chips"));
   };
 

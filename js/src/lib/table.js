@@ -1,7 +1,6 @@
 // The base of every game table: root element, trait subscriptions, redraw, messages to
 // Python (one at a time for moves), keyboard isolation from the notebook, focus keeping,
 // card motion, and cleanup.
-import { clear } from "./dom.js";
 import { createMotion, reducedMotion, canAnimate } from "./motion.js";
 import { watchPreviews } from "./preview.js";
 
@@ -90,6 +89,24 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
   };
   const KEY_EVENTS = ["keydown", "keyup", "keypress"];
   for (const t of KEY_EVENTS) root.addEventListener(t, stop);
+  // The narration for screen readers: a polite live region that stays in place across redraws
+  // and receives only the lines that are new (the visible list is redrawn whole each time, so as
+  // a live region it would say nothing, or everything again).
+  const live = document.createElement("div");
+  live.className = "cw-announce";
+  live.setAttribute("role", "log");
+  live.setAttribute("aria-live", "polite");
+  live.setAttribute("aria-relevant", "additions");
+  root.appendChild(live);
+  /** @type {string[] | null} the narration last announced */
+  let said = null;
+  const announce = () => {
+    const lines = Array.isArray(model.get("narration")) ? model.get("narration").map(String) : [];
+    const fresh = said === null ? [] : newLines(said, lines);
+    said = lines;
+    for (const line of fresh) live.appendChild(Object.assign(document.createElement("p"), { textContent: line }));
+    while (live.childNodes.length > 20) live.firstChild?.remove();
+  };
   el.appendChild(root);
 
   // ---- messages: a move at a time --------------------------------------------------------------
@@ -188,7 +205,7 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
     if (!animate && motion) motion.clear();
     const focus = focusKey(root);
     const scroll = scrollState(root);
-    clear(root);
+    for (const node of [...root.childNodes]) if (node !== live) node.remove();
     root.classList.toggle("cw-thinking-now", !!model.get("thinking"));
     try {
       const view = model.get("view");
@@ -210,6 +227,7 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
       root.appendChild(box);
     }
     if (motion) root.appendChild(motion.layer);
+    if (fromModel) announce();
     restoreFocus(root, focus);
     if (fromModel) previews.redrawn();
     else previews.show();
@@ -315,6 +333,22 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
     root.removeEventListener("click", onPointer, true);
     root.remove();
   };
+}
+
+/**
+ * The lines of `next` that follow what `prev` ended with: a game that went on. A jump through the
+ * history (the newest line of `prev` is not where it was) announces nothing: the scrubber says where.
+ * @param {string[]} prev
+ * @param {string[]} next
+ * @returns {string[]}
+ */
+export function newLines(prev, next) {
+  if (!prev.length) return next.slice(-3);
+  const tail = prev.slice(-3);
+  for (let i = next.length - 1; i >= tail.length - 1; i--) {
+    if (tail.every((line, k) => next[i - (tail.length - 1) + k] === line)) return next.slice(i + 1);
+  }
+  return [];
 }
 
 /** Attributes that identify a control across redraws. */
