@@ -196,12 +196,46 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
     return pos[1] === was[1] && pos[0] >= was[0] && pos[0] - was[0] <= 3;
   };
 
+  // What needs the new layout (the narration's scroll, setting cards in motion) waits for the next
+  // frame, where the browser lays the page out anyway: done at once, each forced a layout of the
+  // whole notebook before the DOM was even shown (about 20 ms a move in JupyterLab). A redraw
+  // before that frame does it first, so every update still starts from where the last one ended.
+  /** @type {Array<() => void>} */
+  let later = [];
+  let laterFrame = 0;
+  const settle = () => {
+    if (laterFrame && typeof cancelAnimationFrame === "function") cancelAnimationFrame(laterFrame);
+    laterFrame = 0;
+    const jobs = later;
+    later = [];
+    for (const job of jobs) job();
+  };
+  /** @param {() => void} job */
+  const nextFrame = (job) => {
+    if (typeof requestAnimationFrame !== "function") return job();
+    later.push(job);
+    if (!laterFrame) laterFrame = requestAnimationFrame(() => { laterFrame = 0; if (alive) settle(); });
+  };
+
+  // Where the cards are, read in the frame after each redraw (the layout is fresh there): the next
+  // update's motion starts from it, so the update itself reads no layout. A resize forgets it.
+  /** @type {ReturnType<NonNullable<typeof motion>["snapshot"]> | null} */
+  let ready = null;
+  const resized = motion && typeof ResizeObserver === "function" ? new ResizeObserver(() => {
+    // (it also reports the size a redraw gave the table, which the snapshot of that frame has seen)
+    const was = /** @type {any} */ (ready)?.origin;
+    if (was && (Math.abs(root.offsetWidth - was.w) > 1 || Math.abs(root.offsetHeight - was.h) > 1)) ready = null;
+  }) : null;
+  resized?.observe(root);
+
   let alive = true;
   /** @param {boolean} [fromModel] the traits changed (not a local UI change) */
   function redraw(fromModel = false) {
     if (!alive) return;
+    settle();
     const animate = moves(fromModel);
-    const before = animate && motion ? motion.snapshot() : null;
+    const before = animate && motion ? ready ?? motion.snapshot() : null;
+    ready = null;
     if (!animate && motion) motion.clear();
     const focus = focusKey(root);
     const scroll = scrollState(root);
@@ -234,12 +268,16 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
     keepScroll(scroll);
     if (afterDraw) afterDraw(ctx);
     if (before && motion) {
-      try {
-        motion.play(before, motionHints ? motionHints(ctx) : {});
-      } catch (err) {  // motion is decoration: never let it break a table
-        console.warn("cardwidgets: motion failed", err);
-      }
+      const hints = motionHints ? motionHints(ctx) : {};
+      nextFrame(() => {
+        try {
+          motion.play(before, hints);
+        } catch (err) {  // motion is decoration: never let it break a table
+          console.warn("cardwidgets: motion failed", err);
+        }
+      });
     }
+    if (motion) nextFrame(() => { ready = motion.snapshot(); });
   }
 
   // The narration opens at its newest line. Scrolling needs a laid-out element, and
@@ -280,7 +318,7 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
         box.addEventListener("scroll", onScroll(box), { passive: true });
       }
     }
-    apply();
+    nextFrame(apply);
     if (frame || typeof requestAnimationFrame !== "function") return;
     let frames = 0;
     let idle = 0;
@@ -322,9 +360,12 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
 
   return () => {
     alive = false;
+    if (laterFrame && typeof cancelAnimationFrame === "function") cancelAnimationFrame(laterFrame);
+    later = [];
     previews.stop();
     if (frame && typeof cancelAnimationFrame === "function") cancelAnimationFrame(frame);
     sized?.disconnect();
+    resized?.disconnect();
     if (waiting) clearTimeout(waiting.timer);
     motion?.clear();
     for (const ev of events) model.off(ev, markDirty);
