@@ -324,7 +324,8 @@ LAYOUT_PROBLEMS_JS = r"""root => {
     }
     return false;
   };
-  const ignored = (el) => el.closest(".cw-motion-layer, .cw-log, .cw-felt-covered > .cw-felt-content, select") || moving(el);
+  // (nor is the narration's live region, for screen readers only)
+  const ignored = (el) => el.closest(".cw-motion-layer, .cw-log, .cw-announce, .cw-felt-covered > .cw-felt-content, select") || moving(el);
   for (const el of root.querySelectorAll("*")) {
     // a text squeezed to nothing (a name pushed out by its badges) has no width left at all
     const text = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
