@@ -336,3 +336,44 @@ def test_the_seen_cards_are_what_the_seat_sees():
     assert Counter([1, 1, 2, 3]) not in _zones(end)
     assert end.attempt("play 2").ok
     assert Counter([1, 1, 2, 3]) in _zones(end)  # the hands are shown when the game ends
+
+
+#: A sentence that says what the student's hand holds.
+YOU_HOLD = re.compile(r"(?:^|(?<=[.:!?] ))You hold [^.]*\.")
+NUMBER = {"one": 1, "two": 2, "three": 3, "four": 4}
+
+
+def _hand_claims(text: str, hand: list[int]) -> list[str]:
+    """What a 'You hold …' sentence gets wrong about ``hand``: a set it writes (``[3,3]``)
+    is every card of that value the hand holds, and 'N pairs' are N values held exactly twice."""
+    wrong = []
+    held = Counter(hand)
+    for sentence in YOU_HOLD.findall(text):
+        for m in CARDS.findall(sentence):
+            values = [int(v) for v in m.split(",")]
+            if len(values) > 1 and len(set(values)) == 1 and held[values[0]] != len(values):
+                wrong.append(f"[{m}] but the hand holds {held[values[0]]} of {values[0]}: {sentence!r}")
+        for word in re.findall(r"\b(one|two|three|four) pairs?\b", sentence):
+            pairs = sum(1 for n in held.values() if n == 2)
+            if NUMBER[word] != pairs:
+                wrong.append(f"{word} pairs but the hand holds {pairs}: {sentence!r}")
+    return wrong
+
+
+@pytest.mark.parametrize("lesson_id", IDS)
+def test_what_the_words_say_you_hold_is_your_hand(lesson_id):
+    """sets-and-runs said "You hold two pairs, [2,2] and [3,3]" to a hand with three 3s."""
+    lesson = lessons.load(lesson_id)
+    for path in lesson_paths(lesson):
+        run = lesson.start()
+        for i, (step, move) in enumerate(zip(lesson.steps, path)):
+            hand = run.state.view(run.seat)["hands"][run.seat]
+            wrong = [w for t in (step.say, step.hint, step.other) for w in _hand_claims(t or "", hand)]
+            assert not wrong, f"{lesson_id} step {i}: {wrong}"
+            assert run.attempt(move).ok
+
+
+def test_the_hand_check_reads_the_words():
+    assert _hand_claims("You hold two pairs, [2,2] and [3,3]. Lead one.", [1, 2, 2, 3, 3, 3])
+    assert not _hand_claims("You hold a pair of 2s, [2,2], and three 3s, [3,3,3].", [1, 2, 2, 3, 3, 3])
+    assert _hand_claims("Lead. You hold one pair.", [2, 2, 3, 3])

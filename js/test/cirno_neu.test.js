@@ -74,6 +74,14 @@ describe("the ring and the centre", () => {
 });
 
 describe("the hand", () => {
+  it("says the sum and the room left under the limit, each number once", () => {
+    mount("start");
+    const { sum, limit } = view();
+    const hint = $(".cw-hint").textContent;
+    expect(hint).toContain(`sum ${sum} of ${limit}: room for ${limit - sum} more`);
+    expect(hint).not.toMatch(/(\d+) to go before \1\b/);  // "99 to go before 99" at the start
+    expect($(".cw-dial").getAttribute("title")).toBe(`sum ${sum} of ${limit}: room for ${limit - sum} more`);
+  });
   it("plays a legal card in one click (the hint says so)", () => {
     mount("start");
     expect(handCards().map((c) => c.dataset.card)).toEqual(view().hands[0]);

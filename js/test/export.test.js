@@ -3,7 +3,7 @@
 // read-only model, and each game's own table drawn from it with the scrubber, the lines of play
 // and the keys. The games are real: fixtures/export.json is written by tests/test_export.py
 // (each position's view and narration as the Python timeline has them).
-import { describe, it, expect, beforeEach, afterEach } from "vitest";
+import { describe, it, expect, beforeEach, afterEach, vi } from "vitest";
 import { applyPatch, Replay, VERSION } from "../src/export/replay.js";
 import { replayModel } from "../src/export/model.js";
 import { mountPlayer, boot, DATA_ID } from "../src/export/player.js";
@@ -93,6 +93,42 @@ describe("the read-only model", () => {
     expect(model.place()).toEqual({ branch: "branch-1", cursor: 11 });
     expect(changes).toBe(4);
     expect(seen.length).toBeGreaterThan(0);
+  });
+
+  it("plays the line forward as the live table does, and pauses", () => {
+    vi.useFakeTimers();
+    try {
+      const replay = new Replay(fx("depot").data);
+      const model = replayModel(replay);
+      model.send({ type: "goto", index: 0 });
+      model.send({ type: "play", speed: 2 });
+      expect(model.get("playing")).toBe(2);
+      expect(model.get("cursor")).toBe(0);
+      vi.advanceTimersByTime(1500);  // a position every 0.5 s
+      expect(model.get("cursor")).toBe(3);
+      model.send({ type: "pause" });
+      expect(model.get("playing")).toBe(0);
+      vi.advanceTimersByTime(5000);
+      expect(model.get("cursor")).toBe(3);  // paused where it was
+      model.send({ type: "play" });  // the default pace
+      vi.advanceTimersByTime(500);
+      expect(model.get("cursor")).toBe(4);
+      model.send({ type: "goto", index: 10 });  // moving elsewhere stops it
+      expect(model.get("playing")).toBe(0);
+      vi.advanceTimersByTime(5000);
+      expect(model.get("cursor")).toBe(10);
+      model.send({ type: "play", speed: 20 });
+      vi.advanceTimersByTime(5000);
+      expect(model.place()).toEqual({ branch: "main", cursor: 12 });  // it stops at the line's end
+      expect(model.get("playing")).toBe(0);
+      model.send({ type: "play", speed: 4 });  // at the end: from the start
+      expect(model.get("cursor")).toBe(0);
+      model.send({ type: "play", speed: 0 });  // a pace out of bounds changes nothing
+      expect(model.get("playing")).toBe(4);
+      model.pause();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

@@ -9,7 +9,7 @@ import { renderHistory, posText } from "../src/lib/history.js";
 import { emulateScrolling, frames } from "./scroll-emulation.js";
 import { renderError } from "../src/lib/error.js";
 import { renderLog } from "../src/lib/log.js";
-import { mountTable } from "../src/lib/table.js";
+import { mountTable, newLines } from "../src/lib/table.js";
 import { fakeModel } from "./fake-model.js";
 
 describe("h", () => {
@@ -232,6 +232,32 @@ describe("mountTable", () => {
     expect(document.activeElement).toBe(button);
     cleanup();
     el.remove();
+  });
+});
+
+describe("the narration for screen readers", () => {
+  it("is one polite live region that stays across redraws and receives only the new lines", async () => {
+    const model = fakeModel({ view: { players: 2 }, narration: ["Round 1: cards dealt.", "A's turn."] });
+    const el = document.createElement("div");
+    const cleanup = mountTable({ model, el, game: "demo", draw: (ctx) => ctx.root.append(renderLog(ctx.get("narration"))) });
+    const live = el.querySelector('.cw-table > [aria-live="polite"]');
+    expect(live.getAttribute("role")).toBe("log");
+    expect(el.querySelectorAll("[aria-live]")).toHaveLength(1);  // the visible list, redrawn whole, is none
+    expect(live.textContent).toBe("");  // what was there before is not read out
+    model.set("narration", ["Round 1: cards dealt.", "A's turn.", "A plays 5.", "B's turn."]);
+    await Promise.resolve();
+    expect(el.querySelector('.cw-table > [aria-live="polite"]')).toBe(live);  // the same node, not redrawn
+    expect([...live.children].map((p) => p.textContent)).toEqual(["A plays 5.", "B's turn."]);
+    model.set("narration", ["A's turn.", "A plays 5.", "B's turn.", "B passes."]);  // a window that moved on
+    await Promise.resolve();
+    expect([...live.children].map((p) => p.textContent)).toEqual(["A plays 5.", "B's turn.", "B passes."]);
+    cleanup();
+  });
+  it("announces what follows the newest line heard, and nothing for a jump back", () => {
+    expect(newLines(["a", "b"], ["a", "b", "c"])).toEqual(["c"]);
+    expect(newLines(["b", "x", "b"], ["b", "x", "b", "b", "c"])).toEqual(["b", "c"]);  // a line said again is new
+    expect(newLines(["a", "b", "c"], ["a"])).toEqual([]);
+    expect(newLines([], ["a"])).toEqual(["a"]);
   });
 });
 

@@ -9,6 +9,8 @@ import { GAMES, model, mountScenario as mount, unmount, useTable, $, $$, view } 
 
 const ALL = GAMES.flatMap((g) => scenarioNames(g).map((n) => [g, n]));
 const tick = () => new Promise((r) => setTimeout(r, 0));
+/** The next frame: cards are set in motion there, where the layout is read anyway. */
+const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
 /** Python's next sync: some traits, in one message. */
 const update = (traits) => model.update(traits);
 
@@ -454,7 +456,7 @@ describe("motion: cards travel, the DOM is final at once", () => {
   it("the card played flies from the hand to the trick; the DOM has it in the trick at once", async () => {
     mount("crypto_trick", "follow");
     const card = play();
-    await tick();
+    await frame();
     expect($(`.cw-ct-trick [data-card="${card}"]`)).not.toBeNull();
     expect($(`.cw-hand [data-card="${card}"]`)).toBeNull();
     const flight = calls.find((c) => c.el === $(`.cw-ct-trick [data-card="${card}"]`));
@@ -466,7 +468,7 @@ describe("motion: cards travel, the DOM is final at once", () => {
   it("updates that arrive together play one after another", async () => {
     mount("crypto_trick", "follow");
     play();
-    await tick();
+    await frame();
     const first = calls.length;
     const s = scenario("crypto_trick", "follow");
     const v = structuredClone(model.get("view"));
@@ -474,7 +476,7 @@ describe("motion: cards travel, the DOM is final at once", () => {
     v.hands[0] = v.hands[0].filter((c) => c !== other);
     v.table = [...v.table, { seat: 1, card: other, position: v.table.length + 1, class: "off" }];
     update({ view: v, cursor: model.get("cursor") + 1, history_len: model.get("history_len") + 1 });
-    await tick();
+    await frame();
     const before = calls.slice(0, first).filter((c) => /** @type {HTMLElement} */ (c.el).dataset?.card);
     const later = calls.slice(first).filter((c) => /** @type {HTMLElement} */ (c.el).dataset?.card === other);
     expect(later.length).toBeGreaterThan(0);
@@ -488,19 +490,19 @@ describe("motion: cards travel, the DOM is final at once", () => {
   it("nothing moves with animations=False, under reduced motion, or on a jump through the history", async () => {
     mount("crypto_trick", "follow", { animations: false });
     play({ animations: false });
-    await tick();
+    await frame();
     expect(calls).toHaveLength(0);
     unmount();
     vi.spyOn(window, "matchMedia").mockImplementation((q) => /** @type {any} */ ({ matches: q.includes("reduce"), media: q, addEventListener() {}, removeEventListener() {} }));
     mount("crypto_trick", "follow");
     play();
-    await tick();
+    await frame();
     expect(calls).toHaveLength(0);
     unmount();
     vi.restoreAllMocks();
     mount("crypto_trick", "follow");
     update({ cursor: 0 });
-    await tick();
+    await frame();
     expect(calls.filter((c) => c.el.hasAttribute?.("data-card"))).toHaveLength(0);
   });
 });

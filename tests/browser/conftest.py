@@ -291,9 +291,12 @@ def set_output_width(lab_page, table, width: int) -> dict:
 
 
 # --------------------------------------------------------------------------- what a player sees
-#: What is wrong with the table as drawn: text cut or spilling out of its box, cards of a hand drawn
-#: over each other, parts of a seat outside the seat, anything outside the table, a refusal or a rule
-#: card over the felt's contents or off screen. Returns one line per problem (none: an empty list).
+#: What is wrong with the table as drawn: text cut or spilling out of its box (a score table's names
+#: never, even with "…"), text too faint for WCAG AA on what is under it (4.5:1, 3:1 for large text),
+#: text or a face-up card under another part of the table, cards of a hand drawn over each other,
+#: parts of a seat outside the seat, the felt's contents outside the felt, anything outside the
+#: table, the narration's two newest lines cut, a refusal or a rule card over the felt's contents or
+#: off screen. Returns one line per problem (none: an empty list).
 LAYOUT_PROBLEMS_JS = r"""root => {
   const out = [];
   const rt = root.getBoundingClientRect();
@@ -321,13 +324,16 @@ LAYOUT_PROBLEMS_JS = r"""root => {
     }
     return false;
   };
-  const ignored = (el) => el.closest(".cw-motion-layer, .cw-log, .cw-felt-covered > .cw-felt-content, select") || moving(el);
+  // (nor is the narration's live region, for screen readers only)
+  const ignored = (el) => el.closest(".cw-motion-layer, .cw-log, .cw-announce, .cw-felt-covered > .cw-felt-content, select") || moving(el);
   for (const el of root.querySelectorAll("*")) {
     // a text squeezed to nothing (a name pushed out by its badges) has no width left at all
     const text = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
     if (!text || ignored(el) || !styled(el) || getComputedStyle(el).display === "inline") continue;
-    // a long name cut on purpose, with "…" and the whole name on hover, is not a fault
-    if (getComputedStyle(el).textOverflow === "ellipsis" && el.title && el.title.startsWith(el.textContent.trim().replace(/…$/, ""))) continue;
+    // a long name cut on purpose, with "…" and the whole name on hover, is not a fault; in a score
+    // table it is: the table is where the names are read against the scores
+    if (getComputedStyle(el).textOverflow === "ellipsis" && el.title && el.title.startsWith(el.textContent.trim().replace(/…$/, ""))
+        && !el.closest("table")) continue;
     if (el.scrollWidth > el.clientWidth + 1) {
       out.push(`text cut or spilling: ${label(el)} "${el.textContent.trim().slice(0, 50)}" (${el.scrollWidth} px in ${el.clientWidth})`);
     }
@@ -364,16 +370,125 @@ LAYOUT_PROBLEMS_JS = r"""root => {
       if (node.nodeType !== 3 || !node.textContent.trim()) continue;
       const range = document.createRange();
       range.selectNodeContents(node);
-      for (const r of range.getClientRects()) {
-        const x = r.left + r.width / 2, y = r.top + r.height / 2;
-        if (r.width < 1 || x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) continue;
-        const top = document.elementFromPoint(x, y);
-        // an ancestor on top: the text lets the pointer through (pointer-events: none), so nothing is known
-        if (!top || top === el || el.contains(top) || top.contains(el) || !root.contains(top)) continue;
-        if (ignored(top) || top.closest(floating)) continue;
-        out.push(`text covered: ${label(el)} "${node.textContent.trim().slice(0, 30)}" under ${label(top)}`);
+      const box = el.getBoundingClientRect();
+      for (const line of range.getClientRects()) {
+        // where the line shows: a text cut with "…" runs on, hidden, past its box
+        const left = Math.max(line.left, box.left), right = Math.min(line.right, box.right);
+        const r = { left, top: line.top, width: right - left, height: line.height };
+        if (r.width < 1) continue;
+        // the middle and both ends of the line, a third and two thirds down: half a line covered is covered
+        for (const [fx, fy] of [[0.5, 0.35], [0.5, 0.65], [0.1, 0.35], [0.9, 0.65], [0.1, 0.65], [0.9, 0.35]]) {
+          const x = r.left + r.width * fx, y = r.top + r.height * fy;
+          if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) continue;
+          const top = document.elementFromPoint(x, y);
+          // an ancestor on top: the text lets the pointer through (pointer-events: none), so nothing is known
+          if (!top || top === el || el.contains(top) || top.contains(el) || !root.contains(top)) continue;
+          if (ignored(top) || top.closest(floating)) continue;
+          out.push(`text covered: ${label(el)} "${node.textContent.trim().slice(0, 30)}" under ${label(top)}`);
+          break;
+        }
       }
     }
+  }
+  // a face-up card under something that is no card (a badge, a panel): its middle and its corners
+  for (const card of root.querySelectorAll("[data-card]")) {
+    if (ignored(card) || !shown(card) || card.closest(floating) || card.matches(".cw-card-back")) continue;
+    const r = card.getBoundingClientRect();
+    for (const [fx, fy] of [[0.5, 0.5], [0.2, 0.2], [0.8, 0.2], [0.2, 0.8], [0.8, 0.8]]) {
+      const x = r.left + r.width * fx, y = r.top + r.height * fy;
+      if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) continue;
+      const top = document.elementFromPoint(x, y);
+      if (!top || top === card || card.contains(top) || top.contains(card) || !root.contains(top)) continue;
+      if (ignored(top) || top.closest("[data-card], " + floating)) continue;
+      out.push(`card covered: ${label(card)} under ${label(top)}`);
+      break;
+    }
+  }
+  // the felt's contents stay on the felt
+  const feltBox = root.querySelector(".cw-felt");
+  if (feltBox && shown(feltBox)) {
+    const f = feltBox.getBoundingClientRect();
+    for (const el of feltBox.querySelectorAll(".cw-felt-content *")) {
+      if (ignored(el) || !shown(el)) continue;
+      const r = el.getBoundingClientRect();
+      if (r.left < f.left - 1 || r.right > f.right + 1 || r.top < f.top - 1 || r.bottom > f.bottom + 1) {
+        out.push(`past the felt: ${label(el)} (${Math.round(r.top)}..${Math.round(r.bottom)} of ${Math.round(f.top)}..${Math.round(f.bottom)})`);
+      }
+    }
+  }
+  // the narration at its newest line: the two newest lines are whole (a box two lines tall cut the
+  // one above a wrapped newest line in half)
+  for (const log of root.querySelectorAll(".cw-log")) {
+    if (!shown(log) || log.scrollHeight - log.scrollTop - log.clientHeight > 8) continue;
+    const b = log.getBoundingClientRect();
+    const lines = [...log.querySelectorAll(".cw-log-line")].filter(shown).slice(-2);
+    for (const line of lines) {
+      const r = line.getBoundingClientRect();
+      if (r.top < b.top - 1 || r.bottom > b.bottom + 1) out.push(`narration line cut: "${line.textContent.trim().slice(0, 40)}" (${Math.round(r.top)}..${Math.round(r.bottom)} in ${Math.round(b.top)}..${Math.round(b.bottom)})`);
+    }
+  }
+  // contrast (WCAG 2.1 AA): each text against the colours under it
+  const paint = document.createElement("canvas").getContext("2d", { willReadFrequently: true });
+  const colour = (c) => {
+    let m = /^rgba?\(([^)]+)\)/.exec(c);
+    if (!m && !/^color\(srgb /.test(c)) {  // oklab(), lab() …: as the browser paints it
+      paint.clearRect(0, 0, 1, 1);
+      paint.fillStyle = "rgba(0, 0, 0, 0)";
+      paint.fillStyle = c;
+      paint.fillRect(0, 0, 1, 1);
+      const [r, g, b, a] = paint.getImageData(0, 0, 1, 1).data;
+      return a ? [r, g, b, a / 255] : null;
+    }
+    if (m) { const p = m[1].split(/[\s,\/]+/).filter(Boolean).map(Number); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; }
+    m = /^color\(srgb ([^)]+)\)/.exec(c);
+    if (m) { const p = m[1].split(/[\s\/]+/).filter(Boolean).map(Number); return [p[0] * 255, p[1] * 255, p[2] * 255, p.length > 3 ? p[3] : 1]; }
+    return null;
+  };
+  const over = (a, b) => { const t = a[3] + b[3] * (1 - a[3]); if (t === 0) return [0, 0, 0, 0];
+    return [0, 1, 2].map((i) => (a[i] * a[3] + b[i] * b[3] * (1 - a[3])) / t).concat([t]); };
+  const lum = (c) => { const [r, g, b] = c.slice(0, 3).map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  const layers = (css) => { const out = []; let depth = 0, start = 0;
+    for (let i = 0; i < css.length; i++) { if (css[i] === "(") depth++; else if (css[i] === ")") depth--; else if (css[i] === "," && !depth) { out.push(css.slice(start, i)); start = i + 1; } }
+    out.push(css.slice(start)); return out.map((l) => l.trim()).filter((l) => l && l !== "none"); };
+  // what may be under el, as opaque colours; null when an image is (no colour to say)
+  const under = (el) => {
+    const stack = [];
+    for (let p = el; p; p = p.parentElement) {
+      const cs = getComputedStyle(p);
+      for (const img of layers(cs.backgroundImage)) {
+        if (!img.includes("gradient")) return null;
+        // a gradient: the mean of its stops (its colour half-way, where text usually is)
+        const stops = (img.match(/rgba?\([^)]*\)|color\(srgb [^)]*\)/g) || []).map(colour).filter(Boolean);
+        const a = stops.reduce((t, c) => t + c[3], 0);
+        if (stops.length) stack.push([a ? [0, 1, 2].map((i) => stops.reduce((t, c) => t + c[i] * c[3], 0) / a).concat([a / stops.length]) : [0, 0, 0, 0]]);
+      }
+      const bg = colour(cs.backgroundColor);
+      if (bg && bg[3] > 0) { stack.push([bg]); if (bg[3] >= 1) break; }
+    }
+    let bgs = [[255, 255, 255, 1]];
+    for (const layer of stack.reverse()) bgs = layer.length ? bgs.flatMap((b) => layer.map((c) => over(c, b))) : bgs;
+    return bgs;
+  };
+  for (const el of root.querySelectorAll("*")) {
+    const text = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!text || ignored(el) || !shown(el) || el.closest("[aria-hidden=true], :disabled, .cw-card-back")) continue;
+    const cs = getComputedStyle(el);
+    let fg = colour(cs.color);
+    const bgs = under(el);
+    if (!fg || !bgs) continue;
+    let opacity = 1;
+    for (let p = el; p && p !== root.parentElement; p = p.parentElement) opacity *= Number(getComputedStyle(p).opacity);
+    const size = parseFloat(cs.fontSize), bold = Number(cs.fontWeight) >= 700;
+    if (size < 1) continue;  // a text drawn as a dot (its words in the title)
+    const need = size >= 24 || (bold && size >= 18.66) ? 3 : 4.5;
+    let worst = Infinity;
+    for (const b of bgs) {
+      const f = over([fg[0], fg[1], fg[2], fg[3] * opacity], b);
+      const [hi, lo] = [lum(f), lum(b)].sort((x, y) => y - x);
+      worst = Math.min(worst, (hi + 0.05) / (lo + 0.05));
+    }
+    if (worst < need - 0.05) out.push(`low contrast ${worst.toFixed(2)}:1 (needs ${need}): ${label(el)} "${el.textContent.trim().slice(0, 30)}"`);
   }
   const meets = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
   const felt = root.querySelector(".cw-felt");
@@ -413,3 +528,57 @@ def cards_at_rest(page, timeout_ms: int = 10_000) -> None:
     page.wait_for_function(
         """() => document.getAnimations().every((a) => a.playState !== "running"
              || (typeof CSSAnimation === "function" && a instanceof CSSAnimation))""", timeout=timeout_ms)
+
+
+# --------------------------------------------------------------------------- accessibility (axe-core)
+#: axe-core 4, from npm (a devDependency of js/): injected into the page under test.
+AXE = ARTIFACTS.parents[1] / "js" / "node_modules" / "axe-core" / "axe.min.js"
+#: WCAG 2.1 A and AA, the standard schools must meet.
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+
+
+def axe_audit(page, selector: str) -> list[dict]:
+    """axe-core's violations of WCAG 2.1 AA inside the first element matching ``selector`` (a table's
+    root: JupyterLab's own chrome is not ours to audit). Each: id, impact, node count, help, targets."""
+    if not AXE.is_file():
+        _unavailable(f"{AXE} is missing (npm ci in js/)")
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.add_script_tag(path=str(AXE))
+    return page.evaluate("""async ([sel, tags]) => {
+        const root = document.querySelector(sel);
+        if (!root) throw new Error(`axe: nothing matches ${sel}`);
+        const r = await axe.run(root, { runOnly: { type: "tag", values: tags }, resultTypes: ["violations"] });
+        return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, help: v.help,
+                                          targets: v.nodes.slice(0, 5).map((n) => n.target.join(" ")) }));
+    }""", [selector, AXE_TAGS])
+
+
+def by_impact(violations: list[dict]) -> dict[str, int]:
+    """Violating nodes counted by impact (minor, moderate, serious, critical)."""
+    out = {"minor": 0, "moderate": 0, "serious": 0, "critical": 0}
+    for v in violations:
+        out[v["impact"] or "minor"] += v["nodes"]
+    return out
+
+
+def unreachable_controls(page, selector: str, limit: int = 400) -> list[str]:
+    """The table's controls (enabled buttons, selects, inputs, role=button) that Tab never reaches,
+    starting from the table's root; and those reached that have no name."""
+    page.locator(selector).first.focus()
+    want = page.evaluate("""(sel) => { const root = document.querySelector(sel);
+        const all = [...root.querySelectorAll('button, select, input, [role=button], [tabindex="0"]')]
+          .filter((e) => !e.disabled && !e.closest('[aria-hidden=true], .cw-motion-layer') && e.getClientRects().length);
+        all.forEach((e, i) => e.setAttribute('data-a11y-id', String(i)));
+        return all.length; }""", selector)
+    seen: set[str] = set()
+    for _ in range(min(limit, want + 40)):
+        page.keyboard.press("Tab")
+        now = page.evaluate("""(sel) => { const a = document.activeElement;
+            return document.querySelector(sel).contains(a) ? (a.getAttribute('data-a11y-id') ?? '-') : null; }""", selector)
+        if now is None:
+            break
+        seen.add(now)
+    missing = page.evaluate("""([sel, seen]) => [...document.querySelector(sel).querySelectorAll('[data-a11y-id]')]
+        .filter((e) => !seen.includes(e.getAttribute('data-a11y-id')))
+        .map((e) => e.outerHTML.slice(0, 120))""", [selector, sorted(seen)])
+    return missing

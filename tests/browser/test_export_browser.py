@@ -284,3 +284,25 @@ def test_a_file_opened_from_disk_needs_nothing_else(browser, tmp_path):
         assert requests == [path.as_uri()], requests
     finally:
         ctx.close()
+
+
+def test_the_play_button_plays_the_line_and_pauses(browser, tmp_path):
+    """Home, then ▶: the page steps forward by itself, as the live table does; pause stops it."""
+    tl = match()
+    p = Page(browser, tl.to_html(tmp_path / "match.html", 1))
+    page = p.page
+    try:
+        page.keyboard.press("Home")
+        p.at(0, tl.length)
+        page.locator('[data-control="replay-play"]').click()
+        expect(page.locator('.cw-history [data-control="replay-pause"]')).to_have_attribute("aria-pressed", "true")
+        expect(page.locator(".cw-history-pos")).to_contain_text(f"move 2 of {tl.length}", timeout=5_000)
+        page.locator('.cw-history [data-control="replay-pause"]').click()
+        expect(page.locator('[data-control="replay-play"]')).to_be_visible()
+        stopped = p.position()
+        page.wait_for_timeout(1_200)  # more than two steps at the default pace
+        assert p.position() == stopped
+        assert "move 0" not in stopped and "start of the game" not in stopped, stopped
+        p.quiet()
+    finally:
+        p.close()

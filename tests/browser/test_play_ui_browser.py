@@ -374,7 +374,9 @@ def test_a_laptop_screen_holds_the_play_area_the_hand_and_the_moves(lab_page, ga
     if nb.json("len(t.narration)") > 1:
         toggle = table.locator('.cw-log-panel [data-control="log-toggle"]')
         expect(toggle).to_have_attribute("aria-expanded", "false")
-    assert table.locator(".cw-log").bounding_box()["height"] <= 60
+    # the two newest lines, each whole, and no more
+    two = table.locator(".cw-log .cw-log-line").evaluate_all("els => els.slice(-2).reduce((t, e) => t + e.getBoundingClientRect().height, 0)")
+    assert table.locator(".cw-log").bounding_box()["height"] <= two + 4
     cards_at_rest(page)
     page.screenshot(path=str(lab_page.artifacts / f"laptop-{game}.png"))
     (lab_page.artifacts / "sizes.json").write_text(json.dumps({**sizes, "panel": panel, "legal_bottom": moves["y"] + moves["height"]}))
@@ -410,7 +412,7 @@ def test_keys_play_the_table_and_never_the_notebook(lab_page, frontend):
     assert nb.json("[str(a) for a in t.history]") == [focused]
     assert nb.cells() == cells
     # Escape closes a rule card opened from the keyboard
-    chip = table.locator(".cw-log .cw-rule[data-rule]").first
+    chip = table.locator(".cw-log .cw-rule[data-rule]").last  # (the narration under the table shows its newest lines)
     chip.focus()
     page.keyboard.press("Enter")
     expect(table.locator(".cw-rule-card")).to_be_visible()
@@ -585,3 +587,52 @@ def test_cards_move_unless_reduced_motion_and_the_dom_is_final_at_once(browser, 
     finally:
         ctx.close()
         lab_server.shutdown_sessions()
+
+
+# --------------------------------------------------------------------------- what the layout check must catch
+#: (id, output width, cell): each drawn wrong once; the layout check finds it (it did not before).
+MET = [
+    # Yadokarick duo: the TARGET panel's rule chips (Y13.5, Y13.9, Y13.10) were dark red on dark green
+    ("duo-target-848", 848, "from cardwidgets import Yadokarick\nt = Yadokarick(players=2, mode='duo', seed=8, seat=0, "
+                            "bots={1: 'greedy'}, bot_delay=0)\nt"),
+    # cirno+neu: the viewer deals and plays a 10: "A (you)", DEALER and "played 10" made the seat tall
+    # enough to cover the "clockwise" pill and to run past the felt
+    ("neu-dealer-848", 848, "from cardwidgets import CirnoNeu\nt = CirnoNeu(players=3, seed=0, seat=0)\nt.step('play 10')\nt"),
+    ("neu-dealer-1280", 1280, "from cardwidgets import CirnoNeu\nt = CirnoNeu(players=3, seed=0, seat=0)\nt.step('play 10')\nt"),
+    # the teacher's view: a "played 6" bubble over face-up cards
+    ("neu-teacher-848", 848, "from cardwidgets import CirnoNeu\nt = CirnoNeu(players=6, seed=2, seat=None)\nt.step('play 6')\nt"),
+    # Crypto Trick's score table cut "Ann (you)" to "Ann (yo…"; names may be 20 characters
+    ("crypto-names-848", 848, "from cardwidgets import CryptoTrick\nt = CryptoTrick(players=4, seed=3, seat=0, "
+                              "names=['Ann', 'Bob', 'Cy', 'Dee'], bots='greedy', bot_delay=0)\nt"),
+    ("crypto-long-names-848", 848, "from cardwidgets import CryptoTrick\nt = CryptoTrick(players=4, seed=3, seat=0, "
+                                   "names=['Annabelle Whitcombe', 'Bartholomew Ngata-X', 'Cyrilla Oyelaran-Q', "
+                                   "'Desmond Featherston'], bots='greedy', bot_delay=0)\n"
+                                   "while t.view['phase'] != 'declare' or not t.legal:\n    t.step(t.legal[0])\nt"),
+    # the narration under a narrow table: a wrapped newest line cut the one above it in half
+    ("narration-600", 600, "from cardwidgets import Yadokarick\nt = Yadokarick(players=1, mode='solo', seed=3, seat=0)\n"
+                           "for _ in range(9):\n    t.step(t.legal[0])\nt"),
+]
+
+
+@pytest.mark.parametrize("sid,width,cell", MET, ids=[m[0] for m in MET])
+def test_what_a_new_user_met_is_drawn_right(lab_page, sid, width, cell):
+    """Issue 24 item 6: contrast, a seat over the centre and past the felt, a badge over cards, cut
+    names, a cut narration line: nothing covered, cut, spilling or too faint (``layout_problems``)."""
+    nb, table = table_of(lab_page, f"met_{sid}.ipynb", cell)
+    set_output_width(lab_page, table, width)
+    cards_at_rest(lab_page.page)
+    lab_page.screenshot(table, f"met-{sid}.png")
+    if sid.startswith("duo"):
+        expect(table.locator('.cw-duo-target .cw-rule[data-rule="Y13.9"]')).to_be_visible()
+    if sid.startswith("neu-dealer"):
+        expect(table.locator('.cw-seat[data-seat="0"] .cw-dealer')).to_be_visible()
+        expect(table.locator('.cw-seat[data-seat="0"] .cw-bubble')).to_have_text("played 10")
+    if sid.startswith("crypto"):
+        names = nb.json("t.view['names']")
+        expect(table.locator('.cw-ct-score-table tr[data-seat="0"] .cw-ct-name')).to_have_text(f"{names[0]} (you)")
+    if sid.startswith("narration"):
+        newest = table.locator(".cw-log .cw-log-latest")
+        rows = newest.evaluate("el => el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight)")
+        assert rows > 1.5, rows  # the case: the newest line wraps
+    assert layout_problems(table) == []
+    assert table_errors(lab_page) == []

@@ -210,6 +210,7 @@ export function renderNeuCard(token, opts = {}) {
       ...(Array.isArray(opts.class) ? opts.class : [opts.class])],
   });
   el.setAttribute("aria-label", f.name);
+  if (el.tagName !== "BUTTON") el.setAttribute("role", "img");  // a label is allowed on an image, not on a bare div
   const value = /** @type {HTMLElement} */ (el.querySelector(".cw-card-value"));
   value.textContent = "";
   value.append(...(size === "xs" ? faceSmall(t, f) : faceBig(t, f)));
@@ -227,6 +228,16 @@ export function renderNeuCard(token, opts = {}) {
 
 /** @param {number} v */
 const signed = (v) => (v < 0 ? `−${-v}` : String(v));
+
+/**
+ * The sum against the limit, each number once ("sum 0 of 99: room for 99 more", not "99 to go
+ * before 99"): the room is how much the sum may still rise without a bust.
+ * @param {number} sum @param {number} limit
+ */
+export function roomText(sum, limit) {
+  const room = limit - sum;
+  return room > 0 ? `sum ${signed(sum)} of ${limit}: room for ${room} more` : `the sum is at ${limit}`;
+}
 
 /**
  * How hot the sum is, 0 (cool) .. 4 (at the limit). Display only.
@@ -303,7 +314,7 @@ function felt(f) {
     const k = view.chips[i] ?? 0;
     const tokens = [];
     for (let j = 0; j < k; j++) tokens.push(h("span", { class: "cw-life" }));
-    return h("span", { class: "cw-lives", title: `${count(k, "chip", { none: "no chips" })} left (rule N6.4)`, "aria-label": count(k, "chip", { none: "no chips" }), "data-chips": k },
+    return h("span", { class: "cw-lives", role: "img", title: `${count(k, "chip", { none: "no chips" })} left (rule N6.4)`, "aria-label": count(k, "chip", { none: "no chips" }), "data-chips": k },
       k ? tokens : h("span", { class: "cw-lives-none" }, "no chips"));
   };
 
@@ -391,7 +402,7 @@ function felt(f) {
       h("div", {
         class: "cw-dial", "data-heat": heat(sum, limit), style: { "--p": pct.toFixed(1) },
         role: "img", "aria-label": `sum ${sum} of ${limit}`,
-        title: limit - sum >= 0 ? `sum ${sum}: ${limit - sum} to go before ${limit}` : `sum ${sum}: over ${limit}`,
+        title: limit - sum >= 0 ? `${roomText(sum, limit)}` : `sum ${signed(sum)}: over ${limit}`,
       }, h("div", { class: "cw-dial-face" }, [h("b", { class: "cw-sum" }, signed(sum)), h("span", { class: "cw-limit" }, `/ ${limit}`)])),
       h("div", { class: "cw-stack-top", title: `main stack: ${count(stackSize, "card", { none: "empty" })}${top.length ? `; on top ${top.map((c) => cardFace(c).name).join(" ")}` : ""}` }, [
         h("div", { class: "cw-fan", style: { "--n": top.length } }, top.length
@@ -464,10 +475,9 @@ function player(f) {
       h("button", { type: "button", class: "cw-btn", "data-control": "cancel", onClick: cancelAim }, "Cancel"),
     ];
   } else if (live) {
-    const room = limit - Number(view.sum ?? 0);
     controls = h("span", { class: "cw-hint" }, withRuleIds(
       `${counter ? `Double turn: ${counter}. ` : ""}${turn.kind === "shot" ? `Shot turn: then play goes on after ${f.name(turn.anchor)}. ` : ""}`
-      + `Glowing cards are legal: click one to play it (${room > 0 ? `${room} to go before ${limit}` : `the sum is at ${limit}`}).`));
+      + `Glowing cards are legal: click one to play it (${roomText(Number(view.sum ?? 0), limit)}).`));
   }
   const moves = plays.map((p) => {
     const face = cardFace(p.card);

@@ -164,6 +164,7 @@ export function renderCryptoCard(card, view, opts = {}) {
       ...(Array.isArray(opts.class) ? opts.class : [opts.class])],
   });
   el.setAttribute("aria-label", `${card}, ${cardWords(card, { ...view, trumps })}`);
+  if (el.tagName !== "BUTTON") el.setAttribute("role", "img");  // a label is allowed on an image, not on a bare div
   const value = /** @type {HTMLElement} */ (el.querySelector(".cw-card-value"));
   if (size === "xs") {
     value.textContent = "";
@@ -399,7 +400,7 @@ function declarationPills(f) {
         : state === "now" ? `${f.name(s)} declares now` : `${f.name(s)} declares later`,
     }, [h("b", null, f.label(s)), state === "want" ? " wants" : state === "pass" ? " passes" : state === "now" ? " …?" : null]));
   }
-  return h("div", { class: "cw-ct-decls", "aria-label": "Declarations" }, pills);
+  return h("div", { class: "cw-ct-decls", role: "group", "aria-label": "Declarations" }, pills);
 }
 
 /**
@@ -464,7 +465,7 @@ function lastTrickStrip(f) {
   const v = /** @type {CryptoView} */ (f.view);
   const lt = v.last_trick;
   if (!lt) return null;
-  return h("div", { class: "cw-ct-last", "aria-label": "Last trick", "data-trick": lt.trick }, [
+  return h("div", { class: "cw-ct-last", role: "group", "aria-label": "Last trick", "data-trick": lt.trick }, [
     h("span", { class: "cw-ct-last-title" }, `Trick ${lt.trick}: ${f.label(lt.winner)} took`),
     h("span", { class: "cw-ct-last-cards" }, lt.cards.map((c, k) => h("span", { class: ["cw-ct-last-play", c.seat === lt.winner && "cw-ct-last-took"] }, [
       h("span", { class: "cw-ct-last-who" }, f.name(c.seat)),
@@ -530,7 +531,7 @@ function trickPanel(f) {
         h("span", null, `${Who(f, v.current)} ${f.you(v.current) ? "open" : "opens"} trick ${v.trick} with an offer`),
       ]),
       f.finished ? lastTrickStrip(f) : null,
-      last ? h("div", { class: "cw-ct-last", "aria-label": "Last round" }, [
+      last ? h("div", { class: "cw-ct-last", role: "group", "aria-label": "Last round" }, [
         h("span", { class: "cw-ct-last-title" }, `Round ${last.round}'s hidden card was`),
         renderCryptoCard(/** @type {string} */ (last.hidden), v, { size: "xs", trumps: [], title: `${last.hidden}: round ${last.round}'s hidden card (rule C11.4)`, attrs: { "data-motion": "static" } }),
       ]) : null,

@@ -93,6 +93,7 @@ export function mountPlayer({ layout, data, el, keys, animations }) {
   return {
     model, replay,
     cleanup: () => {
+      model.pause();
       target.removeEventListener("keydown", onKey, true);
       model.off("change", drawNotes);
       cleanupTable();

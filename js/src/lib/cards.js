@@ -77,5 +77,5 @@ export function renderBacks(count, opts = {}) {
   const shown = Math.max(0, Math.min(count, opts.max ?? 12));
   const backs = [];
   for (let i = 0; i < shown; i++) backs.push(renderCardBack({ size: opts.size ?? "xs" }));
-  return h("div", { class: "cw-backs", "aria-label": `${count} hidden cards` }, backs);
+  return h("div", { class: "cw-backs", role: "img", "aria-label": `${count} hidden cards` }, backs);
 }

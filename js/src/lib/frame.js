@@ -553,7 +553,7 @@ export function seatHead(f, i, extra = null) {
     f.you(i) ? h("span", { class: "cw-you-mark", title: "your seat" }, "(you)") : null,
     f.bots.has(i) ? h("span", { class: "cw-tag cw-tag-bot", title: "played by the computer" }, "bot") : null,
     extra,
-    thinkingHere ? h("span", { class: "cw-thinking", title: `${f.name(i)} is thinking`, "aria-label": `${f.name(i)} is thinking` }, dots()) : null,
+    thinkingHere ? h("span", { class: "cw-thinking", role: "img", title: `${f.name(i)} is thinking`, "aria-label": `${f.name(i)} is thinking` }, dots()) : null,
   ]);
 }
 

@@ -35,7 +35,8 @@ export function renderLog(lines, opts = {}) {
     open && more ? h("p", { class: "cw-log-more cw-muted" }, "Earlier lines: table.timeline.narration() in Python.") : null,
     h("ol", {
       class: "cw-log", "data-autoscroll": true, "data-autoscroll-key": `${all.length}:${all[all.length - 1] ?? ""}:${open}`,
-      "aria-live": "polite", start: first + 1, tabIndex: 0,
+      // (announced by the table's own live region, line by line: see mountTable)
+      start: first + 1, tabIndex: 0,
     },
       shown.length
         ? shown.map((line, i) =>

@@ -134,6 +134,8 @@ export function createMotion(root) {
         list.push({ el, r });
         out.set(key, list);
       }
+      // where the table was: a snapshot taken a frame early still fits after the page scrolled
+      /** @type {any} */ (out).origin = box(root.getBoundingClientRect());
       return out;
     },
 
@@ -148,7 +150,10 @@ export function createMotion(root) {
       const lag = Math.max(0, busyUntil - now);
       const start = lag > MAX_LAG ? 0 : lag;  // too far behind: this update lands at once
       const rootBox = box(root.getBoundingClientRect());
-      const left = new Map([...before].map(([k, v]) => [k, [...v]]));
+      const origin = /** @type {any} */ (before).origin;
+      const dx = origin ? rootBox.x - origin.x : 0;
+      const dy = origin ? rootBox.y - origin.y : 0;
+      const left = new Map([...before].map(([k, v]) => [k, v.map((o) => ({ el: o.el, r: { ...o.r, x: o.r.x + dx, y: o.r.y + dy } }))]));
       const after = /** @type {HTMLElement[]} */ ([...root.querySelectorAll(CARDS)].filter(counted));
       /** @type {Array<{el: HTMLElement, r: Box}>} */
       const fresh = [];

@@ -1,7 +1,6 @@
 // The base of every game table: root element, trait subscriptions, redraw, messages to
 // Python (one at a time for moves), keyboard isolation from the notebook, focus keeping,
 // card motion, and cleanup.
-import { clear } from "./dom.js";
 import { createMotion, reducedMotion, canAnimate } from "./motion.js";
 import { watchPreviews } from "./preview.js";
 
@@ -90,6 +89,24 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
   };
   const KEY_EVENTS = ["keydown", "keyup", "keypress"];
   for (const t of KEY_EVENTS) root.addEventListener(t, stop);
+  // The narration for screen readers: a polite live region that stays in place across redraws
+  // and receives only the lines that are new (the visible list is redrawn whole each time, so as
+  // a live region it would say nothing, or everything again).
+  const live = document.createElement("div");
+  live.className = "cw-announce";
+  live.setAttribute("role", "log");
+  live.setAttribute("aria-live", "polite");
+  live.setAttribute("aria-relevant", "additions");
+  root.appendChild(live);
+  /** @type {string[] | null} the narration last announced */
+  let said = null;
+  const announce = () => {
+    const lines = Array.isArray(model.get("narration")) ? model.get("narration").map(String) : [];
+    const fresh = said === null ? [] : newLines(said, lines);
+    said = lines;
+    for (const line of fresh) live.appendChild(Object.assign(document.createElement("p"), { textContent: line }));
+    while (live.childNodes.length > 20) live.firstChild?.remove();
+  };
   el.appendChild(root);
 
   // ---- messages: a move at a time --------------------------------------------------------------
@@ -181,16 +198,50 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
     return pos[1] === was[1] && pos[0] >= was[0] && pos[0] - was[0] <= 3;
   };
 
+  // What needs the new layout (the narration's scroll, setting cards in motion) waits for the next
+  // frame, where the browser lays the page out anyway: done at once, each forced a layout of the
+  // whole notebook before the DOM was even shown (about 20 ms a move in JupyterLab). A redraw
+  // before that frame does it first, so every update still starts from where the last one ended.
+  /** @type {Array<() => void>} */
+  let later = [];
+  let laterFrame = 0;
+  const settle = () => {
+    if (laterFrame && typeof cancelAnimationFrame === "function") cancelAnimationFrame(laterFrame);
+    laterFrame = 0;
+    const jobs = later;
+    later = [];
+    for (const job of jobs) job();
+  };
+  /** @param {() => void} job */
+  const nextFrame = (job) => {
+    if (typeof requestAnimationFrame !== "function") return job();
+    later.push(job);
+    if (!laterFrame) laterFrame = requestAnimationFrame(() => { laterFrame = 0; if (alive) settle(); });
+  };
+
+  // Where the cards are, read in the frame after each redraw (the layout is fresh there): the next
+  // update's motion starts from it, so the update itself reads no layout. A resize forgets it.
+  /** @type {ReturnType<NonNullable<typeof motion>["snapshot"]> | null} */
+  let ready = null;
+  const resized = motion && typeof ResizeObserver === "function" ? new ResizeObserver(() => {
+    // (it also reports the size a redraw gave the table, which the snapshot of that frame has seen)
+    const was = /** @type {any} */ (ready)?.origin;
+    if (was && (Math.abs(root.offsetWidth - was.w) > 1 || Math.abs(root.offsetHeight - was.h) > 1)) ready = null;
+  }) : null;
+  resized?.observe(root);
+
   let alive = true;
   /** @param {boolean} [fromModel] the traits changed (not a local UI change) */
   function redraw(fromModel = false) {
     if (!alive) return;
+    settle();
     const animate = moves(fromModel);
-    const before = animate && motion ? motion.snapshot() : null;
+    const before = animate && motion ? ready ?? motion.snapshot() : null;
+    ready = null;
     if (!animate && motion) motion.clear();
     const focus = focusKey(root);
     const scroll = scrollState(root);
-    clear(root);
+    for (const node of [...root.childNodes]) if (node !== live) node.remove();
     root.classList.toggle("cw-thinking-now", !!model.get("thinking"));
     // The moves of the line shown (a DOM hook: tests wait on it instead of on text).
     root.dataset.moves = String(Number(model.get("history_len")) || 0);
@@ -214,18 +265,23 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
       root.appendChild(box);
     }
     if (motion) root.appendChild(motion.layer);
+    if (fromModel) announce();
     restoreFocus(root, focus);
     if (fromModel) previews.redrawn();
     else previews.show();
     keepScroll(scroll);
     if (afterDraw) afterDraw(ctx);
     if (before && motion) {
-      try {
-        motion.play(before, motionHints ? motionHints(ctx) : {});
-      } catch (err) {  // motion is decoration: never let it break a table
-        console.warn("cardwidgets: motion failed", err);
-      }
+      const hints = motionHints ? motionHints(ctx) : {};
+      nextFrame(() => {
+        try {
+          motion.play(before, hints);
+        } catch (err) {  // motion is decoration: never let it break a table
+          console.warn("cardwidgets: motion failed", err);
+        }
+      });
     }
+    if (motion) nextFrame(() => { ready = motion.snapshot(); });
   }
 
   // The narration opens at its newest line. Scrolling needs a laid-out element, and
@@ -266,7 +322,7 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
         box.addEventListener("scroll", onScroll(box), { passive: true });
       }
     }
-    apply();
+    nextFrame(apply);
     if (frame || typeof requestAnimationFrame !== "function") return;
     let frames = 0;
     let idle = 0;
@@ -308,9 +364,12 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
 
   return () => {
     alive = false;
+    if (laterFrame && typeof cancelAnimationFrame === "function") cancelAnimationFrame(laterFrame);
+    later = [];
     previews.stop();
     if (frame && typeof cancelAnimationFrame === "function") cancelAnimationFrame(frame);
     sized?.disconnect();
+    resized?.disconnect();
     if (waiting) clearTimeout(waiting.timer);
     motion?.clear();
     for (const ev of events) model.off(ev, markDirty);
@@ -319,6 +378,22 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
     root.removeEventListener("click", onPointer, true);
     root.remove();
   };
+}
+
+/**
+ * The lines of `next` that follow what `prev` ended with: a game that went on. A jump through the
+ * history (the newest line of `prev` is not where it was) announces nothing: the scrubber says where.
+ * @param {string[]} prev
+ * @param {string[]} next
+ * @returns {string[]}
+ */
+export function newLines(prev, next) {
+  if (!prev.length) return next.slice(-3);
+  const tail = prev.slice(-3);
+  for (let i = next.length - 1; i >= tail.length - 1; i--) {
+    if (tail.every((line, k) => next[i - (tail.length - 1) + k] === line)) return next.slice(i + 1);
+  }
+  return [];
 }
 
 /** Attributes that identify a control across redraws. */

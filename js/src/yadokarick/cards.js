@@ -147,6 +147,7 @@ export function renderYkCard(card, deck, opts = {}) {
     class: [roof && "cw-roof-card", ...extra],
   });
   el.setAttribute("aria-label", cardTitle(card, deck));
+  if (el.tagName !== "BUTTON") el.setAttribute("role", "img");  // a label is allowed on an image, not on a bare div
   if (size != null) el.dataset.size = String(size);
   if ((opts.size ?? "md") === "xs") {
     if (roof) el.append(roofIcon("cw-roof-icon cw-roof-xs"));

@@ -100,7 +100,7 @@ function crabPanel(f, m, k) {
     class: ["cw-seat", "cw-crab", "cw-solo-crab", roof && "cw-roof-mode", ok && "cw-targetable", why && "cw-refused", hinted && "cw-hinted"],
     "data-crab": crab,
     "data-action": ok ? action : null,
-    role: action ? "button" : null,
+    role: action ? "button" : "group",
     tabIndex: action ? 0 : undefined,
     title: ok ? `place ${m.sel} on crab ${crab}` : why,
     "aria-label": action ? `crab ${crab}${ok ? "" : " (not allowed)"}` : `crab ${crab}`,

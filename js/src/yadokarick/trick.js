@@ -185,7 +185,7 @@ function crabPanel(f, m, who) {
       : null,
   ];
   const faceUp = Array.isArray(cards) && !f.you(who) && !npc
-    ? h("div", { class: "cw-seat-hand", "aria-label": `${m.name(who)}'s hand` }, cards.map((c) => renderYkCard(String(c), m.deck, { size: "xs" })))
+    ? h("div", { class: "cw-seat-hand", role: "group", "aria-label": `${m.name(who)}'s hand` }, cards.map((c) => renderYkCard(String(c), m.deck, { size: "xs" })))
     : null;
   return h("div", {
     class: seatClass(f, npc ? -1 : who, ["cw-crab", npc && "cw-npc", roofed && "cw-crab-roofed",
@@ -256,7 +256,7 @@ function trickPanel(f, m) {
  */
 function lastTrickLine(m) {
   if (!m.last || m.judged) return null;
-  return h("div", { class: "cw-last-trick", "aria-label": "Last trick" }, [
+  return h("div", { class: "cw-last-trick", role: "group", "aria-label": "Last trick" }, [
     h("span", { class: "cw-last-title" }, "Last trick"),
     ...m.last.cards.map((t) => {
       const went = whereWent(m, t.card);
