@@ -17,7 +17,6 @@ D4.2 — Sets and runs (depot)
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import textwrap
@@ -25,6 +24,8 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
+
+from .core.spec import option_value, seat_number
 
 #: Exit status of a run that went wrong (a bad file, an unknown rule ...).
 FAILED = 1
@@ -138,18 +139,6 @@ register(Command(
 
 
 # --------------------------------------------------------------------------- simulate
-def option_value(raw: str) -> Any:
-    """A rule option's value as ``--option NAME=VALUE`` (and a static site's link) reads it:
-    JSON when it reads as JSON (``3``, ``true``, ``[30]``), else the text itself, so that
-    ``shot_resume=after_target`` needs no quotes."""
-    try:
-        return json.loads(raw)
-    except RecursionError:  # "[[[[...": no value of a game's option is nested that deep
-        raise ValueError("the value is nested too deeply to read") from None
-    except ValueError:
-        return raw
-
-
 def _option(text: str) -> tuple[str, Any]:
     name, sep, raw = text.partition("=")
     if not sep or not name.strip():
@@ -312,24 +301,6 @@ def _load_timeline(file: str) -> Any:
 def _replay_args(p: argparse.ArgumentParser) -> None:
     _replay_file_args(p)
     p.add_argument("--branch", metavar="NAME", help="read this line of play instead of the main line")
-
-
-def seat_number(text: str, players: int) -> int:
-    """A seat written as ``--seat`` (and a static site's link) takes it: ``0``, ``1`` ... or ``A``,
-    ``B`` ...; ``ValueError`` naming the game's seats for any other text."""
-    t = text.strip().upper()
-    seat: int | None = None
-    # isascii: "²" and other Unicode digits pass isdigit but are no number int() reads; a number of
-    # more than a few digits is no seat (and int() refuses 4,300 digits and more with its own message)
-    if t.isascii() and t.isdigit():
-        digits = t.lstrip("0") or "0"
-        seat = int(digits) if len(digits) <= 3 else players
-    elif len(t) == 1 and "A" <= t <= "Z":
-        seat = ord(t) - ord("A")
-    if seat is None or not 0 <= seat < players:
-        last = chr(ord("A") + players - 1)
-        raise ValueError(f"this game has seats 0-{players - 1} (A-{last})")
-    return seat
 
 
 def _seat(text: str | None, players: int) -> int | None:

@@ -11,7 +11,7 @@ import pytest
 
 from cardwidgets import cli, lessons
 from cardwidgets.games import available_games
-from cardwidgets.site import HONESTY, build, query
+from cardwidgets.site import HONESTY, build
 from cardwidgets.site.query import QueryError, lesson_id, table_arguments
 
 STATIC = Path(__file__).resolve().parent.parent / "cardwidgets" / "static"

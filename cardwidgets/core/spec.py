@@ -19,6 +19,7 @@ ValueError: players=4.0 is not allowed in Demo; allowed values: 2, 3
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Mapping
 
@@ -429,3 +430,35 @@ def option_form(game: "str | GameSpec", mode: str | None = None, players: int | 
             entry["default_label"] = str(opt.default)
         out.append(entry)
     return out
+
+
+# ---------------------------------------------------------------- values written as text
+# The command line's --option NAME=VALUE and --seat, and a static site's link, read them alike.
+def option_value(raw: str) -> Any:
+    """A rule option's value as ``--option NAME=VALUE`` (and a static site's link) reads it:
+    JSON when it reads as JSON (``3``, ``true``, ``[30]``), else the text itself, so that
+    ``shot_resume=after_target`` needs no quotes."""
+    try:
+        return json.loads(raw)
+    except RecursionError:  # "[[[[...": no value of a game's option is nested that deep
+        raise ValueError("the value is nested too deeply to read") from None
+    except ValueError:
+        return raw
+
+
+def seat_number(text: str, players: int) -> int:
+    """A seat written as ``--seat`` (and a static site's link) takes it: ``0``, ``1`` ... or ``A``,
+    ``B`` ...; ``ValueError`` naming the game's seats for any other text."""
+    t = text.strip().upper()
+    seat: int | None = None
+    # isascii: "²" and other Unicode digits pass isdigit but are no number int() reads; a number of
+    # more than a few digits is no seat (and int() refuses 4,300 digits and more with its own message)
+    if t.isascii() and t.isdigit():
+        digits = t.lstrip("0") or "0"
+        seat = int(digits) if len(digits) <= 3 else players
+    elif len(t) == 1 and "A" <= t <= "Z":
+        seat = ord(t) - ord("A")
+    if seat is None or not 0 <= seat < players:
+        last = chr(ord("A") + players - 1)
+        raise ValueError(f"this game has seats 0-{players - 1} (A-{last})")
+    return seat

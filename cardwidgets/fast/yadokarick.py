@@ -1032,7 +1032,6 @@ def _row_remove(st, row, c):
 def _solo_game(seed, cards, size, roofs, one_color, nonstrict, complete, chain, on_setup, bot, record,
                chance, actions, legal_buf, legal_cnt, scores):
     rng = stream(seed)
-    C = cards.shape[0]
     # Y14.2: each colour shuffled into its own deck, top card first
     ncol = np.zeros(2, np.int64)
     for c in cards:

@@ -32,7 +32,7 @@ from importlib import util as importlib_util
 from pathlib import Path
 from typing import Any
 
-from ..games import available_games, game_spec
+from ..games import game_spec
 
 PACKAGE = Path(__file__).resolve().parent.parent
 STATIC = PACKAGE / "static"
@@ -179,7 +179,7 @@ def _table_page(cfg: dict[str, Any], title: str, heading: str) -> str:
 
 def _text(value: Any) -> str:
     """A value as a link (and ``--option NAME=VALUE``) writes it: text that reads back as itself."""
-    from ..cli import option_value
+    from ..core.spec import option_value
 
     if isinstance(value, str) and option_value(value) == value:
         return value

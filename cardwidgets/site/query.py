@@ -25,7 +25,7 @@ import math
 from typing import Any
 from urllib.parse import parse_qsl
 
-from ..cli import option_value, seat_number
+from ..core.spec import option_value, seat_number
 from ..games import available_games, game_spec
 
 #: The table's own parameters (the others are ``new_game``'s).
