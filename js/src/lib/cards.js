@@ -39,8 +39,9 @@ export function renderCard(value, opts = {}) {
       "data-tone": opts.tone ?? null,
       title: opts.title ?? null,
       "aria-pressed": clickable ? String(!!opts.selected) : null,
-      // a clickable card is named by its face (layouts name it in words where they can)
-      "aria-label": clickable ? label : null,
+      // A clickable card is named by its face's text (the corners are aria-hidden), so no
+      // aria-label here: one that differs from the text a person sees breaks WCAG 2.5.3 (label in
+      // name; axe's label-content-name-mismatch). Layouts that name a card in words give attrs.
       onClick: clickable ? opts.onClick : null,
     },
     size === "xs"

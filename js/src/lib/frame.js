@@ -622,12 +622,23 @@ export function waitText(f) {
  *   onClick: () => void, control?: string}} o
  */
 export function moveChip(f, o) {
-  return h("button", {
+  const chip = h("button", {
     type: "button", class: ["cw-move", o.selected && "cw-move-selected"],
     "data-action": o.select ? null : o.action, "data-move": o.select ? o.action : null,
     "data-control": o.select ? "select-move" : o.control ?? null, "aria-pressed": o.selected == null ? null : String(!!o.selected),
-    title: o.title ?? o.action, "aria-label": o.label ?? o.title ?? o.action, disabled: !f.canAct, onClick: o.onClick,
+    title: o.title ?? o.action, "aria-label": o.label ?? null, disabled: !f.canAct, onClick: o.onClick,
   }, o.content);
+  // Named by the text it shows (WCAG 2.5.3, label in name), its longer words being the title (the
+  // accessible description); by those words only when it shows icons alone.
+  if (!o.label && !shownText(chip)) chip.setAttribute("aria-label", o.title ?? o.action);
+  return chip;
+}
+
+/** @param {HTMLElement} el @returns {string} the text of `el` that is not aria-hidden */
+function shownText(el) {
+  const copy = /** @type {HTMLElement} */ (el.cloneNode(true));
+  for (const hidden of copy.querySelectorAll("[aria-hidden=true]")) hidden.remove();
+  return copy.textContent?.trim() ?? "";
 }
 
 /**
