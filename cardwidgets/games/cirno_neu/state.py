@@ -173,7 +173,7 @@ class CirnoNeuState(SeatKnowledge, PositionText, State):
         return self._cfg
 
     def hand(self, seat: int) -> list[str]:
-        """A seat's hand in table order (teacher access; players use :meth:`view`)."""
+        """A seat's hand in table order (teacher access; players use ``view``)."""
         return _tokens(self._hands[seat])
 
     # ------------------------------------------------------------- legality

@@ -22,7 +22,7 @@ colour sit together. Action objects are interned and every rule reads tables
 built once per option set (:class:`Config`), so simulations run on
 ``legal_actions()`` + ``apply_unchecked()`` without building any narration.
 
-What a seat sees (C11, :meth:`CryptoTrickState.view`): its own hand, every hand's
+What a seat sees (C11, ``CryptoTrickState.view``): its own hand, every hand's
 size, the offer, the declarations, the table, the won piles (only their block
 count and colours with ``won_pile_visibility="block_count_only"``) and the card
 given face down only if it gave or received it. The hidden card is turned up

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 from ...core import Event, Field, Outcome, State, number, plural, tuple_field
 from ...core.errors import show
 from ...core.position import load_position
-from .cards import (COLOUR_NAMES, HAND_SIZE, LETTERS, NAMES, PASS, TRICKS, WANT, WHITE, _GIVE, _LEAD, _PLAY, _REVEAL,
+from .cards import (Action, COLOUR_NAMES, HAND_SIZE, LETTERS, NAMES, PASS, TRICKS, WANT, WHITE, _GIVE, _LEAD, _PLAY, _REVEAL,
                     _TRUMP, _WHITE_HIGH, Give, Pass, Play, Reveal, Want, _cid, _cid_list, _fmt, _names, _opt_name,
                     card_name, parse_action)
 from .position import PositionText
@@ -20,7 +20,6 @@ from .spec import (DECLARE, FINISHED, FOLLOW, GIVE, OFFER, PHASES, SPEC, _CLASS_
 from .worlds import SeatKnowledge
 
 if TYPE_CHECKING:
-    from .cards import Action
     from .spec import Config
 
 
@@ -204,7 +203,7 @@ class CryptoTrickState(SeatKnowledge, PositionText, State):
         return self._totals
 
     def hand(self, seat: int) -> list[str]:
-        """A seat's hand in card order (teacher access; players use :meth:`view`)."""
+        """A seat's hand in card order (teacher access; players use ``view``)."""
         return _names(self._hands[seat])
 
     def won(self, seat: int) -> list[str]:

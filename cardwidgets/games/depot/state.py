@@ -6,19 +6,16 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import Counter
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 
 from ...core import Event, Field, Outcome, State, Termination, ordinal, plural, tuple_field
 from ...core.errors import show
 from ...core.position import load_position
-from .cards import (MAX_COPIES, TURN_BOUND, VALUES, _CLASSES, _NEXT, _ONE, _PASS, _PRESENT, _SEEN, _SORTED, Pass, Play,
+from .cards import (Action, MAX_COPIES, TURN_BOUND, VALUES, _CLASSES, _NEXT, _ONE, _PASS, _PRESENT, _SEEN, _SORTED, Pass, Play,
                     _card_values, _cards, _check_deck, _counts, _fmt, _info_of, _play, _size, _vec, parse_action, shape)
 from .position import PositionText
 from .spec import SPEC
 from .worlds import SeatKnowledge
-
-if TYPE_CHECKING:
-    from .cards import Action
 
 
 # --------------------------------------------------------------------------- state
@@ -182,7 +179,7 @@ class DepotState(SeatKnowledge, PositionText, State):
         return None if st is None else (st[0], st[1].cards)
 
     def hand(self, seat: int) -> list[int]:
-        """A seat's hand as a sorted list (teacher access; players use :meth:`view`)."""
+        """A seat's hand as a sorted list (teacher access; players use ``view``)."""
         return _cards(self._hands[seat])
 
     # ------------------------------------------------------------- legality

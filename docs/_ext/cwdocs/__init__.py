@@ -245,13 +245,20 @@ def _factory_defaults(app: Sphinx, what: str, name: str, obj: Any, options: Any,
     return None
 
 
+#: The rooms of a game package whose classes are mixins of its State.
+ROOMS = ("worlds", "position")
+
+
 def _public_bases(app: Sphinx, name: str, obj: Any, options: Any, bases: list[type]) -> None:
-    """Show a private base class (``_TrickTable``) as the public classes it derives from."""
+    """Show a private base class (``_TrickTable``), or a game room's mixin (what a seat sees,
+    position text: its methods are documented on the game's State), as the public classes it
+    derives from."""
     out: list[type] = []
     todo = list(bases)
     while todo:
         base = todo.pop(0)
-        if base.__name__.startswith("_"):
+        room = base.__module__.startswith("cardwidgets.games.") and base.__module__.rsplit(".", 1)[-1] in ROOMS
+        if base.__name__.startswith("_") or room:
             todo[:0] = [b for b in base.__bases__ if b is not object]
         elif base not in out:
             out.append(base)
