@@ -308,3 +308,49 @@ def test_a_site_with_a_hosted_pyodide_loads_python_from_there(browser, tmp_path)
     assert refused == []
     assert any(p.startswith("/pyodide/pyodide.asm.wasm") for p in host.requests)
     assert not any("pyodide" in p for p in site.requests)
+
+
+# --------------------------------------------------------------------------- the docs site
+@pytest.fixture(scope="module")
+def docs(tmp_path_factory):
+    """The documentation site, built as its own test builds it, served like any static host."""
+    import os
+    import subprocess
+    import sys
+
+    out = tmp_path_factory.mktemp("docs")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+    run = subprocess.run([sys.executable, "-m", "sphinx", "-q", "-b", "html", "-d", str(out / "doctrees"), "docs",
+                          str(out / "html")], cwd=ROOT, env=env, capture_output=True, text=True, timeout=1200)
+    assert run.returncode == 0, (run.stdout + run.stderr)[-4000:]
+    with SiteServer(out / "html") as server:
+        yield server
+
+
+def test_a_game_page_of_the_docs_plays(browser, docs):
+    """The rules page of a game embeds a live table (the static site's, built by the same command)
+    that plays by clicks inside the page, with nothing asked for outside the docs."""
+    ctx = browser.new_context(viewport=VIEWPORT)
+    refused = guard(ctx, docs.url)
+    try:
+        page = ctx.new_page()
+        page.goto(docs.url + "rules/depot.html")
+        live = page.locator("iframe.cw-live")
+        live.scroll_into_view_if_needed()  # the frame loads lazily, as a reader scrolls to it
+        frame = page.frame_locator("iframe.cw-live")
+        expect(frame.locator("#cw-status")).to_have_attribute("data-state", "done", timeout=START)
+        table = frame.locator(TABLE)
+        chip = table.locator(".cw-legal [data-move]").first
+        expect(chip).to_be_visible(timeout=30_000)  # the reader's turn: no bot moves until they do
+        before = int(table.get_attribute("data-moves"))
+        play = chip.get_attribute("data-move")
+        if play.startswith("pass"):
+            table.locator(f'[data-action="{play}"]').first.click()
+        else:
+            chip.click()
+            table.locator('[data-control="play"]').click()
+        expect(table).not_to_have_attribute("data-moves", str(before), timeout=30_000)
+        assert int(table.get_attribute("data-moves")) > before
+    finally:
+        ctx.close()
+    assert refused == [], f"the docs asked for {len(refused)} URL(s) outside themselves: {refused[:5]}"
