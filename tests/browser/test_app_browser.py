@@ -285,12 +285,10 @@ def test_rules_options_in_words_folded_uncut_and_the_table_takes_the_page(app_pa
     around = axe_violations(page, "app-with-table", artifacts_root, exclude=".cw-table")
     inside = axe_violations(page, "table", artifacts_root, include=".cw-table")
     print(f"axe (WCAG 2 A/AA) on the app: chooser {before}; page around the table {around}; table {inside}")
-    assert serious(before) == {} and serious(around) == {}, (before, around)
+    assert serious(before) == {} and serious(around) == {} and serious(inside) == {}, (before, around, inside)
     page.locator(".cw-app-change").click()
     expect(page.locator(".cw-app-chooser")).to_be_visible()
     assert errors == []
-    if serious(inside):  # the table's own markup is the front end's (js/src), audited with every game
-        pytest.xfail(f"the table widget's own serious violations: {serious(inside)}")
 
 
 def test_an_all_bot_game_plays_at_its_pace_and_its_result_leaves_the_table_in_sight(app_page, artifacts_root):
