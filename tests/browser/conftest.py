@@ -519,7 +519,16 @@ def table_errors(lab_page) -> list[str]:
 
 
 def layout_problems(table) -> list[str]:
-    """Everything covered, cut or spilling on the table as drawn now (see LAYOUT_PROBLEMS_JS)."""
+    """Everything covered, cut or spilling on the table as drawn now (see LAYOUT_PROBLEMS_JS), once
+    its finite animations are over (at most 5 s): a refusal still fading in is not yet its colour."""
+    table.evaluate("""async (root) => {
+        for (let i = 0; i < 100; i++) {
+            const busy = root.getAnimations({ subtree: true }).some((a) => a.playState === "running"
+                && a.effect && a.effect.getComputedTiming().iterations !== Infinity);
+            if (!busy) return;
+            await new Promise((r) => setTimeout(r, 50));
+        }
+    }""")
     return table.evaluate(LAYOUT_PROBLEMS_JS)
 
 
