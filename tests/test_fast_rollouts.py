@@ -131,3 +131,100 @@ def test_cirno_lane_and_python_rollouts_agree(cirno, config, policy, by_round):
         rewards = np.array([cirno.rollout(world, policy, None, round0, s) for s in range(50)])
         if by_round or rewards.std(axis=0).max() > 0:
             assert rollout_means_agree(cirno, world, policy, None, round0, 1500) == [], label
+
+
+# =========================================================================== the bot: ISMCTSBot(engine=...)
+def _cirno_position(players=3, seed=4, moves=7):
+    from cardwidgets.games.cirno_neu import new_game
+
+    st = new_game(players=players, seed=seed)
+    while st.move_count < moves or len(st.legal_actions()) < 2:
+        st.apply(st.legal_actions()[0])
+    return st
+
+
+def test_the_bot_rolls_out_in_python_by_default(cirno):
+    from cardwidgets.bots import ISMCTSBot, ask
+
+    st = _cirno_position()
+    bot = ISMCTSBot(iterations=60, seed=3)
+    assert bot.engine == "python"
+    ask(bot, st)
+    assert bot.last.engine == "python"
+
+
+def test_auto_without_the_extra_rolls_out_in_python(cirno, monkeypatch):
+    from cardwidgets.bots import ISMCTSBot, ask
+
+    st = _cirno_position()
+    want = ask(ISMCTSBot(iterations=60, seed=3), st)
+    python_visits = ISMCTSBot(iterations=60, seed=3)
+    ask(python_visits, st)
+    monkeypatch.setattr(fast, "unavailable", lambda: "the fast lane needs numba and numpy (test)")
+    bot = ISMCTSBot(iterations=60, seed=3, engine="auto")
+    assert ask(bot, st) == want and bot.last.engine == "python"
+    assert bot.last.visits == python_visits.last.visits  # the very same search as engine="python"
+    with pytest.raises(ValueError, match=r"engine='fast'.*numba and numpy \(test\)"):
+        ask(ISMCTSBot(iterations=60, seed=3, engine="fast"), st)
+
+
+def test_auto_with_the_extra_rolls_out_in_the_lane(cirno):
+    from cardwidgets.bots import ISMCTSBot, ask
+
+    bot = ISMCTSBot(iterations=60, seed=3, engine="auto")
+    ask(bot, _cirno_position())
+    assert bot.last.engine == "fast" and bot.last.iterations == 60
+
+
+def test_fast_on_a_game_without_lane_rollouts_names_it(cirno, monkeypatch):
+    from cardwidgets import make
+    from cardwidgets.bots import ISMCTSBot, ask
+
+    mod = fast.kernel("crypto_trick")
+    monkeypatch.delattr(mod, "rollout", raising=False)
+    st = make("crypto_trick", players=3, seed=4)
+    with pytest.raises(ValueError, match="no rollouts for crypto_trick"):
+        ask(ISMCTSBot(iterations=20, seed=1, engine="fast"), st)
+    bot = ISMCTSBot(iterations=20, seed=1, engine="auto")
+    assert ask(bot, st) in st.legal_actions() and bot.last.engine == "python"
+    # a rollout policy the lane does not play (the survivor bot), named too
+    with pytest.raises(ValueError, match="'survivor'"):
+        ask(ISMCTSBot(iterations=20, seed=1, engine="fast", rollout="survivor"), _cirno_position())
+
+
+def test_engine_must_be_known():
+    from cardwidgets.bots import ISMCTSBot, make_bot
+
+    with pytest.raises(ValueError, match="engine must be one of 'python', 'fast', 'auto'"):
+        ISMCTSBot(engine="numba")
+    assert make_bot("cirno_neu", {"name": "ismcts", "engine": "fast"}).engine == "fast"
+    assert "engine='fast'" in repr(ISMCTSBot(seed=1, engine="fast"))
+
+
+@pytest.mark.parametrize("root", ["halving", "ucb"])
+def test_a_seeded_fast_search_is_reproducible(cirno, root):
+    from cardwidgets.bots import ISMCTSBot, ask
+
+    st = _cirno_position(players=4, seed=8)
+    a, b = ISMCTSBot(iterations=80, seed=5, engine="fast", root=root), ISMCTSBot(iterations=80, seed=5,
+                                                                                  engine="fast", root=root)
+    assert ask(a, st) == ask(b, st)
+    assert a.last.visits == b.last.visits and a.last.values == b.last.values and a.last.engine == "fast"
+
+
+@pytest.mark.parametrize("players, options, rollout, depth", [
+    (2, {}, "random", "round"),
+    (4, {"life_system": True}, "greedy", None),
+    (3, {"double_draw_timing": "after_each"}, "random", 5),
+])
+def test_the_fast_bot_plays_legal_moves_over_whole_games(cirno, players, options, rollout, depth):
+    from cardwidgets.bots import ISMCTSBot, ask
+    from cardwidgets.games.cirno_neu import new_game
+
+    bots = [ISMCTSBot(iterations=30, seed=s, engine="fast", rollout=rollout, depth=depth) for s in range(players)]
+    for seed in range(2):
+        st = new_game(players=players, seed=seed, **options)
+        while not st.is_terminal:
+            st.apply(ask(bots[st.current_player], st))  # apply refuses an illegal move
+        assert st.outcome() is not None
+    assert all(b.totals["searches"] > 0 and b.last.engine == "fast" for b in bots)
