@@ -7,7 +7,7 @@
 Both bots get the same ``seconds=`` per decision and no iteration budget (the other
 settings are the game's defaults, ``cardwidgets.bots.ismcts.DEFAULTS``), so the lane's
 bot searches more iterations in the same time. They play heads-up where the game allows
-(cirno+neu 2 players, Crypto Trick 2, Yadokarick duo); Depot, a 3-player game at least,
+(cirno+neu 2 players, also with the life system, Crypto Trick 2, Yadokarick duo); Depot, a 3-player game at least,
 has a greedy third seat. Every deal is played once per seating of the two (2 seatings
 heads-up, 6 in Depot), so seat advantage and the luck of the deal cancel. A shared win
 counts as a fraction; intervals are Wilson 95 %. Solo Yadokarick has nobody to beat: each
@@ -49,6 +49,8 @@ TABLE = HERE / "strength_lane.md"
 #: label -> (game, new_game keywords)
 CONFIGS = {
     "cirno_neu": ("cirno_neu", dict(players=2)),
+    # a match of several rounds: a bust deals again, which the Python rollouts pay for
+    "cirno_neu_life": ("cirno_neu", dict(players=2, life_system=True)),
     "crypto_trick": ("crypto_trick", dict(players=2)),
     "depot": ("depot", dict(players=3)),
     "duo": ("yadokarick", dict(players=2, mode="duo")),
