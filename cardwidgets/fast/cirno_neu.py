@@ -1,4 +1,5 @@
-"""cirno+neu in the fast lane: every option, 2–8 players, random and greedy bots.
+"""cirno+neu in the fast lane: every option, 2–8 players, random and greedy bots, and the
+search bot's rollouts from any position (:func:`rollout`: a reference state is loaded as arrays).
 
 The kernel follows the reference engine (``cardwidgets.games.cirno_neu``) step by step:
 hands sorted by card id, the draw pile with its top last, the main stack bottom first,
