@@ -21,7 +21,7 @@ STOPS = [(None, False), (4, False), (None, True)]
 def _round0(game: str, world, by_round: bool):
     from cardwidgets.bots.ismcts import ROUND_FIELDS
 
-    return getattr(world, ROUND_FIELDS[game]) if by_round else None
+    return getattr(world, ROUND_FIELDS[game], None) if by_round else None
 
 
 def check_worlds(module, game, worlds, policies, seeds=(1, 2)) -> int:
@@ -81,7 +81,12 @@ def test_cirno_rollout_of_a_finished_game_is_its_win_shares(cirno):
     st = new_game(players=3, seed=2)
     while not st.is_terminal:
         st.apply(st.legal_actions()[0])
-    assert cirno.rollout(st, "random", None, None, 1) == win_shares(st)
+    assert cirno.rollout(st, "random", None, None, 1) == win_shares(st) == [0.0, 1.0, 0.0]
+    capped = new_game(players=3, seed=2)
+    capped._moves = cirno.BOUND - 1  # the next action is the last the engine allows (G4): a draw
+    capped.apply(capped.legal_actions()[0])
+    assert capped.outcome().winners == ()
+    assert cirno.rollout_trace(capped, "greedy", 3, None, 1) == (win_shares(capped), [], []) == ([1 / 3] * 3, [], [])
 
 
 def test_cirno_rollouts_depend_on_the_seed_alone(cirno):
