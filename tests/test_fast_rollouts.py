@@ -195,6 +195,9 @@ def test_fast_on_a_game_without_lane_rollouts_names_it(cirno, monkeypatch):
     # a rollout policy the lane does not play (the survivor bot), named too
     with pytest.raises(ValueError, match="'survivor'"):
         ask(ISMCTSBot(iterations=20, seed=1, engine="fast", rollout="survivor"), _cirno_position())
+    bot = ISMCTSBot(iterations=20, seed=1, engine="auto", rollout="survivor")
+    ask(bot, _cirno_position())
+    assert bot.last.engine == "python"
 
 
 def test_engine_must_be_known():
