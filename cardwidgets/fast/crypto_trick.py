@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit
 
 from ..games import crypto_trick as ref
-from . import Batch, Coverage
+from . import Batch, Coverage, decisions
 from ._arrays import flat, starts, worded
 from ._rng import below, permutation, stream
 
@@ -896,6 +896,4 @@ def rollout_trace(world: Any, policy: str, steps: int | None, round0: int | None
     r, na, nc = _run_rollout(world, policy, steps, round0, seed)
     decode = r.tables.decode
     actions = [decode[a] for a in r.actions[:na].tolist()]
-    stream_ = r.chance[:nc].tolist()
-    chance = [stream_[k + 1:k + 1 + stream_[k]] for k in range(0, nc, 1 + len(r.tables.deck))]
-    return r.out.tolist(), actions, chance
+    return r.out.tolist(), actions, decisions(r.chance[:nc].tolist())
