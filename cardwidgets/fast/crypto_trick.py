@@ -12,6 +12,11 @@ order. An action is ``kind * 64 + card``: :data:`REVEAL`, :data:`WANT`, :data:`P
 first player, if asked for, then one permutation of the deck per round, as
 :class:`cardwidgets.core.Recorded` takes them) and its actions, so the reference engine
 replays it exactly.
+
+The same rules play on from any position: :func:`rollout` loads a reference state (a
+world that ``sample_world`` dealt, mid-trick or not) into the kernel's arrays and rolls
+it out for the search bot ``ismcts``, with its reward (:func:`rollout_problem`,
+:func:`rollout_trace`; see :mod:`cardwidgets.fast`).
 """
 
 from __future__ import annotations
