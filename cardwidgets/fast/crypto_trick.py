@@ -277,6 +277,54 @@ def _share(me_hand, table, ntable, indicator, offered, won_cnt, won_b, nblocks, 
     return ub / (unseen_cards if unseen_cards > 1 else 1)
 
 
+@njit(cache=True)
+def _g_offer(rng, cards, m, hand, b, bcols, table, indicator, won_cnt, won_b, nblocks, left, n, D, tcol, col, rank,
+             block, negative, k1, k2, idx, tmp, fbuf):
+    """CryptoGreedyBot._offer: the index in ``cards[:m]`` to reveal."""
+    share = _share(hand, table, 0, indicator, -1, won_cnt, won_b, nblocks, block, D, n)
+    going = _g_want(tmp, 0, n, -1, b, bcols, hand, left, n, share, tcol, col, rank, block, D, negative, fbuf) > 0
+    for j in range(m):
+        c = cards[j]
+        idx[j] = j
+        wc = _g_chance(c, tcol, col, rank)
+        if going:
+            k1[j] = wc
+            k2[j] = block[c]
+        else:
+            alone = 1
+            for i in range(D):
+                if i != c and hand >> i & 1 and col[i] == col[c]:
+                    alone = 0
+            # max of (alone, -chance, not block): as a min of the negated keys
+            k1[j] = -(alone * 10.0) + wc
+            k2[j] = block[c]
+    return _pick(rng, k1, k2, idx, m, True)
+
+
+@njit(cache=True)
+def _g_give(rng, cards, m, hand, b, bcols, offered, table, indicator, won_cnt, won_b, nblocks, left, n, D, tcol, col,
+            rank, block, negative, k1, k2, idx, tmp, fbuf):
+    """CryptoGreedyBot._give: the index in ``cards[:m]`` to give the first player."""
+    share = _share(hand, table, 0, indicator, offered, won_cnt, won_b, nblocks, block, D, n)
+    tmp[0] = offered
+    going = _g_want(tmp, 1, n - 1, -1, b, bcols, hand, left, n, share, tcol, col, rank, block, D, negative, fbuf) > 0
+    for j in range(m):
+        c = cards[j]
+        idx[j] = j
+        wc = _g_chance(c, tcol, col, rank)
+        if going:
+            short = 0
+            for i in range(D):
+                if hand >> i & 1 and col[i] == col[c]:
+                    short += 1
+            k1[j] = wc
+            k2[j] = short
+        else:
+            k1[j] = wc
+            k2[j] = 0.0
+    return _pick(rng, k1, k2, idx, m, going)
+
+
 # --------------------------------------------------------------------------- a position
 # A position in the kernel: the scalars in ``st`` (indexes below), the per-seat arrays
 # ``hands``, ``won_cnt`` (cards won this round), ``won_b`` (block cards won), ``won_bm``
@@ -352,25 +400,8 @@ def _play(rng, n, D, col, num, block, rank, rounds, flags, bots, record, st, han
             if bots[f] == 0 or m == 1:
                 ch = _below(rng, m) if m > 1 else 0
             else:
-                share = _share(hands[f], table, 0, indicator, -1, won_cnt, won_b, nblocks, block, D, n)
-                going = _g_want(tmp, 0, n, -1, won_b[f], won_bm[f], hands[f], left, n, share, tcol, col, rank,
-                                block, D, negative, fbuf) > 0
-                for j in range(m):
-                    c = cards[j]
-                    idx[j] = j
-                    wc = _g_chance(c, tcol, col, rank)
-                    if going:
-                        k1[j] = wc
-                        k2[j] = block[c]
-                    else:
-                        alone = 1
-                        for i in range(D):
-                            if i != c and hands[f] >> i & 1 and col[i] == col[c]:
-                                alone = 0
-                        # max of (alone, -chance, not block): as a min of the negated keys
-                        k1[j] = -(alone * 10.0) + wc
-                        k2[j] = block[c]
-                ch = _pick(rng, k1, k2, idx, m, True)
+                ch = _g_offer(rng, cards, m, hands[f], won_b[f], won_bm[f], table, indicator, won_cnt, won_b, nblocks,
+                              left, n, D, tcol, col, rank, block, negative, k1, k2, idx, tmp, fbuf)
             if record:
                 for j in range(m):
                     legal_buf[nl + j] = legal[j]
@@ -427,25 +458,8 @@ def _play(rng, n, D, col, num, block, rank, rounds, flags, bots, record, st, han
                 if bots[dec] == 0 or m == 1:
                     ch = _below(rng, m) if m > 1 else 0
                 else:
-                    share = _share(hands[dec], table, 0, indicator, offered, won_cnt, won_b, nblocks, block, D, n)
-                    tmp[0] = offered
-                    going = _g_want(tmp, 1, n - 1, -1, won_b[dec], won_bm[dec], hands[dec], left, n, share, tcol,
-                                    col, rank, block, D, negative, fbuf) > 0
-                    for j in range(m):
-                        c = cards[j]
-                        idx[j] = j
-                        wc = _g_chance(c, tcol, col, rank)
-                        if going:
-                            short = 0
-                            for i in range(D):
-                                if hands[dec] >> i & 1 and col[i] == col[c]:
-                                    short += 1
-                            k1[j] = wc
-                            k2[j] = short
-                        else:
-                            k1[j] = wc
-                            k2[j] = 0.0
-                    ch = _pick(rng, k1, k2, idx, m, going)
+                    ch = _g_give(rng, cards, m, hands[dec], won_b[dec], won_bm[dec], offered, table, indicator, won_cnt,
+                                 won_b, nblocks, left, n, D, tcol, col, rank, block, negative, k1, k2, idx, tmp, fbuf)
                 if record:
                     for j in range(m):
                         legal_buf[nl + j] = legal[j]
