@@ -170,6 +170,23 @@ def test_crypto_rollout_from_a_round_already_over_plays_nothing(crypto):
         assert check_rollout(crypto, world, "random", None, world._round - 1, 1, label) == 0
 
 
+def test_crypto_rollouts_from_hand_built_positions(crypto):
+    # Lesson positions: cards out of the round (in no zone; the next round deals them all again),
+    # a trick in play with one hand already empty, a later round with totals.
+    from cardwidgets.games.crypto_trick import from_position, setup_position
+
+    for st in (from_position("crypto_trick/1 players=3 trick=5 first=B indicator=B4 hands=?2/R1,R2/?2 "
+                             "won=Y1,Y2,Y3/R3,R4,R5/B1,B2,B3,Y4,Y5,Y6", seed=1),
+               setup_position(4, [["B5"], ["R1"], ["Y2"], []], "R4", first=3, phase="follow", table=["W1"],
+                              declarations=["pass"] * 3),
+               setup_position(3, [["Y2", "R5", "B1"], ["R1", "R2", "W6"], ["Y6", "R3", "B6"]], "B4",
+                              totals=[5, 9, 2], round=2)):
+        for policy in ("random", "greedy"):
+            for steps, round0 in ((None, None), (None, st.round), (3, None)):
+                for seed in range(3):
+                    check_rollout(crypto, st, policy, steps, round0, seed, st.to_position())
+
+
 def test_crypto_rollout_of_a_finished_game_is_its_win_shares(crypto):
     from cardwidgets.bots.ismcts import win_shares
     from cardwidgets.games.crypto_trick import new_game
