@@ -175,7 +175,11 @@ def rollout_means_agree(module: ModuleType, world: Any, policy: str, steps: int 
 
     lane = [module.rollout(world, policy, steps, round0, s) for s in range(n)]
     search = search_for(world, policy, steps, round0)
-    ref = [search.play_out(world.clone(), random.Random(s)) for s in range(n)]
+    ref = []
+    for s in range(n):
+        clone = world.clone()
+        clone.seed = s  # the chance after the world's position (deals, draws): a rollout's own, as in the lane
+        ref.append(search.play_out(clone, random.Random(s)))
     out = []
     for seat in range(len(lane[0])):
         a = [r[seat] for r in lane]
