@@ -44,6 +44,19 @@ def games_frame(rows: Sequence[Sequence[Any]]) -> pd.DataFrame:
     return df
 
 
+def games_frame_columns(shared: dict[str, Any], columns: dict[str, Any]) -> pd.DataFrame:
+    """The games table from per-game columns (arrays or lists, ``game_index`` among them) and
+    the values every row shares (``shared``): the same table as :func:`games_frame` of its rows,
+    without a Python tuple per game."""
+    n = len(columns["game_index"])
+    data = {c: columns[c] if c in columns else [shared[c]] * n for c in GAMES_COLUMNS}
+    df = pd.DataFrame(data, columns=list(GAMES_COLUMNS))
+    for col in _INTS:
+        df[col] = df[col].astype("int64")
+    df["starter"] = df["starter"].astype("Int64")
+    return df
+
+
 class SimResult:
     """Simulated games of one configuration (game, players, mode, options, bots).
 
