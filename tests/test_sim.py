@@ -528,3 +528,17 @@ def test_a_lane_chunk_comes_back_as_arrays_and_makes_the_table_its_rows_made():
     merged = LaneRows.merge(parts)
     assert merged.index.tolist() == list(range(300)) and merged.reasons  # texts kept once per run
     assert {"aborted", "normal"} >= set(res.games["termination"]) and res.games["winners"].map(len).min() >= 1
+
+
+def test_distinct_score_rows_by_key_or_by_sort():
+    np = pytest.importorskip("numpy")
+    from cardwidgets.sim._fastlane import _unique_rows
+
+    rng = np.random.default_rng(1)
+    few = rng.integers(-3, 4, size=(500, 4)).astype(float)
+    few[7, 2] = np.nan
+    wide = rng.random((300, 30))  # 300 distinct values in 30 columns: past one int64 key, sorted as rows
+    for a in (few, wide):
+        rows, inverse = _unique_rows(a)
+        np.testing.assert_array_equal(rows[inverse], a)
+        assert len({tuple(r) for r in rows.tolist()}) == len(rows)

@@ -71,20 +71,20 @@ class LaneRows:
         masks = (self.winners.astype(np.int64) << np.arange(players)).sum(axis=1)
         distinct, inverse = np.unique(masks, return_inverse=True)
         winners = [tuple(s for s in range(players) if int(m) >> s & 1) for m in distinct]
-        rows, scores = unique_rows(self.scores)
+        rows, scores = _unique_rows(self.scores)
         return {
             "game_index": self.index,
             "seed": self.seeds,
-            "starter": pd_int(self.starter),
-            "winners": objects(winners)[inverse.reshape(-1)],
-            "scores": objects([tuple(r) for r in rows.tolist()])[scores.reshape(-1)],
+            "starter": _starters(self.starter),
+            "winners": _objects(winners)[inverse.reshape(-1)],
+            "scores": _objects([tuple(r) for r in rows.tolist()])[scores.reshape(-1)],
             "length": self.length,
-            "termination": objects(["normal", "aborted"])[self.aborted.astype(np.int64)],
-            "reason": objects(self.reasons)[self.reason],
+            "termination": _objects(["normal", "aborted"])[self.aborted.astype(np.int64)],
+            "reason": _objects(self.reasons)[self.reason],
         }
 
 
-def unique_rows(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _unique_rows(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``np.unique(a, axis=0, return_inverse=True)``, through one int64 key per row where the
     columns' distinct values allow (sorting rows as a whole is ten times slower)."""
     codes, sizes = [], []
@@ -102,7 +102,7 @@ def unique_rows(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return a[firsts], inverse.reshape(-1)
 
 
-def objects(values: Sequence[Any]) -> np.ndarray:
+def _objects(values: Sequence[Any]) -> np.ndarray:
     """``values`` as a 1-d object array (tuples stay whole: ``np.array`` would make rows of them)."""
     out = np.empty(len(values), dtype=object)
     for i, v in enumerate(values):
@@ -110,7 +110,7 @@ def objects(values: Sequence[Any]) -> np.ndarray:
     return out
 
 
-def pd_int(starter: np.ndarray) -> list[int | None]:
+def _starters(starter: np.ndarray) -> list[int | None]:
     """The starter column: ``None`` where nobody acted (-1)."""
     return [None if s < 0 else s for s in starter.tolist()]
 
