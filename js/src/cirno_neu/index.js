@@ -3,7 +3,7 @@
 // and Python validates and explains everything the player sends.
 import "../lib/table.css";
 import "./cirno_neu.css";
-import { h } from "../lib/dom.js";
+import { h, svgIcon } from "../lib/dom.js";
 import { renderCard, renderBacks } from "../lib/cards.js";
 import { withRuleIds, listWords, count, ordinal } from "../lib/text.js";
 import { gameWidget, seatHead, seatClass, lastMoveBadge, moveChip, headline } from "../lib/frame.js";
@@ -147,12 +147,7 @@ const ICONS = {
  * @returns {Element}
  */
 function icon(name, cls = "cw-icon") {
-  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-  svg.setAttribute("viewBox", "0 0 24 24");
-  svg.setAttribute("class", cls);
-  svg.setAttribute("aria-hidden", "true");
-  svg.innerHTML = ICONS[name];
-  return svg;
+  return svgIcon("0 0 24 24", ICONS[name], cls);
 }
 
 /**

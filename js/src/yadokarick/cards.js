@@ -1,7 +1,7 @@
 // Yadokarick notation and card faces (display only: no rules here). A card is "G25" or "P8":
 // colour letter and number. Its house size and whether it is a roof come from the view
 // (`view.sizes`, `view.roofs`), never from a table in JS.
-import { h } from "../lib/dom.js";
+import { h, svgIcon } from "../lib/dom.js";
 import { renderCard, renderCardBack } from "../lib/cards.js";
 
 // ------------------------------------------------------------------ notation
@@ -94,26 +94,16 @@ export function cardTitle(card, deck) {
 
 /** @returns {SVGElement} a small roof (a house's gable), drawn, not a glyph */
 export function roofIcon(cls = "cw-roof-icon") {
-  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-  svg.setAttribute("viewBox", "0 0 20 10");
-  svg.setAttribute("class", cls);
-  svg.setAttribute("aria-hidden", "true");
-  svg.innerHTML = '<path d="M1 9.2 10 1.2 19 9.2" fill="none" stroke="currentColor" stroke-width="2.4" stroke-linejoin="round" stroke-linecap="round"/>';
-  return svg;
+  return svgIcon("0 0 20 10", '<path d="M1 9.2 10 1.2 19 9.2" fill="none" stroke="currentColor" stroke-width="2.4" stroke-linejoin="round" stroke-linecap="round"/>', cls);
 }
 
 /** @returns {SVGElement} a hermit crab: the body card a house is built on */
 export function crabIcon(cls = "cw-crab-icon") {
-  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-  svg.setAttribute("viewBox", "0 0 40 16");
-  svg.setAttribute("class", cls);
-  svg.setAttribute("aria-hidden", "true");
-  svg.innerHTML = '<path d="M8 13c1-6 23-6 24 0z" fill="currentColor"/>'
+  return svgIcon("0 0 40 16", '<path d="M8 13c1-6 23-6 24 0z" fill="currentColor"/>'
     + '<path d="M15 8 13 3M25 8l2-5" stroke="currentColor" stroke-width="1.6" stroke-linecap="round"/>'
     + '<circle cx="13" cy="2.6" r="1.7" fill="currentColor"/><circle cx="27" cy="2.6" r="1.7" fill="currentColor"/>'
     + '<path d="M8 11C4 11 2 8 3 6c2 0 4 1 5 3M32 11c4 0 6-3 5-5-2 0-4 1-5 3" fill="currentColor"/>'
-    + '<path d="M11 13.5 9 15.5M16 14v2M24 14v2M29 13.5l2 2" stroke="currentColor" stroke-width="1.4" stroke-linecap="round"/>';
-  return svg;
+    + '<path d="M11 13.5 9 15.5M16 14v2M24 14v2M29 13.5l2 2" stroke="currentColor" stroke-width="1.4" stroke-linecap="round"/>', cls);
 }
 
 /**
