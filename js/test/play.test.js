@@ -563,6 +563,30 @@ describe("motion: cards travel, the DOM is final at once", () => {
   });
 });
 
+describe("card buttons are named by the text they show (WCAG 2.5.3, label in name)", () => {
+  /** @param {Element} el @returns {string} its text, less what is hidden from screen readers */
+  const named = (el) => {
+    const copy = /** @type {Element} */ (el.cloneNode(true));
+    for (const hidden of copy.querySelectorAll("[aria-hidden=true]")) hidden.remove();
+    return (copy.textContent ?? "").trim();
+  };
+  const words = (text) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  it.each(ALL)("%s %s: no card button has a worded name that leaves out what it shows", (game, name) => {
+    mount(game, name);
+    for (const card of $$("button[data-card]").filter((b) => !b.closest(".cw-motion-layer"))) {
+      const label = card.getAttribute("aria-label");
+      const shown = words(card.textContent ?? "");  // every mark a person sees, the corners too
+      if (label == null) {
+        expect(named(card), card.outerHTML).not.toBe("");  // named by its face
+      } else {
+        // a face of icons only, named in words: whatever text it shows is in the name
+        const said = words(label).join(" ");
+        expect(` ${said} `.includes(` ${shown.join(" ")} `) || !shown.length, `${card.outerHTML} named "${label}"`).toBe(true);
+      }
+    }
+  });
+});
+
 describe("16. the narration under a narrower table is short until opened", () => {
   it("shows its newest lines; Show all opens it, Show less closes it; the newest line is last", () => {
     mount("crypto_trick", "follow");

@@ -136,15 +136,21 @@ export function renderYkCard(card, deck, opts = {}) {
     title: opts.title ?? cardTitle(card, deck),
     class: [roof && "cw-roof-card", ...extra],
   });
-  el.setAttribute("aria-label", cardTitle(card, deck));
-  if (el.tagName !== "BUTTON") el.setAttribute("role", "img");  // a label is allowed on an image, not on a bare div
+  // A card button is named by what it shows (WCAG 2.5.3, label in name): its colour letter and
+  // number ("G 20"); the footer repeats them (aria-hidden) and the words are its title. A card
+  // that is no button is an image named in words.
+  const button = el.tagName === "BUTTON";
+  if (!button) {
+    el.setAttribute("aria-label", cardTitle(card, deck));
+    el.setAttribute("role", "img");  // a label is allowed on an image, not on a bare div
+  }
   if (size != null) el.dataset.size = String(size);
   if ((opts.size ?? "md") === "xs") {
     if (roof) el.append(roofIcon("cw-roof-icon cw-roof-xs"));
     return el;
   }
   for (const c of el.querySelectorAll(".cw-card-corner")) c.remove();
-  el.append(h("span", { class: "cw-card-letter", "aria-hidden": "true" }, letter));
+  el.prepend(h("span", { class: "cw-card-letter", "aria-hidden": button ? null : "true" }, letter));
   if (roof) el.append(roofIcon());
   el.append(h("span", { class: "cw-card-foot", "aria-hidden": "true" }, [h("b", null, String(number)), pips(size)]));
   return el;
