@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import _unavailable
+from .conftest import _unavailable, layout_problems
 from .lab import VIEWPORT
 from .site import SiteServer, guard
 
@@ -226,6 +226,22 @@ def test_previews_the_scrubber_and_a_new_line_work_as_in_jupyter(visit):
     expect(table.locator(".cw-history")).to_contain_text("Line 2")
     expect(table.locator(".cw-history")).to_contain_text("re-dealt")
     assert page.locator(".cw-error").count() == 0
+
+
+def test_a_long_last_move_keeps_its_seat_on_the_table(visit):
+    """Depot for five at 700 px: E's "passed: took the 2 and gave an 8" ends in "…" inside E's seat.
+    It widened the seat past the felt and the table instead, E's cards cut at the edge, on this
+    page (JupyterLab's narrower type kept it in)."""
+    page = visit.page
+    page.set_viewport_size({"width": 700, "height": VIEWPORT["height"]})
+    visit("play.html?game=depot&players=5&seat=0&bots=greedy&bot_delay=0&seed=5")
+    drawn(page)
+    table = page.locator(TABLE)
+    table.locator(".cw-legal [data-move]").last.click()
+    table.locator('[data-control="play"][data-action]').click()
+    wait_moves(page, 5)
+    expect(table.locator('.cw-seat[data-seat="4"] .cw-bubble')).to_have_text("passed: took the 2 and gave an 8")
+    assert layout_problems(table) == []
 
 
 def _every_game_and_mode() -> list[tuple[str, str, int]]:
