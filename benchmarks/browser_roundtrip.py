@@ -17,6 +17,8 @@ page and waits with a MutationObserver until the DOM shows something only the ke
     ``[data-action]`` card of the hand (a reveal, give or play), until the ``.cw-log`` text changes.
     While a player declares no card acts, so the benchmark clicks the first enabled Want/Pass
     button instead; those clicks are reported separately.
+(c') cirno+neu and Yadokarick (4 players, teacher view, no bots): the first card of the hand that
+    sends its move, else any other move of the table (reported separately), as (c).
 
 (d) what card motion costs: on the Crypto Trick table (seat 0 against bots that answer at once, so
     one click brings several moves, shown one after another), with ``animations=True`` and then
@@ -24,6 +26,13 @@ page and waits with a MutationObserver until the DOM shows something only the ke
     setting the cards in motion is read from the ``cw-motion`` performance measures the table
     records, and every animation frame until the cards are at rest is timed with
     ``requestAnimationFrame`` (the frame interval, and the frames over 20 ms).
+
+Where each click's time goes: the page records every websocket frame (time, size, message type),
+so a click splits into ``kernel_ms`` (the click, Python and the wire, up to the frame that brought
+the answer) and ``page_ms`` (that frame to the DOM); the tables' own performance measures add
+``redraw_ms`` (drawing the new position) and ``frame_ms`` (the work left for the next frame: the
+narration's scroll, cards set in motion); ``bytes_in`` is what the kernel sent back. Medians per
+kind of click are printed; every click, with its frames, is in the JSON (``clicks_raw``).
 
 Prints median/min/max per widget and the ratios of the medians (Depot legal-move clicks and
 Crypto Trick card clicks over counter clicks); writes the numbers as JSON to
@@ -97,6 +106,34 @@ CRYPTO_SPEC = dict(
     probe="const l = root.querySelector('.cw-log'); return l ? l.textContent : '';",
     done="const l = root.querySelector('.cw-log'); return !!l && l.textContent !== before;",
 )
+
+
+def generic_spec(game: str) -> dict:
+    """A table whose hand cards send their move (``data-action``): a card, else any other move."""
+    return dict(
+        rootSel=f'.cw-table[data-game="{game}"]',
+        pick="""
+          const card = root.querySelector('.cw-hand [data-action]:not([disabled])');
+          if (card) return { el: card, kind: "card" };
+          const other = root.querySelector('.cw-main [data-action]:not([disabled])');
+          return other ? { el: other, kind: "other" } : null;   // null: game over
+        """,
+        probe="const l = root.querySelector('.cw-log'); return l ? l.textContent : '';",
+        done="const l = root.querySelector('.cw-log'); return !!l && l.textContent !== before;",
+    )
+
+
+CIRNO_CODE = """
+from cardwidgets import CirnoNeu
+t = CirnoNeu(players=4, seed=7, seat=None)
+t
+"""
+
+YADO_CODE = """
+from cardwidgets import Yadokarick
+t = Yadokarick(players=4, seed=7, seat=None)
+t
+"""
 
 
 MOTION_CODE = """
@@ -200,15 +237,82 @@ def line(label: str, s: dict, unit: str = "clicks") -> str:
             f"  ({s['n']} {unit})")
 
 
+#: Every websocket frame the page sends or receives, with its time and size (installed before the
+#: page's own scripts run): where a click's time goes, in the kernel and on the wire or in the page.
+WIRE_JS = """
+(() => {
+  const frames = (window.__cwWire = []);
+  const dec = new TextDecoder();
+  const kind = (d) => {
+    const text = typeof d === "string" ? d : d && d.byteLength != null ? dec.decode(d) : "";
+    const m = text.match(/"msg_type":\s*"(\w+)"/);
+    const st = text.match(/"execution_state":\s*"(\w+)"/) || text.match(/"method":\s*"(\w+)"/);
+    return (m ? m[1] : "?") + (st ? ":" + st[1] : "");
+  };
+  const size = (d) => (typeof d === "string" ? d.length : d && d.byteLength != null ? d.byteLength : d && d.size || 0);
+  const Native = window.WebSocket;
+  class Traced extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", (ev) => frames.push({ t: performance.now(), dir: "in", n: size(ev.data), k: kind(ev.data) }));
+    }
+    send(data) {
+      frames.push({ t: performance.now(), dir: "out", n: size(data), k: kind(data) });
+      return super.send(data);
+    }
+  }
+  window.WebSocket = Traced;
+})();
+"""
+
+
 def measure(page, spec: dict, clicks: int) -> list[dict]:
     page.wait_for_selector(spec["rootSel"], state="visible", timeout=60_000)
-    return page.evaluate(lab.ROUNDTRIP_JS, {**spec, "n": clicks, "timeoutMs": 15_000})
+    page.evaluate("""() => { if (window.__cwWire) window.__cwWire.length = 0;
+                            performance.clearMeasures("cw-redraw"); performance.clearMeasures("cw-frame"); }""")
+    timed = page.evaluate(lab.ROUNDTRIP_JS, {**spec, "n": clicks, "timeoutMs": 15_000})
+    wire = page.evaluate("() => window.__cwWire || []")
+    # the table's own measures: each redraw of a new position, and the work it left for the next frame
+    work = page.evaluate("""() => ["cw-redraw", "cw-frame"].flatMap((name) =>
+        performance.getEntriesByName(name).map((m) => ({ name, t: m.startTime, ms: m.duration })))""")
+    for t in timed:
+        for name in ("cw-redraw", "cw-frame"):
+            # this click's: from the click to the next click (the frame's work runs after the DOM)
+            nxt = min((u["t0"] for u in timed if u["t0"] > t["t0"]), default=float("inf"))
+            t[name.replace("cw-", "") + "_ms"] = sum(w["ms"] for w in work if w["name"] == name and t["t0"] <= w["t"] < nxt)
+    for t in timed:
+        # the frame that brought the answer: the last one received before the DOM showed it
+        got = [w for w in wire if w["dir"] == "in" and t["t0"] <= w["t"] <= t["t1"]]
+        sent = [w for w in wire if w["dir"] == "out" and t["t0"] <= w["t"] <= t["t1"]]
+        if got:
+            t["kernel_ms"] = got[-1]["t"] - t["t0"]   # click, the kernel and the wire
+            t["page_ms"] = t["t1"] - got[-1]["t"]     # the answer's frame to the DOM
+            t["bytes_in"] = sum(w["n"] for w in got)
+            t["frames_in"] = len(got)
+            t["bytes_out"] = sum(w["n"] for w in sent)
+        t["wire"] = [(round(w["t"] - t["t0"], 1), w["dir"], w["n"], w.get("k")) for w in wire
+                     if t["t0"] - 1 <= w["t"] <= t["t1"] + 60]
+    return timed
+
+
+def breakdown(timed: list[dict]) -> dict:
+    """Medians of where the time of these clicks went (kernel + wire, then the page)."""
+    parts = {}
+    for key in ("kernel_ms", "page_ms", "redraw_ms", "frame_ms", "bytes_in", "frames_in", "bytes_out"):
+        vals = [t[key] for t in timed if key in t]
+        if vals:
+            parts[key] = round(statistics.median(vals), 1)
+    return parts
 
 
 #: (results key, title, notebook code, click spec, click kinds {kind: label}, the kind compared)
 TABLES = [
     ("depot", "Depot", DEPOT_CODE, DEPOT_SPEC, {"play": "legal move", "pass": "confirm pass"}, "play"),
     ("crypto_trick", "Crypto Trick", CRYPTO_CODE, CRYPTO_SPEC, {"card": "card click", "declare": "want/pass"},
+     "card"),
+    ("cirno_neu", "cirno+neu", CIRNO_CODE, generic_spec("cirno_neu"), {"card": "card click", "other": "other move"},
+     "card"),
+    ("yadokarick", "Yadokarick", YADO_CODE, generic_spec("yadokarick"), {"card": "card click", "other": "other move"},
      "card"),
 ]
 
@@ -224,10 +328,15 @@ def measure_table(page, server, key: str, title: str, code: str, spec: dict, kin
     timed = measure(page, spec, clicks)
     hist = nb.json("len(t.history)")
     out = {kind: summary([t["ms"] for t in timed if t["kind"] == kind]) for kind in kinds}
+    for kind in kinds:
+        out[kind]["breakdown"] = breakdown([t for t in timed if t["kind"] == kind])
     out["all"] = summary([t["ms"] for t in timed])
+    out["clicks_raw"] = timed
     out["history_len"] = hist
     for kind, label in kinds.items():
         print(line(f"    {key} {label}".ljust(28), out[kind]))
+        if out[kind].get("breakdown"):
+            print(f"      where the time goes (medians): {out[kind]['breakdown']}")
     print(line(f"    {key} all actions".ljust(28), out["all"]) + f", kernel history {hist}")
     if hist != len(timed):
         print(f"warning: {len(timed)} clicks but {hist} actions in the history", file=sys.stderr)
@@ -258,15 +367,18 @@ def main() -> int:
                 browser = lab.launch_browser(pw, headless=not args.headed)
                 try:
                     ctx = browser.new_context(viewport=lab.VIEWPORT)
+                    ctx.add_init_script(WIRE_JS)
                     page = ctx.new_page()
 
                     server.write_notebook("bench_counter.ipynb", [lab.COUNTER_CODE])
                     nb = lab.Notebook(page, server, "bench_counter.ipynb").open()
                     nb.run_all()
-                    times = [t["ms"] for t in measure(page, COUNTER_SPEC, args.clicks)]
+                    timed = measure(page, COUNTER_SPEC, args.clicks)
                     seen = nb.json("len(counter.seen)")
-                    results["counter"] = {**summary(times), "kernel_saw": seen}
+                    results["counter"] = {**summary([t["ms"] for t in timed]), "kernel_saw": seen,
+                                          "breakdown": breakdown(timed), "clicks_raw": timed}
                     print(line("(a) counter          ", results["counter"]) + f", kernel saw {seen}")
+                    print(f"      where the time goes (medians): {results['counter']['breakdown']}")
                     server.shutdown_sessions()
 
                     for key, title, code, spec, kinds, main_kind in TABLES:

@@ -114,6 +114,22 @@ describe("rules reference", () => {
     expect(unknown.classList.contains("cw-rule-unknown")).toBe(true);
     expect(unknown.hasAttribute("title")).toBe(false);
   });
+  it("works out a chip's words once per rule reference: a table redrawn at every move asks again for none", () => {
+    /** @type {string[]} */
+    const asked = [];
+    const counted = new Proxy(rules, { get: (t, k) => { asked.push(String(k)); return t[k]; } });
+    const chips = () => h("p", null, withRuleIds("rule D4.7, rule D4.7 again and rule Z9"));
+    const first = chips();
+    decorateRuleChips(first, counted);
+    const once = asked.length;
+    expect(once).toBeGreaterThan(0);
+    for (let move = 0; move < 5; move++) decorateRuleChips(chips(), counted);  // the next redraws
+    expect(asked.length).toBe(once);
+    const again = chips();
+    decorateRuleChips(again, counted);
+    expect(again.innerHTML).toBe(first.innerHTML);  // the same words
+    decorateRuleChips(chips(), { ...rules });  // a new reference (Python sent the rules again): asked anew
+  });
 });
 
 describe("history scrubber", () => {
@@ -321,6 +337,7 @@ describe("narration scrolling", () => {
     await frames(3);
     const log = () => el.querySelector(".cw-log");
     log().scrollTop = 40; // the reader scrolls up
+    await frames(1); // (the browser says so at its next frame)
     model.set("thinking", true); // a redraw that adds no line
     await frames(3);
     expect(log().scrollTop).toBe(40);

@@ -487,6 +487,62 @@ describe("motion: cards travel, the DOM is final at once", () => {
     expect(Math.min(...later.map((c) => c.at + c.options.delay))).toBeGreaterThanOrEqual(firstEnds - 60);
   });
 
+  it("an update reads no layout before its DOM is drawn; its frame reads everything before it writes", async () => {
+    // A layout read after a write lays the page out again (in JupyterLab, the whole notebook): the
+    // redraw that answers a click must read none, and the frame after it all before any animation.
+    /** @type {string[]} */
+    const seen = [];
+    const read = (what) => seen.push(`read ${what}`);
+    const spy = vi.spyOn(Element.prototype, "getBoundingClientRect");
+    const rect = /** @type {Function} */ (spy.getMockImplementation());  // the layout of beforeEach
+    spy.mockImplementation(function () {
+      read("rect");
+      return rect.call(this);
+    });
+    const style = window.getComputedStyle;
+    vi.spyOn(window, "getComputedStyle").mockImplementation(function (el) {
+      read("style");
+      return style.call(window, el);
+    });
+    const proto = HTMLElement.prototype;
+    const saved = ["scrollTop", "scrollHeight", "clientHeight"].map((k) => [k, Object.getOwnPropertyDescriptor(proto, k)]);
+    for (const [k] of saved) {
+      let owner = proto;
+      while (owner && !Object.getOwnPropertyDescriptor(owner, k)) owner = Object.getPrototypeOf(owner);
+      const d = /** @type {PropertyDescriptor} */ (Object.getOwnPropertyDescriptor(owner, k));
+      Object.defineProperty(proto, k, { configurable: true, get() { read(k); return d.get?.call(this); }, set: d.set });
+    }
+    const animate = Element.prototype.animate;
+    /** @type {any} */ (Element.prototype).animate = function (frames, options) {
+      seen.push("write animate");
+      return animate.call(this, frames, options);
+    };
+    try {
+      mount("crypto_trick", "follow");
+      await frame();
+      play();
+      await frame();  // the first move: its motion, and where every card landed
+      seen.length = 0;
+      const s = scenario("crypto_trick", "follow");
+      const v = structuredClone(model.get("view"));
+      const other = s.view.hands[0].find((c) => !v.table.some((t) => t.card === c) && v.hands[0].includes(c));
+      v.hands[0] = v.hands[0].filter((c) => c !== other);
+      v.table = [...v.table, { seat: 1, card: other, position: v.table.length + 1, class: "off" }];
+      update({ view: v, cursor: model.get("cursor") + 1, history_len: model.get("history_len") + 1 });
+      expect(seen.filter((e) => e.startsWith("read"))).toEqual([]);  // the DOM, drawn without a layout
+      await frame();
+      const firstWrite = seen.indexOf("write animate");
+      expect(firstWrite).toBeGreaterThan(0);  // the card played flies
+      expect(seen.slice(firstWrite).filter((e) => e.startsWith("read"))).toEqual([]);
+    } finally {
+      for (const [k, d] of saved) {
+        if (d) Object.defineProperty(proto, k, d);
+        else delete /** @type {any} */ (proto)[k];
+      }
+      Element.prototype.animate = animate;
+    }
+  });
+
   it("nothing moves with animations=False, under reduced motion, or on a jump through the history", async () => {
     mount("crypto_trick", "follow", { animations: false });
     play({ animations: false });
@@ -504,6 +560,30 @@ describe("motion: cards travel, the DOM is final at once", () => {
     update({ cursor: 0 });
     await frame();
     expect(calls.filter((c) => c.el.hasAttribute?.("data-card"))).toHaveLength(0);
+  });
+});
+
+describe("card buttons are named by the text they show (WCAG 2.5.3, label in name)", () => {
+  /** @param {Element} el @returns {string} its text, less what is hidden from screen readers */
+  const named = (el) => {
+    const copy = /** @type {Element} */ (el.cloneNode(true));
+    for (const hidden of copy.querySelectorAll("[aria-hidden=true]")) hidden.remove();
+    return (copy.textContent ?? "").trim();
+  };
+  const words = (text) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  it.each(ALL)("%s %s: no card button has a worded name that leaves out what it shows", (game, name) => {
+    mount(game, name);
+    for (const card of $$("button[data-card]").filter((b) => !b.closest(".cw-motion-layer"))) {
+      const label = card.getAttribute("aria-label");
+      const shown = words(card.textContent ?? "");  // every mark a person sees, the corners too
+      if (label == null) {
+        expect(named(card), card.outerHTML).not.toBe("");  // named by its face
+      } else {
+        // a face of icons only, named in words: whatever text it shows is in the name
+        const said = words(label).join(" ");
+        expect(` ${said} `.includes(` ${shown.join(" ")} `) || !shown.length, `${card.outerHTML} named "${label}"`).toBe(true);
+      }
+    }
   });
 });
 

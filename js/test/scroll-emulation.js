@@ -1,6 +1,6 @@
 // happy-dom has no layout: scrollTop is kept even on an element that is not in the page.
 // This emulates what a browser does with a scrolled list: 20 px per child, a 100 px box,
-// and scrollTop set while the element is not in the page is lost.
+// and scrollTop set while the element is not in the page is lost; a change fires `scroll`.
 const ROW = 20;
 const BOX = 100;
 
@@ -16,7 +16,10 @@ export function emulateScrolling() {
     get() { return tops.get(this) ?? 0; },
     set(v) {
       if (!this.isConnected) return; // no layout box: the browser ignores it
+      const was = tops.get(this) ?? 0;
       tops.set(this, Math.max(0, Math.min(Number(v), this.scrollHeight - this.clientHeight)));
+      // a browser tells the page that the list scrolled at its next frame
+      if (tops.get(this) !== was) requestAnimationFrame(() => this.dispatchEvent(new Event("scroll")));
     },
   });
   return () => {

@@ -463,7 +463,8 @@ async ({ rootSel, n, pick, probe, done, timeoutMs }) => {
       obs.observe(root, { subtree: true, childList: true, characterData: true, attributes: true });
       picked.el.click();
     });
-    times.push({ ms: performance.now() - t0, kind: picked.kind });
+    const t1 = performance.now();
+    times.push({ ms: t1 - t0, kind: picked.kind, t0, t1 });
   }
   return times;
 }

@@ -1,6 +1,7 @@
 """WCAG 2.1 AA with axe-core 4 (from npm, injected by Playwright) on every game's table in
-JupyterLab (Yadokarick duo and solo included), a lesson table and an exported page: no serious or
-critical violation. axe is scoped to the table's root (``.cw-table``; the exported page's
+JupyterLab (Yadokarick duo and solo included), a lesson table, an exported page and the static
+site's pages with their live tables, each at several widths: no serious or critical violation,
+and no name that leaves out the text it shows (WCAG 2.5.3). axe is scoped to the table's root (``.cw-table``; the exported page's
 ``#cw-export``): JupyterLab's own chrome is not ours. The narration reaches screen readers through
 one polite live region that receives only the new lines, and every control is reached by Tab.
 
@@ -24,6 +25,7 @@ from cardwidgets.games import game_module
 
 from .conftest import axe_audit, by_impact, history_pos, require_table, unreachable_controls
 from .lab import ARTIFACTS, VIEWPORT
+from .test_site_browser import _every_game_and_mode, drawn, site  # noqa: F401  (site: the built site, served)
 
 pytestmark = pytest.mark.e2e
 
@@ -49,8 +51,8 @@ TABLES = [
 _REPORT: dict[str, dict] = {}
 
 
-def _report(surface: str, violations: list[dict]) -> None:
-    _REPORT[surface] = {"by_impact": by_impact(violations), "rules": {v["id"]: v["nodes"] for v in violations}}
+def _report(surface: str, violations: list[dict], **extra) -> None:
+    _REPORT[surface] = {"by_impact": by_impact(violations), "rules": {v["id"]: v["nodes"] for v in violations}, **extra}
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     path = ARTIFACTS / "axe.json"
     old = json.loads(path.read_text()) if path.is_file() else {}
@@ -61,9 +63,24 @@ def _serious(violations: list[dict]) -> list[dict]:
     return [v for v in violations if v["impact"] in ("serious", "critical")]
 
 
+#: Window widths the tables are audited at: the table's layout, and the size its cards are drawn at
+#: (corners, captions, footers), follow the width it is given.
+WIDTHS = (VIEWPORT["width"], 1800, 760)
+
+#: The card buttons of a table by size class, and what each shows (its corners and marks included).
+CARD_SIZES_JS = """(root) => { const out = {};
+    for (const b of root.querySelectorAll("button[data-card]")) {
+      const size = [...b.classList].find((c) => /^cw-card-(xs|sm|md|lg)$/.test(c)) || "other";
+      out[size] = (out[size] || 0) + 1;
+    }
+    return out; }"""
+
+
 @pytest.mark.parametrize("surface,cell", TABLES, ids=[t[0] for t in TABLES])
 def test_every_table_meets_wcag_aa(lab_page, surface, cell):
-    """axe on the table's root: no serious or critical violation; every control reached by Tab."""
+    """axe on the table's root at every width (so every size its cards are drawn at): no serious or
+    critical violation, and no card or control whose name leaves out the text it shows (WCAG 2.5.3,
+    axe's label-content-name-mismatch); every control reached by Tab."""
     page = lab_page.page
     page.set_viewport_size(VIEWPORT)
     nb = lab_page.open_notebook(f"a11y_{surface}.ipynb", [cell])
@@ -71,10 +88,18 @@ def test_every_table_meets_wcag_aa(lab_page, surface, cell):
     table = page.locator(".cw-table").first
     table.wait_for(state="visible", timeout=60_000)
     expect(table.locator(".cw-history-pos")).to_have_text(history_pos(nb.json("t.history_len")))
-    page.wait_for_timeout(300)  # cards at rest: axe reads colours as painted
-    violations = axe_audit(page, ".cw-table")
-    _report(f"lab:{surface}", violations)
-    assert _serious(violations) == [], json.dumps(violations, indent=1)[:3000]
+    found, sizes = [], {}
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": VIEWPORT["height"]})
+        page.wait_for_timeout(300)  # cards at rest: axe reads colours as painted
+        violations = axe_audit(page, ".cw-table")
+        found += [{**v, "width": width} for v in violations]
+        for size, n in table.evaluate(CARD_SIZES_JS).items():
+            sizes[size] = max(sizes.get(size, 0), n)
+    page.set_viewport_size(VIEWPORT)
+    _report(f"lab:{surface}", found, card_buttons_by_size=sizes)
+    assert [v for v in found if v["id"] == "label-content-name-mismatch"] == [], json.dumps(found, indent=1)[:3000]
+    assert _serious(found) == [], json.dumps(found, indent=1)[:3000]
     assert unreachable_controls(page, ".cw-table") == []
 
 
@@ -126,3 +151,40 @@ def test_an_exported_page_meets_wcag_aa(browser, tmp_path):
         assert unreachable_controls(page, "#cw-export") == []
     finally:
         ctx.close()
+
+
+def test_the_static_site_meets_wcag_aa_with_its_tables(browser, site):  # noqa: F811
+    """The static site's pages, whole (the chooser; a live table of every game and mode, seated
+    against bots; a lesson), at every width: axe finds no serious or critical violation, and no
+    card or control whose name leaves out the text it shows (label-content-name-mismatch)."""
+    ctx = browser.new_context(viewport=VIEWPORT)
+    page = ctx.new_page()
+    pages = [("index", "index.html")]
+    for game, mode, players in _every_game_and_mode():
+        bots = "" if players == 1 else "&bots=greedy"
+        pages.append((f"{game}-{mode}", f"play.html?game={game}&mode={mode}&players={players}&seat=0{bots}"
+                                        "&bot_delay=0&seed=2"))
+    pages.append(("lesson", "lesson.html?id=depot/sets-and-runs"))
+    bad = {}
+    try:
+        for surface, path in pages:
+            page.goto(site.url + path)
+            if path.startswith("index"):
+                page.wait_for_selector("#cw-chooser #cw-game", timeout=30_000)
+            else:
+                drawn(page)
+            found, sizes = [], {}
+            for width in WIDTHS:
+                page.set_viewport_size({"width": width, "height": VIEWPORT["height"]})
+                page.wait_for_timeout(300)  # cards at rest: axe reads colours as painted
+                found += [{**v, "width": width} for v in axe_audit(page, "body")]
+                if page.locator(".cw-table").count():
+                    for size, n in page.locator(".cw-table").evaluate(CARD_SIZES_JS).items():
+                        sizes[size] = max(sizes.get(size, 0), n)
+            _report(f"site:{surface}", found, card_buttons_by_size=sizes)
+            wrong = [v for v in found if v["id"] == "label-content-name-mismatch" or v["impact"] in ("serious", "critical")]
+            if wrong:
+                bad[surface] = wrong
+    finally:
+        ctx.close()
+    assert bad == {}, json.dumps(bad, indent=1)[:4000]

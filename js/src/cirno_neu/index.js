@@ -3,7 +3,7 @@
 // and Python validates and explains everything the player sends.
 import "../lib/table.css";
 import "./cirno_neu.css";
-import { h } from "../lib/dom.js";
+import { h, svgIcon } from "../lib/dom.js";
 import { renderCard, renderBacks } from "../lib/cards.js";
 import { withRuleIds, listWords, count, ordinal } from "../lib/text.js";
 import { gameWidget, seatHead, seatClass, lastMoveBadge, moveChip, headline } from "../lib/frame.js";
@@ -147,12 +147,7 @@ const ICONS = {
  * @returns {Element}
  */
 function icon(name, cls = "cw-icon") {
-  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-  svg.setAttribute("viewBox", "0 0 24 24");
-  svg.setAttribute("class", cls);
-  svg.setAttribute("aria-hidden", "true");
-  svg.innerHTML = ICONS[name];
-  return svg;
+  return svgIcon("0 0 24 24", ICONS[name], cls);
 }
 
 /**
@@ -209,8 +204,7 @@ export function renderNeuCard(token, opts = {}) {
     class: [`cw-kind-${f.kind}`, t.length >= 2 && f.kind !== "order" && "cw-card-wide",
       ...(Array.isArray(opts.class) ? opts.class : [opts.class])],
   });
-  el.setAttribute("aria-label", f.name);
-  if (el.tagName !== "BUTTON") el.setAttribute("role", "img");  // a label is allowed on an image, not on a bare div
+  const button = el.tagName === "BUTTON";
   const value = /** @type {HTMLElement} */ (el.querySelector(".cw-card-value"));
   value.textContent = "";
   value.append(...(size === "xs" ? faceSmall(t, f) : faceBig(t, f)));
@@ -218,9 +212,18 @@ export function renderNeuCard(token, opts = {}) {
     corner.textContent = "";
     corner.append(...faceSmall(t, f));
   }
-  if (f.kind === "order" && size !== "xs") {
-    el.append(h("span", { class: "cw-card-caption", "aria-hidden": "true" }, f.name));
+  const caption = f.kind === "order" && size !== "xs";
+  if (caption) el.append(h("span", { class: "cw-card-caption", "aria-hidden": button ? null : "true" }, f.name));
+  if (!button) {
+    el.setAttribute("aria-label", f.name);
+    el.setAttribute("role", "img");  // a label is allowed on an image, not on a bare div
+  } else if (caption) {
+    value.setAttribute("aria-hidden", "true");  // its icon or "×2": the caption under it names the card
+  } else if (f.kind === "order") {
+    el.setAttribute("aria-label", f.name);  // a small order card shows an icon alone
   }
+  // A card button is otherwise named by what it shows (WCAG 2.5.3, label in name): its number
+  // ("+5", "9") or an order card's caption; the corners repeat it (aria-hidden), the words are its title.
   return el;
 }
 

@@ -4,7 +4,7 @@
 // validates and explains everything the player sends.
 import "../lib/table.css";
 import "./crypto_trick.css";
-import { h } from "../lib/dom.js";
+import { h, svgIcon } from "../lib/dom.js";
 import { renderCard, renderBacks, renderCardBack } from "../lib/cards.js";
 import { withRuleIds, listWords, count, signed } from "../lib/text.js";
 import { decorateRuleChips } from "../lib/rules.js";
@@ -133,12 +133,7 @@ const CROWN = '<path d="M3 18h18l1.5-11-5.5 4.5L12 4l-5 7.5L1.5 7z" fill="curren
  * @returns {Element}
  */
 export function icon(name, cls = "cw-ct-icon") {
-  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-  svg.setAttribute("viewBox", "0 0 24 24");
-  svg.setAttribute("class", `${cls} cw-ct-icon-${name}`);
-  svg.setAttribute("aria-hidden", "true");
-  svg.innerHTML = name === "block" ? CUBE : CROWN;
-  return svg;
+  return svgIcon("0 0 24 24", name === "block" ? CUBE : CROWN, `${cls} cw-ct-icon-${name}`);
 }
 
 /**

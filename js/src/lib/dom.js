@@ -89,3 +89,29 @@ export function append(parent, children) {
 export function clear(el) {
   while (el.firstChild) el.removeChild(el.firstChild);
 }
+
+/** @type {Map<string, SVGSVGElement>} parsed icons, cloned for each use */
+const ICONS = new Map();
+
+/**
+ * An inline, aria-hidden SVG icon from its markup: parsed once, then cloned (a table is redrawn
+ * on every move, and parsing the markup each time was a good part of drawing a card).
+ * @param {string} viewBox
+ * @param {string} markup the SVG's children
+ * @param {string} cls
+ * @returns {SVGSVGElement}
+ */
+export function svgIcon(viewBox, markup, cls) {
+  const key = `${viewBox}|${markup}`;
+  let proto = ICONS.get(key);
+  if (!proto) {
+    proto = /** @type {SVGSVGElement} */ (document.createElementNS("http://www.w3.org/2000/svg", "svg"));
+    proto.setAttribute("viewBox", viewBox);
+    proto.setAttribute("aria-hidden", "true");
+    proto.innerHTML = markup;
+    ICONS.set(key, proto);
+  }
+  const svg = /** @type {SVGSVGElement} */ (proto.cloneNode(true));
+  svg.setAttribute("class", cls);
+  return svg;
+}

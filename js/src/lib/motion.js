@@ -65,22 +65,21 @@ export function createMotion(root) {
   const counted = (el) => !el.closest(".cw-overlay, .cw-rule-card, .cw-motion-layer");
 
   /**
-   * Animate `el` from box `a` to its place `b`.
+   * Animate `el` from box `a` to its place `b` (a write: every layout read is done before).
    * @param {HTMLElement} el
    * @param {Box} a
    * @param {Box} b
-   * @param {{fade: boolean, shrink: boolean}} o
+   * @param {{fade: boolean, shrink: boolean, end: string}} o  `end`: the card's own transform at rest
    * @param {number} delay ms
    */
   function fly(el, a, b, o, delay) {
     const k = o.shrink ? 0.7 : 1;
     const sx = b.w ? (a.w / b.w) * k : 1;
     const sy = b.h ? (a.h / b.h) * k : 1;
-    const end = getComputedStyle(el).transform;
     /** @type {Keyframe[]} */
     const frames = [
       { transformOrigin: "0 0", transform: `translate(${a.x - b.x}px, ${a.y - b.y}px) scale(${sx}, ${sy})`, opacity: o.fade ? 0 : 1 },
-      { transformOrigin: "0 0", transform: end && end !== "none" ? end : "none", opacity: 1 },
+      { transformOrigin: "0 0", transform: o.end && o.end !== "none" ? o.end : "none", opacity: 1 },
     ];
     /** @type {KeyframeAnimationOptions} */
     const options = { duration: DURATION, delay, easing: "cubic-bezier(.2,.7,.3,1)", fill: "backwards" };
@@ -88,14 +87,14 @@ export function createMotion(root) {
   }
 
   /**
-   * A copy of a card that left, flying to `to` (or fading where it was).
+   * A copy of a card that left, flying to box `t` (or fading where it was); a write, as `fly`.
    * @param {HTMLElement} old the element before the redraw (detached now)
    * @param {Box} r where it was
-   * @param {Element | null} to
+   * @param {Box | null} t where it went
    * @param {Box} rootBox
    * @param {number} delay ms
    */
-  function leave(old, r, to, rootBox, delay) {
+  function leave(old, r, t, rootBox, delay) {
     const copy = /** @type {HTMLElement} */ (old.cloneNode(true));
     for (const a of ["data-card", "data-action", "data-control", "id", "tabindex"]) copy.removeAttribute(a);
     copy.classList.add("cw-motion-copy");
@@ -104,7 +103,6 @@ export function createMotion(root) {
       width: `${r.w}px`, height: `${r.h}px`, margin: "0", transform: "none",
     });
     layer.appendChild(copy);
-    const t = to ? box(to.getBoundingClientRect()) : null;
     const frames = t && t.w
       ? [{ transform: "none", opacity: 1 },
         { transform: `translate(${t.x + t.w / 2 - r.x - r.w / 2}px, ${t.y + t.h / 2 - r.y - r.h / 2}px) scale(0.5)`, opacity: 0.2 }]
@@ -140,28 +138,40 @@ export function createMotion(root) {
     },
 
     /**
-     * Animate from `before` to the DOM now in `root`.
+     * Animate from `before` to the DOM now in `root`. Every layout read comes first, then every
+     * write (starting an animation makes the style stale: a read after it would lay the page out
+     * again, once per card).
      * @param {Map<string, Array<{el: HTMLElement, r: Box}>>} before
      * @param {MotionHints} [hints]
-     * @returns {number} the number of cards set in motion
+     * @returns {{moving: number, snapshot: Map<string, Array<{el: HTMLElement, r: Box}>>}} the number
+     *   of cards set in motion, and where every card will be once at rest (the next update's `before`)
      */
     play(before, hints = {}) {
       const now = performance.now();
       const lag = Math.max(0, busyUntil - now);
       const start = lag > MAX_LAG ? 0 : lag;  // too far behind: this update lands at once
+      // ---- reads
       const rootBox = box(root.getBoundingClientRect());
       const origin = /** @type {any} */ (before).origin;
       const dx = origin ? rootBox.x - origin.x : 0;
       const dy = origin ? rootBox.y - origin.y : 0;
       const left = new Map([...before].map(([k, v]) => [k, v.map((o) => ({ el: o.el, r: { ...o.r, x: o.r.x + dx, y: o.r.y + dy } }))]));
       const after = /** @type {HTMLElement[]} */ ([...root.querySelectorAll(CARDS)].filter(counted));
+      /** @type {Map<string, Array<{el: HTMLElement, r: Box}>>} */
+      const snapshot = new Map();
+      /** @type {any} */ (snapshot).origin = rootBox;
       /** @type {Array<{el: HTMLElement, r: Box}>} */
       const fresh = [];
-      // 1. cards that did not move: they carry on whatever animation the old element was in
+      /** @type {Array<() => void>} cards that did not move: they carry on the old element's animation */
+      const carry = [];
       for (const el of after) {
         const r = box(el.getBoundingClientRect());
         if (!r.w || !r.h) continue;
-        const olds = left.get(el.getAttribute("data-card") || "") || [];
+        const key = el.getAttribute("data-card") || "";
+        const list = snapshot.get(key) ?? [];
+        list.push({ el, r });
+        snapshot.set(key, list);
+        const olds = left.get(key) || [];
         const j = olds.findIndex((o) => Math.abs(o.r.x - r.x) < 3 && Math.abs(o.r.y - r.y) < 3 && Math.abs(o.r.w - r.w) < 3);
         if (j < 0) {
           fresh.push({ el, r });
@@ -170,35 +180,42 @@ export function createMotion(root) {
         const [old] = olds.splice(j, 1);
         const l = live.get(old.el);
         if (l && l.anim.playState !== "finished" && l.anim.currentTime != null) {
-          const anim = el.animate(l.frames, l.options);
-          anim.currentTime = l.anim.currentTime;
-          live.set(el, { ...l, anim });
+          const t = l.anim.currentTime;
+          carry.push(() => {
+            const anim = el.animate(l.frames, l.options);
+            anim.currentTime = t;
+            live.set(el, { ...l, anim });
+          });
         }
       }
       /** @type {Array<(delay: number) => void>} cards that arrive, one after another */
       const jobs = [];
       /** @type {Array<(delay: number) => void>} cards that leave, all together (a trick swept up) */
       const exits = [];
-      // 2. cards that moved come from their old place (in document order, so equal cards pair up);
-      //    new ones from where the layout says they came from
+      // cards that moved come from their old place (in document order, so equal cards pair up);
+      // new ones from where the layout says they came from
       for (const { el, r } of fresh) {
+        const end = getComputedStyle(el).transform;
         const old = (left.get(el.getAttribute("data-card") || "") || []).shift();
         if (old) {
-          jobs.push((d) => fly(el, old.r, r, { fade: false, shrink: false }, d));
+          jobs.push((d) => fly(el, old.r, r, { fade: false, shrink: false, end }, d));
           continue;
         }
         const from = hints.enterFrom ? hints.enterFrom(el) : null;
         const fr = from ? box(from.getBoundingClientRect()) : null;
         const origin = fr && fr.w ? { x: fr.x + fr.w / 2 - r.w / 2, y: fr.y + fr.h / 2 - r.h / 2, w: r.w, h: r.h } : null;
-        jobs.push((d) => fly(el, origin ?? { x: r.x, y: r.y + 10, w: r.w, h: r.h }, r, { fade: true, shrink: !!origin }, d));
+        jobs.push((d) => fly(el, origin ?? { x: r.x, y: r.y + 10, w: r.w, h: r.h }, r, { fade: true, shrink: !!origin, end }, d));
       }
-      // 3. cards that left: a copy flies to where they went, or fades where they were
+      // cards that left: a copy flies to where they went, or fades where they were
       for (const [card, olds] of left) {
         for (const old of olds) {
           const to = hints.exitTo ? hints.exitTo(card, old.el) : null;
-          exits.push((d) => leave(old.el, old.r, to, rootBox, d));
+          const t = to ? box(to.getBoundingClientRect()) : null;
+          exits.push((d) => leave(old.el, old.r, t, rootBox, d));
         }
       }
+      // ---- writes
+      for (const job of carry) job();
       let end = now;
       for (const job of exits) job(start);
       if (exits.length) end = now + start + DURATION;
@@ -211,7 +228,7 @@ export function createMotion(root) {
       try {
         performance.measure("cw-motion", { start: now, end: performance.now() });
       } catch { /* a browser without User Timing level 3: nothing to record */ }
-      return jobs.length + exits.length;
+      return { moving: jobs.length + exits.length, snapshot };
     },
 
     /** Stop every card animation now (motion was switched off, or the table goes away). */

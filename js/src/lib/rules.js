@@ -54,6 +54,9 @@ export function ruleTip(rule, asked = rule.id) {
   return `${id} · ${rule.title}${text ? ` — ${text}` : ""}${more ? " (click for the whole rule)" : ""}`;
 }
 
+/** @type {WeakMap<object, Map<string, [string, string] | null>>} a rules reference's chip words, by ID */
+const TIPS = new WeakMap();
+
 /**
  * Give every rule chip under `root` its tooltip and accessible name.
  * Unknown IDs stay plain (class `cw-rule-unknown`, not clickable).
@@ -61,12 +64,19 @@ export function ruleTip(rule, asked = rule.id) {
  * @param {Record<string, {title: string, text: string}>} rules
  */
 export function decorateRuleChips(root, rules) {
+  // the same chips come back at every move: their words are worked out once per rule reference
+  const known = rules && typeof rules === "object"
+    ? TIPS.get(rules) ?? TIPS.set(rules, new Map()).get(rules) : new Map();
   for (const chip of root.querySelectorAll(".cw-rule[data-rule]")) {
     const id = chip.getAttribute("data-rule") || "";
-    const rule = findRule(rules, id);
-    if (rule) {
-      chip.setAttribute("title", ruleTip(rule, id));
-      chip.setAttribute("aria-label", `rule ${id}: ${rule.title}`);
+    if (!known.has(id)) {
+      const rule = findRule(rules, id);
+      known.set(id, rule ? [ruleTip(rule, id), `rule ${id}: ${rule.title}`] : null);
+    }
+    const words = known.get(id);
+    if (words) {
+      chip.setAttribute("title", words[0]);
+      chip.setAttribute("aria-label", words[1]);
       chip.setAttribute("aria-haspopup", "dialog");
     } else {
       chip.classList.add("cw-rule-unknown");

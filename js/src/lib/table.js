@@ -210,7 +210,9 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
     laterFrame = 0;
     const jobs = later;
     later = [];
+    const t0 = performance.now();
     for (const job of jobs) job();
+    if (jobs.length) mark("cw-frame", t0);
   };
   /** @param {() => void} job */
   const nextFrame = (job) => {
@@ -235,12 +237,13 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
   function redraw(fromModel = false) {
     if (!alive) return;
     settle();
+    const t0 = performance.now();
     const animate = moves(fromModel);
     const before = animate && motion ? ready ?? motion.snapshot() : null;
     ready = null;
     if (!animate && motion) motion.clear();
     const focus = focusKey(root);
-    const scroll = scrollState(root);
+    const scroll = scrollState(root, where);
     for (const node of [...root.childNodes]) if (node !== live) node.remove();
     root.classList.toggle("cw-thinking-now", !!model.get("thinking"));
     // The moves of the line shown (a DOM hook: tests wait on it instead of on text).
@@ -275,13 +278,13 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
       const hints = motionHints ? motionHints(ctx) : {};
       nextFrame(() => {
         try {
-          motion.play(before, hints);
+          ready = motion.play(before, hints).snapshot;  // it has read where every card lands
         } catch (err) {  // motion is decoration: never let it break a table
           console.warn("cardwidgets: motion failed", err);
         }
       });
-    }
-    if (motion) nextFrame(() => { ready = motion.snapshot(); });
+    } else if (motion) nextFrame(() => { ready = motion.snapshot(); });
+    mark("cw-redraw", t0);
   }
 
   // The narration opens at its newest line. Scrolling needs a laid-out element, and
@@ -294,6 +297,11 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
   let frame = 0;
   /** @type {WeakSet<Element>} lists at their newest line */
   let pinned = new WeakSet();
+  // Where each list stands, as its scroll events and the table's own scrolling left it: a redraw
+  // reads it here, not from the layout (reading scrollTop there laid the whole page out before
+  // the new position was even drawn).
+  /** @type {WeakMap<Element, {top: number, atEnd: boolean}>} */
+  const where = new WeakMap();
   const sized = typeof ResizeObserver === "function"
     ? new ResizeObserver((entries) => {
       for (const { target } of entries) if (pinned.has(target)) target.scrollTop = target.scrollHeight;
@@ -301,7 +309,9 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
     : null;
   /** @param {Element} box */
   const onScroll = (box) => () => {
-    if (box.scrollHeight - box.scrollTop - box.clientHeight <= 8) pinned.add(box);
+    const atEnd = box.scrollHeight - box.scrollTop - box.clientHeight <= 8;
+    where.set(box, { top: box.scrollTop, atEnd });
+    if (atEnd) pinned.add(box);
     else pinned.delete(box);
   };
   /** @param {Map<string, {top: number, atEnd: boolean}>} saved */
@@ -309,21 +319,23 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
     const apply = () => {
       for (const box of root.querySelectorAll("[data-autoscroll]")) {
         const was = saved.get(box.getAttribute("data-autoscroll-key") || "");
-        box.scrollTop = was && !was.atEnd ? was.top : box.scrollHeight;
-        if (was && !was.atEnd) pinned.delete(box);
+        const stay = !!was && !was.atEnd;
+        box.scrollTop = stay ? was.top : box.scrollHeight;
+        where.set(box, stay ? was : { top: 0, atEnd: true });
+        if (stay) pinned.delete(box);
         else pinned.add(box);
       }
     };
-    if (sized) {
-      sized.disconnect();
-      pinned = new WeakSet();
-      for (const box of root.querySelectorAll("[data-autoscroll]")) {
-        sized.observe(box);
-        box.addEventListener("scroll", onScroll(box), { passive: true });
-      }
+    sized?.disconnect();
+    pinned = new WeakSet();
+    for (const box of root.querySelectorAll("[data-autoscroll]")) {
+      sized?.observe(box);
+      box.addEventListener("scroll", onScroll(box), { passive: true });
     }
     nextFrame(apply);
-    if (frame || typeof requestAnimationFrame !== "function") return;
+    // A table in the page is scrolled by that frame's job; one drawn before it is in the page
+    // (anywidget, JupyterLab) is scrolled again on the first frames once it is there.
+    if (frame || typeof requestAnimationFrame !== "function" || root.isConnected) return;
     let frames = 0;
     let idle = 0;
     const again = () => {
@@ -381,6 +393,19 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
 }
 
 /**
+ * Record how long a part of an update took, as a performance measure (shown in the browser's
+ * performance tools; the round-trip benchmark reads them): "cw-redraw" (the DOM of a new position),
+ * "cw-frame" (the work left for the next frame: the narration's scroll, cards set in motion).
+ * @param {string} name
+ * @param {number} start performance.now() when it began
+ */
+function mark(name, start) {
+  try {
+    performance.measure(name, { start, end: performance.now() });
+  } catch { /* a browser without User Timing level 3: nothing to record */ }
+}
+
+/**
  * The lines of `next` that follow what `prev` ended with: a game that went on. A jump through the
  * history (the newest line of `prev` is not where it was) announces nothing: the scrubber says where.
  * @param {string[]} prev
@@ -413,16 +438,16 @@ export function navigable(root) {
 }
 
 /**
- * Where each scrolled list stands before a redraw, by its content key.
+ * Where each scrolled list stands before a redraw, by its content key (a list never scrolled
+ * yet stands at its newest line, where the table opens it).
  * @param {HTMLElement} root
+ * @param {WeakMap<Element, {top: number, atEnd: boolean}>} where  what the lists' scrolling left
  * @returns {Map<string, {top: number, atEnd: boolean}>}
  */
-function scrollState(root) {
+function scrollState(root, where) {
   const out = new Map();
   for (const box of root.querySelectorAll("[data-autoscroll]")) {
-    const el = /** @type {HTMLElement} */ (box);
-    out.set(el.getAttribute("data-autoscroll-key") || "",
-      { top: el.scrollTop, atEnd: el.scrollHeight - el.scrollTop - el.clientHeight <= 8 });
+    out.set(box.getAttribute("data-autoscroll-key") || "", where.get(box) ?? { top: 0, atEnd: true });
   }
   return out;
 }

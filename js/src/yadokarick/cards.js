@@ -1,7 +1,7 @@
 // Yadokarick notation and card faces (display only: no rules here). A card is "G25" or "P8":
 // colour letter and number. Its house size and whether it is a roof come from the view
 // (`view.sizes`, `view.roofs`), never from a table in JS.
-import { h } from "../lib/dom.js";
+import { h, svgIcon } from "../lib/dom.js";
 import { renderCard, renderCardBack } from "../lib/cards.js";
 
 // ------------------------------------------------------------------ notation
@@ -94,26 +94,16 @@ export function cardTitle(card, deck) {
 
 /** @returns {SVGElement} a small roof (a house's gable), drawn, not a glyph */
 export function roofIcon(cls = "cw-roof-icon") {
-  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-  svg.setAttribute("viewBox", "0 0 20 10");
-  svg.setAttribute("class", cls);
-  svg.setAttribute("aria-hidden", "true");
-  svg.innerHTML = '<path d="M1 9.2 10 1.2 19 9.2" fill="none" stroke="currentColor" stroke-width="2.4" stroke-linejoin="round" stroke-linecap="round"/>';
-  return svg;
+  return svgIcon("0 0 20 10", '<path d="M1 9.2 10 1.2 19 9.2" fill="none" stroke="currentColor" stroke-width="2.4" stroke-linejoin="round" stroke-linecap="round"/>', cls);
 }
 
 /** @returns {SVGElement} a hermit crab: the body card a house is built on */
 export function crabIcon(cls = "cw-crab-icon") {
-  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-  svg.setAttribute("viewBox", "0 0 40 16");
-  svg.setAttribute("class", cls);
-  svg.setAttribute("aria-hidden", "true");
-  svg.innerHTML = '<path d="M8 13c1-6 23-6 24 0z" fill="currentColor"/>'
+  return svgIcon("0 0 40 16", '<path d="M8 13c1-6 23-6 24 0z" fill="currentColor"/>'
     + '<path d="M15 8 13 3M25 8l2-5" stroke="currentColor" stroke-width="1.6" stroke-linecap="round"/>'
     + '<circle cx="13" cy="2.6" r="1.7" fill="currentColor"/><circle cx="27" cy="2.6" r="1.7" fill="currentColor"/>'
     + '<path d="M8 11C4 11 2 8 3 6c2 0 4 1 5 3M32 11c4 0 6-3 5-5-2 0-4 1-5 3" fill="currentColor"/>'
-    + '<path d="M11 13.5 9 15.5M16 14v2M24 14v2M29 13.5l2 2" stroke="currentColor" stroke-width="1.4" stroke-linecap="round"/>';
-  return svg;
+    + '<path d="M11 13.5 9 15.5M16 14v2M24 14v2M29 13.5l2 2" stroke="currentColor" stroke-width="1.4" stroke-linecap="round"/>', cls);
 }
 
 /**
@@ -146,15 +136,21 @@ export function renderYkCard(card, deck, opts = {}) {
     title: opts.title ?? cardTitle(card, deck),
     class: [roof && "cw-roof-card", ...extra],
   });
-  el.setAttribute("aria-label", cardTitle(card, deck));
-  if (el.tagName !== "BUTTON") el.setAttribute("role", "img");  // a label is allowed on an image, not on a bare div
+  // A card button is named by what it shows (WCAG 2.5.3, label in name): its colour letter and
+  // number ("G 20"); the footer repeats them (aria-hidden) and the words are its title. A card
+  // that is no button is an image named in words.
+  const button = el.tagName === "BUTTON";
+  if (!button) {
+    el.setAttribute("aria-label", cardTitle(card, deck));
+    el.setAttribute("role", "img");  // a label is allowed on an image, not on a bare div
+  }
   if (size != null) el.dataset.size = String(size);
   if ((opts.size ?? "md") === "xs") {
     if (roof) el.append(roofIcon("cw-roof-icon cw-roof-xs"));
     return el;
   }
   for (const c of el.querySelectorAll(".cw-card-corner")) c.remove();
-  el.append(h("span", { class: "cw-card-letter", "aria-hidden": "true" }, letter));
+  el.prepend(h("span", { class: "cw-card-letter", "aria-hidden": button ? null : "true" }, letter));
   if (roof) el.append(roofIcon());
   el.append(h("span", { class: "cw-card-foot", "aria-hidden": "true" }, [h("b", null, String(number)), pips(size)]));
   return el;
