@@ -27,6 +27,7 @@ from ..core import number as ref_number
 from ..core import plural as ref_plural
 from ..games import yadokarick as ref
 from ..games.yadokarick import cards as refcards
+from ..bots.ismcts import _soft_shares, win_shares
 from . import Batch, Coverage
 from ._arrays import flat, starts, worded
 from ._rng import below, permutation, stream
@@ -289,162 +290,197 @@ def _std_greedy_play(rng, me, n, hand, hcnt, trick, npos, cards, loc, size, roof
     return _pick_max(rng, vals, m)
 
 
-# --------------------------------------------------------------------------- standard: one game
+# --------------------------------------------------------------------------- standard: a game from a position
+# The scalars of a standard position (``P``, int64): the round (from 0), the dealer, the marker, the trick (1-10),
+# its leader, the phase (0 play, 1 marker), the cards in the trick, the movers and the next of them, how many
+# really moved, whether the game is over, the actions, legal entries and chance entries written so far, and
+# whether a round is to be dealt before the next action.
+P_RND, P_DEALER, P_MARKER, P_TRICK, P_LEADER, P_PHASE, P_NPOS, P_NM, P_KM, P_NMOVED, P_OVER, P_NA, P_NL, P_NC, \
+    P_DEAL = range(15)
+P_SIZE = 15
+
+
 @njit(cache=True)
-def _std_game(seed, n, cards, size, roof, rounds, dealer, rotate, reset, mstart, lo, hi, capture_all, limit,
-              last_entitled, coll_public, bots, record, chance, actions, legal_buf, legal_cnt, scores, starter):
-    rng = stream(seed)
+def _std_run(rng, P, n, cards, size, roof, rounds, rotate, reset, mstart, lo, hi, capture_all, limit,
+             last_entitled, coll_public, bots, hand, hcnt, house, hlen, coll, roofed, totals, loc, trick, movers,
+             moved, steps, stop_round, record, chance, actions, legal_buf, legal_cnt):
+    """Play a standard game on from the position in the arrays (``P`` and the zones) until it is over, or
+    ``steps`` actions were played (``steps >= 0``), or (``stop_round``) a new round was dealt; the position
+    is left in the arrays. A game from its deal is the position "round 0 to be dealt"."""
     C = cards.shape[0]
     gain = GAIN3 if n == 3 else GAIN
-    hand = np.zeros((n, 10), np.int64)
-    hcnt = np.zeros(n, np.int64)
-    house = np.zeros((n, HOUSE_CAP), np.int64)
-    hlen = np.zeros(n, np.int64)
-    coll = np.zeros(n, np.int64)
-    roofed = np.zeros(n, np.int64)
-    totals = np.zeros(n, np.int64)
-    loc = np.full(72, OUT, np.int64)
     perm = np.empty(C, np.int64)
-    trick = np.empty(n, np.int64)
     got = np.empty(8, np.int64)
     pool = np.empty(72, np.int64)
     draws = np.empty(SAMPLES * 8, np.int64)
     full = np.empty(8, np.int64)
     vals = np.empty(10, np.float64)
     legal = np.empty(10, np.int64)
-    movers = np.empty(2, np.int64)
-    moved = np.empty(2, np.int64)
-    na = 0
-    nl = 0
-    nc = 0
-    marker = mstart
-    starter[0] = (dealer + 1) % n
-    for rnd in range(rounds):
-        # Y2.6: shuffle the cards in use, deal 10 each from the dealer's left, set the rest aside
-        permutation(rng, perm, C)
-        chance[nc] = C
-        for i in range(C):
-            chance[nc + 1 + i] = perm[i]
-        nc += 1 + C
-        for c in range(72):
-            loc[c] = OUT
-        start = (dealer + 1) % n
-        for s in range(n):
-            hcnt[s] = 0
-            hlen[s] = 0
-            coll[s] = 0
-            roofed[s] = 0
-        for p in range(C):
-            c = cards[perm[p]]
-            if p < 10 * n:
-                s = (start + p % n) % n
-                k = hcnt[s]
-                while k > 0 and hand[s, k - 1] > c:  # a hand is kept in card order
-                    hand[s, k] = hand[s, k - 1]
-                    k -= 1
-                hand[s, k] = c
-                hcnt[s] += 1
-                loc[c] = s
-            else:
-                loc[c] = ASIDE
-        if rnd == 0 or reset:
-            marker = mstart
-        leader = start
-        for trick_no in range(1, 11):
-            # Y4.2: everyone plays a card, any card
-            for i in range(n):
-                s = (leader + i) % n
-                m = hcnt[s]
-                if bots[s] == 0 or m == 1:
-                    ch = _below(rng, m) if m > 1 else 0
+    rnd = P[P_RND]
+    dealer = P[P_DEALER]
+    marker = P[P_MARKER]
+    trick_no = P[P_TRICK]
+    leader = P[P_LEADER]
+    phase = P[P_PHASE]
+    npos = P[P_NPOS]
+    nm = P[P_NM]
+    km = P[P_KM]
+    nmoved = P[P_NMOVED]
+    na = P[P_NA]
+    nl = P[P_NL]
+    nc = P[P_NC]
+    deal = P[P_DEAL]
+    over = P[P_OVER]
+    done = 0
+    stop = False
+    while not over and not stop:
+        if deal:
+            # Y2.6: shuffle the cards in use, deal 10 each from the dealer's left, set the rest aside
+            permutation(rng, perm, C)
+            chance[nc] = C
+            for i in range(C):
+                chance[nc + 1 + i] = perm[i]
+            nc += 1 + C
+            for c in range(72):
+                loc[c] = OUT
+            start = (dealer + 1) % n
+            for s in range(n):
+                hcnt[s] = 0
+                hlen[s] = 0
+                coll[s] = 0
+                roofed[s] = 0
+            for p in range(C):
+                c = cards[perm[p]]
+                if p < 10 * n:
+                    s = (start + p % n) % n
+                    k = hcnt[s]
+                    while k > 0 and hand[s, k - 1] > c:  # a hand is kept in card order
+                        hand[s, k] = hand[s, k - 1]
+                        k -= 1
+                    hand[s, k] = c
+                    hcnt[s] += 1
+                    loc[c] = s
                 else:
-                    ch = _std_greedy_play(rng, s, n, hand, hcnt, trick, i, cards, loc, size, roof, house, hlen,
-                                          coll, roofed, marker, trick_no, limit, capture_all, coll_public, gain,
-                                          pool, draws, full, got, vals)
-                if record:
-                    for j in range(m):
-                        legal_buf[nl + j] = hand[s, j]
-                    legal_cnt[na] = m
-                    nl += m
-                c = hand[s, ch]
-                actions[na] = c
-                na += 1
-                _remove(hand, hcnt, s, ch)
-                trick[i] = c
-                loc[c] = TRICK
-            # Y5 / Y6: the movers and the captures
-            low = 999
-            for i in range(n):
-                if trick[i] >> 1 < low:
-                    low = trick[i] >> 1
-            nm = 0
-            for i in range(n):
-                if trick[i] >> 1 == low:
-                    movers[nm] = (leader + i) % n
-                    nm += 1
-            if n == 3:
-                hp = 0
-                smax = 0
-                for i in range(n):
-                    if trick[i] > trick[hp]:
-                        hp = i
-                    if size[trick[i]] > smax:
-                        smax = size[trick[i]]
-                ng = 0
-                for i in range(n):
-                    if capture_all or size[trick[i]] == smax:
-                        got[ng] = trick[i]
-                        ng += 1
-                who = (leader + hp) % n
-                if roofed[who]:
-                    for j in range(ng):
-                        loc[got[j]] = DISCARD
-                else:
-                    _build(who, got, ng, house, hlen, coll, roofed, size, roof, limit, True, loc)
-            else:
-                # captors in play order: each colour's highest card takes that colour's largest size
-                gp = -1
-                pp = -1
-                gs = 0
-                ps = 0
-                for i in range(n):
-                    c = trick[i]
-                    if c & 1:
-                        if pp < 0 or c > trick[pp]:
-                            pp = i
-                        if size[c] > ps:
-                            ps = size[c]
+                    loc[c] = ASIDE
+            if rnd == 0 or reset:
+                marker = mstart
+            leader = start
+            trick_no = 1
+            phase = 0
+            npos = 0
+            deal = 0
+            if stop_round:  # the round changed: a rollout of depth "round" stops before the next action
+                break
+        while trick_no <= 10:
+            if phase == 0:
+                # Y4.2: everyone plays a card, any card
+                for i in range(npos, n):
+                    if steps >= 0 and done >= steps:
+                        npos = i
+                        stop = True
+                        break
+                    s = (leader + i) % n
+                    m = hcnt[s]
+                    if bots[s] == 0 or m == 1:
+                        ch = _below(rng, m) if m > 1 else 0
                     else:
-                        if gp < 0 or c > trick[gp]:
-                            gp = i
-                        if size[c] > gs:
-                            gs = size[c]
-                first_pos = pp if gp < 0 else (gp if pp < 0 else min(gp, pp))
-                second_pos = -1 if (gp < 0 or pp < 0) else max(gp, pp)
-                for step in range(2):
-                    pos = first_pos if step == 0 else second_pos
-                    if pos < 0:
-                        continue
-                    colour = trick[pos] & 1
-                    smax = ps if colour else gs
+                        ch = _std_greedy_play(rng, s, n, hand, hcnt, trick, i, cards, loc, size, roof, house, hlen,
+                                              coll, roofed, marker, trick_no, limit, capture_all, coll_public, gain,
+                                              pool, draws, full, got, vals)
+                    if record:
+                        for j in range(m):
+                            legal_buf[nl + j] = hand[s, j]
+                        legal_cnt[na] = m
+                        nl += m
+                    c = hand[s, ch]
+                    actions[na] = c
+                    na += 1
+                    done += 1
+                    _remove(hand, hcnt, s, ch)
+                    trick[i] = c
+                    loc[c] = TRICK
+                if stop:
+                    break
+                # Y5 / Y6: the movers and the captures
+                low = 999
+                for i in range(n):
+                    if trick[i] >> 1 < low:
+                        low = trick[i] >> 1
+                nm = 0
+                for i in range(n):
+                    if trick[i] >> 1 == low:
+                        movers[nm] = (leader + i) % n
+                        nm += 1
+                if n == 3:
+                    hp = 0
+                    smax = 0
+                    for i in range(n):
+                        if trick[i] > trick[hp]:
+                            hp = i
+                        if size[trick[i]] > smax:
+                            smax = size[trick[i]]
                     ng = 0
                     for i in range(n):
-                        c = trick[i]
-                        if c & 1 == colour and size[c] == smax:
-                            got[ng] = c
+                        if capture_all or size[trick[i]] == smax:
+                            got[ng] = trick[i]
                             ng += 1
-                    who = (leader + pos) % n
-                    if roofed[who]:  # Y8.6: a roofed house takes nothing, its captures are discarded
+                    who = (leader + hp) % n
+                    if roofed[who]:
                         for j in range(ng):
                             loc[got[j]] = DISCARD
                     else:
                         _build(who, got, ng, house, hlen, coll, roofed, size, roof, limit, True, loc)
-            for i in range(n):
-                if loc[trick[i]] == TRICK:
-                    loc[trick[i]] = DISCARD
+                else:
+                    # captors in play order: each colour's highest card takes that colour's largest size
+                    gp = -1
+                    pp = -1
+                    gs = 0
+                    ps = 0
+                    for i in range(n):
+                        c = trick[i]
+                        if c & 1:
+                            if pp < 0 or c > trick[pp]:
+                                pp = i
+                            if size[c] > ps:
+                                ps = size[c]
+                        else:
+                            if gp < 0 or c > trick[gp]:
+                                gp = i
+                            if size[c] > gs:
+                                gs = size[c]
+                    first_pos = pp if gp < 0 else (gp if pp < 0 else min(gp, pp))
+                    second_pos = -1 if (gp < 0 or pp < 0) else max(gp, pp)
+                    for step in range(2):
+                        pos = first_pos if step == 0 else second_pos
+                        if pos < 0:
+                            continue
+                        colour = trick[pos] & 1
+                        smax = ps if colour else gs
+                        ng = 0
+                        for i in range(n):
+                            c = trick[i]
+                            if c & 1 == colour and size[c] == smax:
+                                got[ng] = c
+                                ng += 1
+                        who = (leader + pos) % n
+                        if roofed[who]:  # Y8.6: a roofed house takes nothing, its captures are discarded
+                            for j in range(ng):
+                                loc[got[j]] = DISCARD
+                        else:
+                            _build(who, got, ng, house, hlen, coll, roofed, size, roof, limit, True, loc)
+                for i in range(n):
+                    if loc[trick[i]] == TRICK:
+                        loc[trick[i]] = DISCARD
+                npos = 0
+                phase = 1
+                km = 0
+                nmoved = 0
             # Y7: the movers, in play order
-            nmoved = 0
-            for k in range(nm):
+            for k in range(km, nm):
+                if steps >= 0 and done >= steps:
+                    km = k
+                    stop = True
+                    break
                 p = movers[k]
                 m = 0
                 if marker > lo:
@@ -482,25 +518,71 @@ def _std_game(seed, n, cards, size, roof, rounds, dealer, rotate, reset, mstart,
                     nl += m
                 actions[na] = legal[ch]
                 na += 1
+                done += 1
                 d = legal[ch] - MOVE0 - 1
                 marker += d
                 if d != 0:
                     moved[nmoved] = p
                     nmoved += 1
+            if stop:
+                break
             # Y9: the last entitled mover leads (or the last who really moved)
             if last_entitled or nmoved == 0:
                 leader = movers[nm - 1]
             else:
                 leader = moved[nmoved - 1]
+            phase = 0
+            km = 0
+            nm = 0
+            nmoved = 0
+            trick_no += 1
+        if stop:
+            break
         # Y10: the round's scores
         for s in range(n):
             totals[s] += _round_score(_house_size(s, house, hlen, size), coll[s], marker)
         if rotate:
             dealer = (dealer + 1) % n
+        rnd += 1
+        if rnd >= rounds:
+            over = 1
+        else:
+            deal = 1
+    P[P_RND] = rnd
+    P[P_DEALER] = dealer
+    P[P_MARKER] = marker
+    P[P_TRICK] = trick_no
+    P[P_LEADER] = leader
+    P[P_PHASE] = phase
+    P[P_NPOS] = npos
+    P[P_NM] = nm
+    P[P_KM] = km
+    P[P_NMOVED] = nmoved
+    P[P_OVER] = over
+    P[P_NA] = na
+    P[P_NL] = nl
+    P[P_NC] = nc
+    P[P_DEAL] = deal
+
+
+@njit(cache=True)
+def _std_game(seed, n, cards, size, roof, rounds, dealer, rotate, reset, mstart, lo, hi, capture_all, limit,
+              last_entitled, coll_public, bots, record, chance, actions, legal_buf, legal_cnt, scores, starter):
+    rng = stream(seed)
+    P = np.zeros(P_SIZE, np.int64)
+    P[P_DEALER] = dealer
+    P[P_MARKER] = mstart
+    P[P_DEAL] = 1
+    totals = np.zeros(n, np.int64)
+    starter[0] = (dealer + 1) % n
+    _std_run(rng, P, n, cards, size, roof, rounds, rotate, reset, mstart, lo, hi, capture_all, limit,
+             last_entitled, coll_public, bots, np.zeros((n, 10), np.int64), np.zeros(n, np.int64),
+             np.zeros((n, HOUSE_CAP), np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
+             totals, np.full(72, OUT, np.int64), np.empty(n, np.int64), np.empty(2, np.int64), np.empty(2, np.int64),
+             -1, False, record, chance, actions, legal_buf, legal_cnt)
     for s in range(n):
         scores[s] = totals[s]
-    return na, nl
-
+    return P[P_NA], P[P_NL]
 
 # --------------------------------------------------------------------------- duo (Y13)
 @njit(cache=True)
@@ -598,60 +680,42 @@ def _duo_greedy_play(rng, me, hand, hcnt, trick, twho, npos, order, lead, cards,
     return _pick_max(rng, vals, m)
 
 
+# The scalars of a duo position (``D``): the trick (1-10), its lead (a table position), the cards in the trick,
+# the NPC deck's top (an index into its array), the actions and legal entries written, whether the game is over.
+D_TRICK, D_LEAD, D_K, D_TOP, D_NA, D_NL, D_OVER = range(7)
+D_SIZE = 7
+
+
 @njit(cache=True)
-def _duo_game(seed, cards, size, roof, order, limit, roofs_apply, coll_public, bots, record, chance, actions,
-              legal_buf, legal_cnt, scores, starter, hsizes):
-    rng = stream(seed)
-    C = cards.shape[0]
-    hand = np.zeros((2, 10), np.int64)
-    hcnt = np.zeros(2, np.int64)
-    house = np.zeros((3, HOUSE_CAP), np.int64)
-    hlen = np.zeros(3, np.int64)
-    coll = np.zeros(3, np.int64)
-    roofed = np.zeros(3, np.int64)
-    loc = np.full(72, OUT, np.int64)
-    perm = np.empty(C, np.int64)
-    deal = np.empty(C, np.int64)
-    trick = np.empty(3, np.int64)
-    twho = np.empty(3, np.int64)
+def _duo_run(rng, D, order, cards, size, roof, limit, roofs_apply, coll_public, bots, hand, hcnt, house, hlen,
+             coll, roofed, loc, npc, trick, twho, steps, record, actions, legal_buf, legal_cnt):
+    """Play a duo game on from the position in the arrays (``D`` and the zones) until it is over or ``steps``
+    player actions were played (``steps >= 0``); the NPC's cards are turned over as they come (Y13.5)."""
     got = np.empty(3, np.int64)
     pool = np.empty(72, np.int64)
     draws = np.empty(SAMPLES * 8, np.int64)
     full = np.empty(8, np.int64)
     vals = np.empty(10, np.float64)
-    # Y13.2, Y13.13: 10 cards to each player alternately, the first player in table order first
-    permutation(rng, perm, C)
-    chance[0] = C
-    for i in range(C):
-        chance[1 + i] = perm[i]
-        deal[i] = cards[perm[i]]
-    first = 0 if (order[0] == 0 or (order[0] == NPC and order[1] == 0)) else 1
-    for p in range(C):
-        c = deal[p]
-        if p < 20:
-            s = first if p % 2 == 0 else 1 - first
-            k = hcnt[s]
-            while k > 0 and hand[s, k - 1] > c:
-                hand[s, k] = hand[s, k - 1]
-                k -= 1
-            hand[s, k] = c
-            hcnt[s] += 1
-            loc[c] = s
-        else:
-            loc[c] = NPC_DECK
-    top = 20  # the NPC deck's top card
-    lead = 0
-    na = 0
-    nl = 0
-    starter[0] = order[0] if order[0] != NPC else order[1]
-    for trick_no in range(1, 11):
-        for k in range(3):
+    trick_no = D[D_TRICK]
+    lead = D[D_LEAD]
+    k0 = D[D_K]
+    top = D[D_TOP]
+    na = D[D_NA]
+    nl = D[D_NL]
+    done = 0
+    stop = False
+    while trick_no <= 10:
+        for k in range(k0, 3):
             who = order[(lead + k) % 3]
             twho[k] = who
             if who == NPC:  # Y13.5: the top card of the NPC deck
-                c = deal[top]
+                c = npc[top]
                 top += 1
             else:
+                if steps >= 0 and done >= steps:
+                    k0 = k
+                    stop = True
+                    break
                 m = hcnt[who]
                 if bots[who] == 0 or m == 1:
                     ch = _below(rng, m) if m > 1 else 0
@@ -667,9 +731,13 @@ def _duo_game(seed, cards, size, roof, order, limit, roofs_apply, coll_public, b
                 c = hand[who, ch]
                 actions[na] = c
                 na += 1
+                done += 1
                 _remove(hand, hcnt, who, ch)
             trick[k] = c
             loc[c] = TRICK
+        if stop:
+            break
+        k0 = 0
         # Y13.6: the highest number captures the cards of the largest size
         pos = 0
         smax = 0
@@ -690,11 +758,62 @@ def _duo_game(seed, cards, size, roof, order, limit, roofs_apply, coll_public, b
             if loc[trick[i]] == TRICK:
                 loc[trick[i]] = DISCARD
         lead = (lead + pos + 1) % 3  # Y13.8: the seat left of the captor leads
+        trick_no += 1
+    D[D_TRICK] = trick_no
+    D[D_LEAD] = lead
+    D[D_K] = k0
+    D[D_TOP] = top
+    D[D_NA] = na
+    D[D_NL] = nl
+    D[D_OVER] = 0 if stop else 1
+
+
+@njit(cache=True)
+def _duo_game(seed, cards, size, roof, order, limit, roofs_apply, coll_public, bots, record, chance, actions,
+              legal_buf, legal_cnt, scores, starter, hsizes):
+    rng = stream(seed)
+    C = cards.shape[0]
+    hand = np.zeros((2, 10), np.int64)
+    hcnt = np.zeros(2, np.int64)
+    house = np.zeros((3, HOUSE_CAP), np.int64)
+    hlen = np.zeros(3, np.int64)
+    coll = np.zeros(3, np.int64)
+    roofed = np.zeros(3, np.int64)
+    loc = np.full(72, OUT, np.int64)
+    perm = np.empty(C, np.int64)
+    deal = np.empty(C, np.int64)
+    # Y13.2, Y13.13: 10 cards to each player alternately, the first player in table order first
+    permutation(rng, perm, C)
+    chance[0] = C
+    for i in range(C):
+        chance[1 + i] = perm[i]
+        deal[i] = cards[perm[i]]
+    first = 0 if (order[0] == 0 or (order[0] == NPC and order[1] == 0)) else 1
+    for p in range(C):
+        c = deal[p]
+        if p < 20:
+            s = first if p % 2 == 0 else 1 - first
+            k = hcnt[s]
+            while k > 0 and hand[s, k - 1] > c:
+                hand[s, k] = hand[s, k - 1]
+                k -= 1
+            hand[s, k] = c
+            hcnt[s] += 1
+            loc[c] = s
+        else:
+            loc[c] = NPC_DECK
+    starter[0] = order[0] if order[0] != NPC else order[1]
+    D = np.zeros(D_SIZE, np.int64)
+    D[D_TRICK] = 1
+    D[D_TOP] = 20  # the NPC deck's top card
+    _duo_run(rng, D, order, cards, size, roof, limit, roofs_apply, coll_public, bots, hand, hcnt, house, hlen, coll,
+             roofed, loc, deal, np.empty(3, np.int64), np.empty(3, np.int64), -1, record, actions, legal_buf,
+             legal_cnt)
     for w in range(3):
         hsizes[w] = _house_size(w, house, hlen, size)
     scores[0] = hsizes[0]
     scores[1] = hsizes[1]
-    return na, nl
+    return D[D_NA], D[D_NL]
 
 
 # --------------------------------------------------------------------------- solo (Y14)
@@ -1249,6 +1368,14 @@ class Tables:
         self.decode = DECODE_SOLO if mode == ref.SOLO else DECODE
         self.cfg = cfg
         self.order = np.array(cfg.order if mode == ref.DUO else (0, 0, 0), dtype=np.int64)
+        #: rollout policy -> the kernel's bot kind of each seat
+        self.kinds: dict[str, np.ndarray] = {}
+        if mode == ref.STANDARD:  # the settings _std_rollout takes, in its order
+            lo, hi = cfg.track
+            self.cv = np.array([players, self.rounds, cfg.rotate, cfg.reset_marker, cfg.marker_start, lo, hi,
+                                cfg.capture_all, cfg.house_limit, cfg.last_entitled, cfg.collapsed_public], np.int64)
+        elif mode == ref.DUO:  # the settings _duo_rollout takes
+            self.cv = np.array([cfg.house_limit, cfg.roofs_apply, cfg.collapsed_public], np.int64)
 
     def max_actions(self) -> int:
         if self.mode == ref.DUO:
@@ -1406,3 +1533,313 @@ def play(seeds: np.ndarray, players: int, mode: str, options: Mapping[str, Any],
         batch.legal = flat(out["legal_buf"], out["legal_len"]).astype(np.int32)
         batch.legal_start = starts(flat(out["legal_cnt"], lengths))
     return batch
+
+
+# --------------------------------------------------------------------------- rollouts (IS-MCTS)
+# A world (a reference-engine State) goes into a kernel as one flat int64 vector, which the kernel unpacks
+# into the arrays its game loop plays on: one conversion call, one allocation.
+@njit(cache=True)
+def _std_rollout(v, seed, cv, cards, size, roof, bots, steps, stop_round, trace):
+    """Unpack a standard position (``_std_vector``) and play it on (``_std_run``). Returns ``(out, actions,
+    chance)``: out = over, round (from 0), actions, chance entries, then the totals."""
+    n, rounds, rotate, reset, mstart, lo, hi, capture_all, limit, last_entitled, coll_public = \
+        cv[0], cv[1], cv[2], cv[3], cv[4], cv[5], cv[6], cv[7], cv[8], cv[9], cv[10]
+    P = v[:P_SIZE].copy()
+    hand = np.zeros((n, 10), np.int64)
+    hcnt = np.zeros(n, np.int64)
+    house = np.zeros((n, HOUSE_CAP), np.int64)
+    hlen = np.zeros(n, np.int64)
+    coll = np.zeros(n, np.int64)
+    roofed = np.zeros(n, np.int64)
+    totals = np.zeros(n, np.int64)
+    loc = np.full(72, OUT, np.int64)
+    trick = np.empty(n, np.int64)
+    movers = np.empty(2, np.int64)
+    moved = np.empty(2, np.int64)
+    j = P_SIZE
+    for s in range(n):
+        m = v[j]
+        j += 1
+        hcnt[s] = m
+        for i in range(m):
+            hand[s, i] = v[j + i]
+            loc[v[j + i]] = s
+        j += m
+    for w in range(n):
+        m = v[j]
+        j += 1
+        hlen[w] = m
+        for i in range(m):
+            house[w, i] = v[j + i]
+            loc[v[j + i]] = HOUSE
+        j += m
+    for w in range(n):
+        m = v[j]
+        j += 1
+        for i in range(m):
+            coll[w] += size[v[j + i]]
+            loc[v[j + i]] = COLLAPSED + w
+        j += m
+    for w in range(n):
+        roofed[w] = v[j + w]
+        totals[w] = v[j + n + w]
+    j += 2 * n
+    for i in range(P[P_NPOS]):
+        trick[i] = v[j + i]
+        loc[v[j + i]] = TRICK
+    j += P[P_NPOS]
+    for i in range(P[P_NM]):
+        movers[i] = v[j + i]
+    j += P[P_NM]
+    for i in range(P[P_NMOVED]):
+        moved[i] = v[j + i]
+    j += P[P_NMOVED]
+    m = v[j]
+    j += 1
+    for i in range(m):
+        loc[v[j + i]] = ASIDE
+    left = rounds - P[P_RND]
+    actions = np.empty(left * 10 * (n + 2), np.int64)
+    chance = np.empty(left * (cards.shape[0] + 1), np.int64)
+    dummy = np.empty(1, np.int64)
+    _std_run(stream(seed), P, n, cards, size, roof, rounds, rotate, reset, mstart, lo, hi, capture_all, limit,
+             last_entitled, coll_public, bots, hand, hcnt, house, hlen, coll, roofed, totals, loc, trick, movers,
+             moved, steps, stop_round, False, chance, actions, dummy, dummy)
+    out = np.empty(4 + n, np.int64)
+    out[0] = P[P_OVER]
+    out[1] = P[P_RND]
+    out[2] = P[P_NA]
+    out[3] = P[P_NC]
+    for s in range(n):
+        out[4 + s] = totals[s]
+    if not trace:
+        return out, actions[:0], chance[:0]
+    return out, actions[:P[P_NA]].copy(), chance[:P[P_NC]].copy()
+
+
+@njit(cache=True)
+def _duo_rollout(v, seed, cv, order, cards, size, roof, bots, steps, trace):
+    """Unpack a duo position (``_duo_vector``) and play it on (``_duo_run``). Returns ``(out, actions)``:
+    out = over, actions, then the three house sizes (player 0, player 1, the NPC)."""
+    limit, roofs_apply, coll_public = cv[0], cv[1], cv[2]
+    D = v[:D_SIZE].copy()
+    hand = np.zeros((2, 10), np.int64)
+    hcnt = np.zeros(2, np.int64)
+    house = np.zeros((3, HOUSE_CAP), np.int64)
+    hlen = np.zeros(3, np.int64)
+    coll = np.zeros(3, np.int64)
+    roofed = np.zeros(3, np.int64)
+    loc = np.full(72, OUT, np.int64)
+    trick = np.empty(3, np.int64)
+    twho = np.empty(3, np.int64)
+    j = D_SIZE
+    for s in range(2):
+        m = v[j]
+        j += 1
+        hcnt[s] = m
+        for i in range(m):
+            hand[s, i] = v[j + i]
+            loc[v[j + i]] = s
+        j += m
+    for w in range(3):
+        m = v[j]
+        j += 1
+        hlen[w] = m
+        for i in range(m):
+            house[w, i] = v[j + i]
+            loc[v[j + i]] = HOUSE
+        j += m
+    for w in range(3):
+        m = v[j]
+        j += 1
+        for i in range(m):
+            coll[w] += size[v[j + i]]
+            loc[v[j + i]] = COLLAPSED + w
+        j += m
+    for w in range(3):
+        roofed[w] = v[j + w]
+    j += 3
+    for i in range(D[D_K]):
+        trick[i] = v[j + i]
+        twho[i] = order[(D[D_LEAD] + i) % 3]
+        loc[v[j + i]] = TRICK
+    j += D[D_K]
+    m = v[j]
+    j += 1
+    npc = v[j:j + m].copy()
+    for i in range(m):
+        loc[v[j + i]] = NPC_DECK
+    j += m
+    m = v[j]
+    j += 1
+    for i in range(m):
+        loc[v[j + i]] = ASIDE
+    actions = np.empty(20, np.int64)
+    dummy = np.empty(1, np.int64)
+    _duo_run(stream(seed), D, order, cards, size, roof, limit, roofs_apply, coll_public, bots, hand, hcnt, house,
+             hlen, coll, roofed, loc, npc, trick, twho, steps, False, actions, dummy, dummy)
+    out = np.empty(5, np.int64)
+    out[0] = D[D_OVER]
+    out[1] = D[D_NA]
+    for w in range(3):
+        out[2 + w] = _house_size(w, house, hlen, size)
+    if not trace:
+        return out, actions[:0]
+    return out, actions[:D[D_NA]].copy()
+
+
+#: The rollout policies the lane plays (``cardwidgets.bots.ismcts``'s ``rollout=``).
+POLICIES = ("random", "greedy")
+
+# world._cfg (one object per configuration, shared by every world of a game) -> (cfg, Tables)
+_BY_CFG: dict[int, tuple[Any, Tables]] = {}
+
+
+def _tables_of(world: Any) -> Tables:
+    cfg = world._cfg
+    hit = _BY_CFG.get(id(cfg))
+    if hit is None or hit[0] is not cfg:
+        hit = (cfg, Tables(world.players, world.mode, world.options))
+        if len(_BY_CFG) < 256:
+            _BY_CFG[id(cfg)] = hit
+    return hit[1]
+
+
+def rollout_problem(world: Any, policy: str) -> str | None:
+    """Why this world or this policy cannot roll out in the lane; ``None`` if it can."""
+    if policy not in POLICIES:
+        return f"rollout={policy!r} in {GAME}: the lane rolls out with {' or '.join(POLICIES)}"
+    if getattr(world, "game", None) != GAME:
+        return f"a {getattr(world, 'game', type(world).__name__)} world in the {GAME} kernel"
+    if world.mode == ref.STANDARD and world.options.get("placement_order") != "auto":
+        return f"option placement_order={world.options.get('placement_order')!r} of {GAME}"
+    if world.mode not in _ROLLOUTS:
+        return f"{GAME}'s mode {world.mode!r}"
+    return None
+
+
+def rollout(world: Any, policy: str, steps: int | None, round0: int | None, seed: int) -> list[float]:
+    """Play ``world`` on in the lane with ``policy`` and score the end as ``ismcts``'s ``play_out`` does:
+    until the game is over, after ``steps`` actions, or once the round differs from ``round0``
+    (``None``: no such limit). ``world`` is left as it is; the same seed plays the same rollout."""
+    return _ROLLOUTS[world.mode](world, policy, steps, round0, seed, False)[0]
+
+
+def rollout_trace(world: Any, policy: str, steps: int | None, round0: int | None,
+                  seed: int) -> tuple[list[float], list[str], list[Any]]:
+    """:func:`rollout` with its actions (reference notation) and its chance decisions (the new deals, as
+    :class:`~cardwidgets.core.Recorded` takes them, from the world's next decision on)."""
+    reward, actions, chance = _ROLLOUTS[world.mode](world, policy, steps, round0, seed, True)
+    return reward, actions, chance
+
+
+def _decisions(stream: np.ndarray) -> list[Any]:
+    """A chance stream (shuffles only) as ``Recorded`` decisions."""
+    s = stream.tolist()
+    out, k = [], 0
+    while k < len(s):
+        out.append(s[k + 1:k + 1 + s[k]])
+        k += 1 + s[k]
+    return out
+
+
+def _std_vector(world: Any) -> list[int]:
+    """The flat vector ``_std_rollout`` unpacks (its layout, in order)."""
+    marker = world._phase == "marker"
+    ent = world._entitled if marker else ()
+    moved = world._moved if marker else ()
+    trick = world._trick
+    v = [world._round - 1, world._dealer, world._marker, world._trick_no, world._leader, 1 if marker else 0,
+         len(trick), len(ent), len(ent) - len(world._movers) if marker else 0, len(moved), 0, 0, 0, 0, 0]
+    for h in world._hands:
+        v.append(len(h))
+        v += [a.cid for a in h]
+    for h in world._houses:
+        v.append(len(h))
+        v += h
+    for h in world._collapsed:
+        v.append(len(h))
+        v += h
+    v += world._roofed
+    v += world._totals
+    v += trick
+    v += ent
+    v += moved
+    v.append(len(world._aside))
+    v += world._aside
+    return v
+
+
+def _kinds(t: Tables, policy: str) -> np.ndarray:
+    bots = t.kinds.get(policy)
+    if bots is None:
+        bots = t.kinds[policy] = np.full(t.players, BOTS[policy], np.int64)
+    return bots
+
+
+def _std_roll(world: Any, policy: str, steps: int | None, round0: int | None, seed: int,
+              trace: bool) -> tuple[list[float], list[str], list[Any]]:
+    if world.is_terminal:
+        return win_shares(world), [], []
+    t = _tables_of(world)
+    limit = -1 if steps is None else steps
+    if round0 is not None and world._round != round0:
+        limit = 0  # play_out checks the round before the first action
+    out, acts, chance = _std_rollout(np.array(_std_vector(world), np.int64), seed, t.cv, t.cards, t.size, t.roof,
+                                     _kinds(t, policy), limit, round0 is not None, trace)
+    totals = out[4:].tolist()
+    if out[0]:
+        best = max(totals)
+        w = [s for s in range(t.players) if totals[s] == best]
+        reward = [1.0 / len(w) if s in w else 0.0 for s in range(t.players)]
+    else:  # ismcts._totals_estimate: the view's totals, rounds and round
+        reward = _soft_shares(totals, 4.0 + 6.0 * (t.rounds - (int(out[1]) + 1)))
+    if not trace:
+        return reward, [], []
+    return reward, [DECODE[c] for c in acts.tolist()], _decisions(chance)
+
+
+def _duo_vector(world: Any) -> list[int]:
+    """The flat vector ``_duo_rollout`` unpacks (its layout, in order)."""
+    trick = world._trick
+    npc = world._npc_deck
+    v = [world._trick_no, world._lead, len(trick), 0, 0, 0, 0]
+    for h in world._hands:
+        v.append(len(h))
+        v += [a.cid for a in h]
+    for h in world._houses:
+        v.append(len(h))
+        v += h
+    for h in world._collapsed:
+        v.append(len(h))
+        v += h
+    v += world._roofed
+    v += trick
+    v.append(len(npc))
+    v += npc[::-1]  # top first: the engine pops its top card from the end
+    v.append(len(world._aside))
+    v += world._aside
+    return v
+
+
+def _duo_roll(world: Any, policy: str, steps: int | None, round0: int | None, seed: int,
+              trace: bool) -> tuple[list[float], list[str], list[Any]]:
+    if world.is_terminal:
+        return win_shares(world), [], []
+    t = _tables_of(world)
+    # duo has no rounds (ROUND_FIELDS' field is not there): round0 is None, or never equal
+    limit = -1 if steps is None else steps
+    if round0 is not None:
+        limit = 0
+    out, acts = _duo_rollout(np.array(_duo_vector(world), np.int64), seed, t.cv, t.order, t.cards, t.size, t.roof,
+                             _kinds(t, policy), limit, trace)
+    h0, h1, target = out[2:].tolist()
+    # the end (win_shares) and ismcts._yadokarick_estimate: who wins if the houses stay as they are
+    winners = refcards.duo_winner_seats(h0, h1, target) if out[0] else refcards.duo_winners(h0, h1, target)[0]
+    reward = [1.0 / len(winners) if s in winners else 0.0 for s in range(2)]
+    if not trace:
+        return reward, [], []
+    return reward, [DECODE[c] for c in acts.tolist()], []
+
+
+_ROLLOUTS = {ref.STANDARD: _std_roll, ref.DUO: _duo_roll}
