@@ -13,6 +13,11 @@ Cowling, Powley and Whitehouse, "Information Set Monte Carlo Tree Search", IEEE 
    seat's share of the win, or an estimate of it where the rollout stopped early;
 4. backs the reward up, each node taking the share of the seat that chose its action.
 
+The rollouts of step 3 run in Python on the reference engine, or, with ``engine="fast"``
+(or ``"auto"``), in the compiled fast lane (the extra ``cardwidgets[fast]``): the world is
+loaded into the game's kernel as arrays and played on there with the same policy, stop and
+reward, several times faster, so a search with a time budget does more iterations.
+
 The move played is the root's most visited action. Everything random comes from one
 RNG seeded with the bot's seed and the seat's view, so the same seed and position give
 the same move, and twin positions (the same view, hidden cards dealt differently) give
@@ -199,13 +204,19 @@ class _Node:
 
 @dataclass(frozen=True)
 class SearchInfo:
-    """What the last search did: ``iterations``, ``seconds``, and per root action
-    (notation, most visited first) its ``visits`` and mean reward (``values``)."""
+    """What the last search did: ``iterations``, ``seconds``, per root action (notation,
+    most visited first) its ``visits`` and mean reward (``values``), and the ``engine``
+    its rollouts ran on (``"python"`` or ``"fast"``)."""
 
     iterations: int
     seconds: float
     visits: dict[str, int]
     values: dict[str, float]
+    engine: str = "python"
+
+
+#: The values of ``ISMCTSBot(engine=...)``.
+ENGINES = ("python", "fast", "auto")
 
 
 class ISMCTSBot:
@@ -236,6 +247,14 @@ class ISMCTSBot:
     root:
         How the root spends the budget: ``"halving"`` (sequential halving over the root
         actions on shared worlds, see ``_Search.halving``) or ``"ucb"`` (plain IS-MCTS).
+    engine:
+        Where rollouts run: ``"python"`` (the reference engine; the default, so that a
+        table never waits for a compile and seeded moves are the same with or without the
+        extra), ``"fast"`` (the compiled fast lane, ``cardwidgets[fast]``; a ``ValueError``
+        names what it does not cover: the extra, the game's kernel, the world's options, the
+        rollout policy) or ``"auto"`` (the lane where it covers the search, else Python).
+        The lane plays the same policy to the same stop with the same reward, from its own
+        random numbers, so moves differ from ``"python"``'s for a seed.
     clock:
         The clock ``seconds`` is measured with (tests pass a fake one).
     """
@@ -247,7 +266,8 @@ class ISMCTSBot:
 
     def __init__(self, iterations: int | None = None, seconds: float | None = None, *, seed: int | None = None,
                  rollout: str | None = None, depth: int | str | None = None, exploration: float | None = None,
-                 root: str | None = None, clock: Callable[[], float] = time.perf_counter) -> None:
+                 root: str | None = None, engine: str = "python",
+                 clock: Callable[[], float] = time.perf_counter) -> None:
         if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int)
                                        or iterations < 1):
             raise ValueError(f"iterations must be a positive int or None, got {iterations!r}")
@@ -270,6 +290,9 @@ class ISMCTSBot:
         if root not in (None, "halving", "ucb"):
             raise ValueError(f"root must be 'halving', 'ucb' or None, got {root!r}")
         self.root = root
+        if engine not in ENGINES:
+            raise ValueError(f"engine must be one of {', '.join(map(repr, ENGINES))}, got {engine!r}")
+        self.engine = engine
         self.clock = clock
         #: The last search (``SearchInfo``), ``None`` before the first.
         self.last: SearchInfo | None = None
@@ -282,6 +305,8 @@ class ISMCTSBot:
                                          ("rollout", self.rollout), ("depth", self.depth),
                                          ("exploration", self.exploration), ("root", self.root))
                 if v is not None]
+        if self.engine != "python":
+            args.append(f"engine={self.engine!r}")
         return f"ISMCTSBot({', '.join(args + [f'seed={self.seed!r}'])})"
 
     # ------------------------------------------------------------------ settings
@@ -328,7 +353,7 @@ class ISMCTSBot:
             self.last = SearchInfo(0, self.clock() - start, {}, {})
             return playing_bot(view["game"], "greedy", seed=rng.getrandbits(63)).act(view, legal)
         cfg = self.settings(first.game, first.mode)
-        search = _Search(first, worlds, cfg, self.clock)
+        search = _Search(first, worlds, cfg, self.clock, lane_rollout(self.engine, first, cfg["rollout"]))
         try:
             if cfg["root"] == "halving":
                 best = search.halving(first, list(legal), rng, start)
@@ -342,7 +367,8 @@ class ISMCTSBot:
         visits = {a: kids[a].visits if a in kids else 0 for a in legal}
         ranked = sorted(legal, key=lambda a: -visits[a])
         values = {str(a): round(kids[a].reward / kids[a].visits, 4) if visits[a] else 0.0 for a in ranked}
-        self.last = SearchInfo(search.done, seconds, {str(a): visits[a] for a in ranked}, values)
+        self.last = SearchInfo(search.done, seconds, {str(a): visits[a] for a in ranked}, values,
+                               "python" if search.lane is None else "fast")
         self.totals["searches"] += 1
         self.totals["iterations"] += search.done
         self.totals["seconds"] += seconds
@@ -358,11 +384,35 @@ def _finite_positive(x: Any) -> bool:
         return False
 
 
+def lane_rollout(engine: str, world: Any, policy: str) -> Callable[..., list[float]] | None:
+    """The fast lane's ``rollout`` for searches in ``world``'s game with this rollout policy, or
+    ``None`` for Python rollouts: always under ``engine="python"``; under ``"auto"`` where the lane
+    does not cover them; under ``"fast"`` that is a ``ValueError`` naming what is not covered."""
+    if engine == "python":
+        return None
+    from .. import fast
+
+    why = fast.unavailable()
+    if why is None:
+        mod = fast.kernel(world.game)
+        if mod is None or not hasattr(mod, "rollout"):
+            why = f"the fast lane has no rollouts for {world.game} yet"
+        else:
+            problem = mod.rollout_problem(world, policy)
+            if problem is None:
+                return mod.rollout
+            why = f"the fast lane does not cover {problem}"
+    if engine == "fast":
+        raise ValueError(f"ISMCTSBot(engine='fast'): {why}")
+    return None
+
+
 class _Search:
     """One decision's search: the tree, the settings, and the two ways to spend the budget
     at the root (``ucb``, ``halving``)."""
 
-    def __init__(self, first: Any, worlds: Worlds, cfg: dict[str, Any], clock: Callable[[], float]) -> None:
+    def __init__(self, first: Any, worlds: Worlds, cfg: dict[str, Any], clock: Callable[[], float],
+                 lane: Callable[..., list[float]] | None = None) -> None:
         self.worlds = worlds
         self.seat = first.current_player
         self.budget = cfg["iterations"]
@@ -379,6 +429,8 @@ class _Search:
         self.field = ROUND_FIELDS.get(game, "")
         self.round0 = getattr(first, self.field, None)
         self.clock = clock
+        #: The lane's ``rollout(world, policy, steps, round0, seed)``, or ``None`` for Python rollouts.
+        self.lane = lane
         self.root = _Node(-1)
         self.done = 0
         self._wasteful: dict[Any, bool] = {}
@@ -430,6 +482,9 @@ class _Search:
 
     def play_out(self, world: Any, rng: random.Random) -> list[float]:
         """Roll ``world`` on with the rollout policy and score it."""
+        if self.lane is not None:  # the same rollout in the lane, seeded from the iteration's rng
+            return self.lane(world, self.rollout, self.depth, self.round0 if self.by_round else None,
+                             rng.getrandbits(63))
         policy = self.policy(rng)
         if self.by_round:
             field, round0 = self.field, self.round0
@@ -565,4 +620,5 @@ class _Search:
         return max(alive, key=mean)
 
 
-__all__ = ["DEFAULTS", "ESTIMATES", "ISMCTSBot", "SearchInfo", "defaults_for", "win_shares"]
+__all__ = ["DEFAULTS", "ENGINES", "ESTIMATES", "ISMCTSBot", "SearchInfo", "defaults_for", "lane_rollout",
+           "win_shares"]

@@ -43,6 +43,32 @@ after :func:`unavailable` says the extra is there. It provides:
 
 Kernels are ``@njit(cache=True)``; a kernel module compiles nothing on import.
 
+Rollouts (the search bot's)
+---------------------------
+A kernel that plays the rollouts of :class:`~cardwidgets.bots.ismcts.ISMCTSBot` (its
+``engine="fast"``) also provides:
+
+``rollout_problem(world, policy) -> str | None``
+    Why this world (its mode, players, options) or this policy cannot roll out in the lane;
+    ``None`` if it can. Policies: ``"random"`` (uniform over the legal actions; in solo
+    Yadokarick a give-up or decline only when nothing else is legal) and ``"greedy"`` (the
+    lane's greedy bot).
+
+``rollout(world, policy, steps, round0, seed) -> list[float]``
+    Plays the position of ``world`` (a reference-engine state, typically a sampled world after
+    the tree descent) on in the lane and returns the reward the search's Python rollout would
+    compute for the same moves: it stops when the game is over, after ``steps`` actions (unless
+    ``None``) or, checked before each action, once the round field
+    (``ismcts.ROUND_FIELDS``) is no longer ``round0`` (unless ``None``); the reward is
+    ``win_shares`` (solo: ``[solo_reward(score)]``) of a finished game, else the game's
+    ``ismcts.ESTIMATES`` computed on the lane's arrays. It never modifies ``world`` and
+    depends on ``seed`` alone for its randomness.
+
+``rollout_trace(world, policy, steps, round0, seed) -> (reward, actions, chance)``
+    The same rollout with its actions (reference notation) and chance decisions (the
+    ``Recorded`` form, numbered from the world's decision counter), for the tests: the
+    reference engine plays them on a clone of the world to the same end and reward.
+
 How a game records its chance
 -----------------------------
 Every chance decision of the reference engine is decision ``k`` of its state
@@ -280,18 +306,7 @@ class Batch:
 
     def chance_of(self, i: int) -> list[Any]:
         """The chance decisions of game ``i`` in the form of :class:`~cardwidgets.core.rng.Recorded`."""
-        stream = self.chance[self.chance_start[i]:self.chance_start[i + 1]].tolist()
-        out: list[Any] = []
-        k = 0
-        while k < len(stream):
-            size = stream[k]
-            if size < 0:
-                out.append(stream[k + 1])
-                k += 2
-            else:
-                out.append(stream[k + 1:k + 1 + size])
-                k += 1 + size
-        return out
+        return decisions(self.chance[self.chance_start[i]:self.chance_start[i + 1]].tolist())
 
     def winners_of(self, i: int) -> tuple[int, ...]:
         return tuple(int(s) for s in self.winners[i].nonzero()[0])
@@ -329,6 +344,22 @@ class Batch:
 
 
 
+
+
+def decisions(stream: Sequence[int]) -> list[Any]:
+    """A chance stream (see the module's docstring) as the decisions of
+    :class:`~cardwidgets.core.rng.Recorded`: a permutation per shuffle, an int per random choice."""
+    out: list[Any] = []
+    k = 0
+    while k < len(stream):
+        size = stream[k]
+        if size < 0:
+            out.append(stream[k + 1])
+            k += 2
+        else:
+            out.append(list(stream[k + 1:k + 1 + size]))
+            k += 1 + size
+    return out
 
 
 class Mismatch(AssertionError):
@@ -378,5 +409,5 @@ def verify(batch: Batch, i: int) -> None:
     if want != got:
         raise Mismatch(f"game {i}: outcomes differ\n  lane:      {want}\n  reference: {got}")
 
-__all__ = ["Batch", "Coverage", "GAMES", "Mismatch", "kernel", "not_covered", "play", "resolve", "unavailable",
+__all__ = ["Batch", "Coverage", "GAMES", "Mismatch", "decisions", "kernel", "not_covered", "play", "resolve", "unavailable",
            "verify"]

@@ -41,6 +41,10 @@ DECODE = tuple([str(ref.Play(t)) for t in ref.TOKENS] + [f"play shot @{t}" for t
 # cfg indexes
 (N, HAND, LIMIT, SETV, LIFE, LIVES, FIRST, VOLUNTARY, AUTO, FLOOR, AFTER_SHOOTER, SELF_TARGET, PASS_ENDS,
  AFTER_EACH, STARTER, RESET_DIR, RECORD_LEGAL) = range(17)
+# the position's scalars (sv) that _play starts from
+(S_TOTAL, S_DIR, S_RND, S_ACTOR, S_ANCHOR, S_REQ, S_PLAYED, S_SHOT, S_DOUBLE, S_DEALER, S_DN, S_SN, S_NOUT, S_NEW,
+ S_K, S_MOVES) = range(16)
+NSV = 16
 _STARTERS = {"loser": 0, "after_loser": 1, "rotate": 2}
 
 
@@ -85,26 +89,18 @@ def _grow(buf, used, need):
 
 @njit(cache=True)
 def _play_one(seed, cfg, cards, kinds, acts, g, ch, lg, lstart):
-    """One game. ``g`` holds the scratch arrays, ``ch``, ``lg`` and ``lstart`` the buffers of its
-    chance stream and legal lists (grown when needed); returns (length, starter, aborted,
-    chance buffer, chance used, legal buffer, legal used)."""
+    """One game from its deal. ``g`` holds the scratch arrays, ``ch``, ``lg`` and ``lstart`` the
+    buffers of its chance stream and legal lists (grown when needed); returns (length, starter,
+    aborted, chance buffer, chance used, legal buffer, legal used)."""
     hands, hc, draw, stack, gather, perm, active, chips, out_order, info, seats, lcode, lkey, rng = g
     n = cfg[N]
-    h = cfg[HAND]
-    limit = cfg[LIMIT]
     T = cards.shape[0]
     reseed(rng, seed)
     cu = 0
-    record_legal = cfg[RECORD_LEGAL] != 0
-    lu = 0
-
     for s in range(n):
         active[s] = True
         chips[s] = cfg[LIVES] if cfg[LIFE] else 0
         hc[s] = 0
-    n_out = 0
-    dn = 0
-    sn = 0
     # first dealer (N2.2), then the first shuffle of the sorted cards
     if cfg[FIRST] < 0:
         dealer = below(rng, n)
@@ -114,24 +110,56 @@ def _play_one(seed, cfg, cards, kinds, acts, g, ch, lg, lstart):
         cu += 2
     else:
         dealer = cfg[FIRST]
-    k = T
-    for i in range(k):
+    for i in range(T):
         gather[i] = cards[i]
-    total = 0
-    direction = 1
-    rnd = 0
-    actor = anchor = 0
-    required = 1
-    played = 0
-    shot_target = -1
-    double_next = False
+    sv = np.zeros(NSV, np.int64)
+    sv[S_DIR] = 1
+    sv[S_DEALER] = dealer
+    sv[S_REQ] = 1
+    sv[S_SHOT] = -1
+    sv[S_NEW] = 1
+    sv[S_K] = T
+    length, starter, aborted, ch, cu, lg, lu = _play(cfg, kinds, acts, g, ch, cu, lg, lstart, sv, -1, -1)
+    return length, starter, aborted, ch, cu, lg, lu
+
+
+@njit(cache=True)
+def _play(cfg, kinds, acts, g, ch, cu, lg, lstart, sv, steps, round0):
+    """Play on from a position: the zones in ``g`` (hands sorted, draw pile top last, main stack
+    bottom first, or the cards gathered for a new deal in ``gather``), the scalars in ``sv``
+    (``S_*``). Stops at the end of the match, at the action bound (G4), or before an action once
+    ``steps`` actions were played (``-1``: no limit) or the round is no longer ``round0`` (``-1``:
+    any round). ``info`` gets the winner (``-1`` if the match goes on) and the last bust; returns
+    (length, starter, aborted, chance buffer, chance used, legal buffer, legal used)."""
+    hands, hc, draw, stack, gather, perm, active, chips, out_order, info, seats, lcode, lkey, rng = g
+    n = cfg[N]
+    h = cfg[HAND]
+    limit = cfg[LIMIT]
+    record_legal = cfg[RECORD_LEGAL] != 0
+    lu = 0
+    total = sv[S_TOTAL]
+    direction = sv[S_DIR]
+    rnd = sv[S_RND]
+    actor = sv[S_ACTOR]
+    anchor = sv[S_ANCHOR]
+    required = sv[S_REQ]
+    played = sv[S_PLAYED]
+    shot_target = sv[S_SHOT]
+    double_next = sv[S_DOUBLE] != 0
+    dealer = sv[S_DEALER]
+    dn = sv[S_DN]
+    sn = sv[S_SN]
+    n_out = sv[S_NOUT]
+    new_round = sv[S_NEW] != 0
+    k = sv[S_K]
+    moves0 = sv[S_MOVES]
     over = False
     aborted = False
     bust_seat = bust_round = bust_sum = -1
     winner = -1
     length = 0
     starter = -1
-    new_round = True
+
     while True:
         if new_round:
             # N2.3: shuffle what was gathered, deal from the dealer clockwise
@@ -214,8 +242,10 @@ def _play_one(seed, cfg, cards, kinds, acts, g, ch, lg, lstart):
         else:
             if starter < 0:
                 starter = actor
-            if length >= BOUND:
+            if moves0 + length >= BOUND:
                 aborted = True
+                break
+            if (steps >= 0 and length >= steps) or (round0 >= 0 and rnd != round0):
                 break
             # the legal list (reference order), and the bot's choice
             p = actor
@@ -540,3 +570,178 @@ def _reasons(info: np.ndarray, aborted: np.ndarray) -> list[str]:
     return [_CAP if ab else f"{SEAT_NAMES[seat]} busted last (round {rnd}, sum {total}); "
                             f"{SEAT_NAMES[w]} is the last player left (rule N6.5)"
             for (w, seat, rnd, total, _), ab in zip(info.tolist(), aborted.tolist())]
+
+
+# --------------------------------------------------------------------------- rollouts (IS-MCTS)
+#: Rollout policy -> the bot kind the kernel plays every seat with.
+POLICIES = {"random": 0, "greedy": 1}
+# The head of a loaded position (see _load): then active, chips, out order, hand sizes per seat,
+# the draw pile's and the stack's sizes, and the cards of the hands, draw pile and stack.
+(H_ACTOR, H_ANCHOR, H_REQ, H_PLAYED, H_SHOT, H_DOUBLE, H_TOTAL, H_DIR, H_DEALER, H_RND, H_MOVES, H_NOUT) = range(12)
+NHEAD = 12
+
+
+@njit(cache=True)
+def _rollout(cfg, pos, kind, steps, round0, seed):
+    """Play the loaded position ``pos`` on with every seat's bot ``kind``; returns (reward per
+    seat, actions, their number, chance stream, its length)."""
+    n = cfg[N]
+    at = NHEAD + 3 * n
+    sizes = pos[at:at + n]
+    dn = pos[at + n]
+    sn = pos[at + n + 1]
+    T = dn + sn
+    cap = 1
+    for s in range(n):
+        T += sizes[s]
+        cap = max(cap, sizes[s])
+    cap = max(cap, cfg[HAND]) + 2
+    hands = np.empty((n, cap), np.int64)
+    hc = np.empty(n, np.int64)
+    draw = np.empty(T, np.int64)
+    stack = np.empty(T, np.int64)
+    gather = np.empty(T, np.int64)
+    perm = np.empty(T, np.int64)
+    active = np.empty(n, np.bool_)
+    chips = np.empty(n, np.int64)
+    out_order = np.empty(2 * n, np.int64)
+    info = np.empty(5, np.int64)
+    seats = np.empty(n, np.int64)
+    lcode = np.empty(64, np.int64)
+    lkey = np.empty(64, np.int64)
+    rng = np.zeros(1, np.uint64)
+    reseed(rng, seed)
+    for s in range(n):
+        active[s] = pos[NHEAD + s] != 0
+        chips[s] = pos[NHEAD + n + s]
+        out_order[s] = pos[NHEAD + 2 * n + s]
+        hc[s] = sizes[s]
+    j = at + n + 2
+    for s in range(n):
+        for i in range(sizes[s]):
+            hands[s, i] = pos[j]
+            j += 1
+    for i in range(dn):
+        draw[i] = pos[j]
+        j += 1
+    for i in range(sn):
+        stack[i] = pos[j]
+        j += 1
+    sv = np.zeros(NSV, np.int64)
+    sv[S_TOTAL] = pos[H_TOTAL]
+    sv[S_DIR] = pos[H_DIR]
+    sv[S_RND] = pos[H_RND]
+    sv[S_ACTOR] = pos[H_ACTOR]
+    sv[S_ANCHOR] = pos[H_ANCHOR]
+    sv[S_REQ] = pos[H_REQ]
+    sv[S_PLAYED] = pos[H_PLAYED]
+    sv[S_SHOT] = pos[H_SHOT]
+    sv[S_DOUBLE] = pos[H_DOUBLE]
+    sv[S_DEALER] = pos[H_DEALER]
+    sv[S_DN] = dn
+    sv[S_SN] = sn
+    sv[S_NOUT] = pos[H_NOUT]
+    sv[S_MOVES] = pos[H_MOVES]
+    kinds = np.full(n, kind, np.int64)
+    acts = np.empty(BOUND - pos[H_MOVES] + 1, np.int32)
+    ch = np.empty(4 * T + 8, np.int32)
+    lg = np.empty(1, np.int16)
+    lstart = np.empty(1, np.int64)
+    g = (hands, hc, draw, stack, gather, perm, active, chips, out_order, info, seats, lcode, lkey, rng)
+    length, starter, aborted, ch, cu, lg, lu = _play(cfg, kinds, acts, g, ch, 0, lg, lstart, sv, steps, round0)
+    reward = np.empty(n, np.float64)
+    if info[0] >= 0:  # the match is over: win_shares
+        for s in range(n):
+            reward[s] = 0.0
+        reward[info[0]] = 1.0
+    elif aborted:  # stopped by the bound (G4): no winner, a draw
+        for s in range(n):
+            reward[s] = 1.0 / n
+    else:  # the estimate of a match that goes on (ismcts._cirno_estimate): softmax of the chips, out -1e9
+        top = -np.inf
+        for s in range(n):
+            v = (float(chips[s]) if cfg[LIFE] else 0.0) if active[s] else -1e9
+            reward[s] = v
+            top = max(top, v)
+        total = 0.0
+        for s in range(n):
+            reward[s] = np.exp(reward[s] - top)
+            total += reward[s]
+        for s in range(n):
+            reward[s] = reward[s] / total
+    return reward, acts, length, ch, cu
+
+
+_CFGS: dict[int, tuple[Any, np.ndarray]] = {}
+
+
+def _cfg_of(world: Any) -> np.ndarray:
+    """The kernel's config of a world's options (clones and sampled worlds share one Config: cached by it)."""
+    hit = _CFGS.get(id(world._cfg))
+    if hit is not None and hit[0] is world._cfg and hit[1][N] == world.players:
+        return hit[1]
+    cfg = _config(world.players, world.options, False)[0]
+    if len(_CFGS) > 256:
+        _CFGS.clear()
+    _CFGS[id(world._cfg)] = (world._cfg, cfg)  # holds the Config, so its id is not reused
+    return cfg
+
+
+def _load(world: Any) -> np.ndarray:
+    """A position as one int64 array: the head (``H_*``), then per seat active, chips, out order
+    and hand size, the pile sizes and the cards, in the reference engine's orders."""
+    hands = world._hands
+    st = world._shot_target
+    out = list(world._out)
+    n = world.players
+    flat = [world._actor, world._anchor, world._required, world._played, -1 if st is None else st,
+            1 if world._double_next else 0, world._sum, world._dir, world._dealer, world._round, world._moves,
+            len(out)]
+    flat += world._active
+    flat += world._chips
+    flat += out + [0] * (n - len(out))
+    flat += [len(h) for h in hands]
+    flat.append(len(world._draw))
+    flat.append(len(world._stack))
+    for h in hands:
+        flat += h
+    flat += world._draw
+    flat += world._stack
+    return np.array(flat, np.int64)
+
+
+def rollout_problem(world: Any, policy: str) -> str | None:
+    """Why this world or policy cannot roll out in the lane (``None``: it can): every option and
+    player count is covered, the policies ``"random"`` and ``"greedy"``."""
+    if policy not in POLICIES:
+        return f"rollout policy {policy!r} of cirno_neu; the lane plays {', '.join(POLICIES)}"
+    return None
+
+
+def _go(world: Any, policy: str, steps: int | None, round0: int | None, seed: int) -> tuple:
+    problem = rollout_problem(world, policy)
+    if problem is not None:
+        raise ValueError(f"the fast lane does not cover {problem}")
+    return _rollout(_cfg_of(world), _load(world), POLICIES[policy], -1 if steps is None else steps,
+                    -1 if round0 is None else round0, seed)
+
+
+def rollout(world: Any, policy: str, steps: int | None, round0: int | None, seed: int) -> list[float]:
+    """Play ``world`` on in the lane with ``policy`` and return the reward ``ismcts`` computes at
+    the end (see :mod:`cardwidgets.fast`, "Rollouts"); ``world`` is left as it is."""
+    if world.is_terminal:
+        from ..bots.ismcts import win_shares
+
+        return win_shares(world)
+    return _go(world, policy, steps, round0, seed)[0].tolist()
+
+
+def rollout_trace(world: Any, policy: str, steps: int | None, round0: int | None,
+                  seed: int) -> tuple[list[float], list[str], list[Any]]:
+    """:func:`rollout` with its actions (reference notation) and chance decisions (``Recorded`` form)."""
+    if world.is_terminal:
+        return rollout(world, policy, steps, round0, seed), [], []
+    from . import decisions
+
+    reward, acts, length, ch, cu = _go(world, policy, steps, round0, seed)
+    return reward.tolist(), [DECODE[c] for c in acts[:length].tolist()], decisions(ch[:cu].tolist())
