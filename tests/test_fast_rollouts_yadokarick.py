@@ -100,6 +100,8 @@ def test_a_mutant_rollout_is_caught(kernel, pytestconfig):
     ("standard", 3, "greedy", "round", 150),
     ("duo", 2, "random", None, 600),
     ("duo", 2, "greedy", None, 150),
+    ("solo", 1, "random", 10, 600),
+    ("solo", 1, "greedy", None, 40),
 ])
 def test_lane_and_python_rollouts_agree(kernel, mode, players, policy, depth, n):
     world = worlds(mode, players, {}, 1, 11, at=5)[0]  # early in a round: rollouts of many outcomes
@@ -125,5 +127,28 @@ def test_duo_rollouts_replay_exactly(kernel, options, policy):
     for label, world in mid_game_worlds("yadokarick", configs, 20, seed=5, max_moves=20):
         assert kernel.rollout_problem(world, policy) is None
         for steps in (None, rng.randrange(1, 8)):
+            total += check_rollout(kernel, world, policy, steps, None, rng.getrandbits(63), label)
+    assert total > 0
+
+
+SOLO = [
+    {},
+    {"solo_initial_row": "one_color", "solo_bonus_chain": False, "solo_bonus_on_setup": True,
+     "solo_roof_insert_nonstrict": False},
+    {"solo_initial_row": "one_color", "solo_removed": [30, 12, 5], "solo_house_complete": 5},
+]
+
+
+@pytest.mark.parametrize("options", SOLO)
+@pytest.mark.parametrize("policy", ["random", "greedy"])
+def test_solo_rollouts_replay_exactly(kernel, options, policy):
+    """Solo rolls out 10 actions (IS-MCTS's default) or to the end; "random" places and takes bonuses,
+    giving up or declining only when nothing else is legal (ismcts._solo_random)."""
+    rng = random.Random(len(options))
+    total = 0
+    configs = [(1, "solo", options, "random"), (1, "solo", options, "greedy")]
+    for label, world in mid_game_worlds("yadokarick", configs, 20, seed=9, max_moves=80):
+        assert kernel.rollout_problem(world, policy) is None
+        for steps in (10, None, rng.randrange(1, 30)):
             total += check_rollout(kernel, world, policy, steps, None, rng.getrandbits(63), label)
     assert total > 0

@@ -14,6 +14,11 @@ action code is the card id for a play, ``72 + delta + 1`` for a marker move; in 
 see the codes above :func:`_accepts`. A game is recorded as its shuffles, as
 :class:`cardwidgets.core.Recorded` takes them: the cards in use once a round
 (standard), once (duo), each colour's deck (solo); and its actions.
+
+The search bot's rollouts (``ISMCTSBot(engine="fast")``) play here too: :func:`rollout` loads a
+sampled world of any mode (mid-trick, between marker moves, a later round; the duo NPC's deck
+and the solo decks as the world dealt them) into the same game loops (``_std_run``,
+``_duo_run``, ``_solo_run``) and scores the end as the search's Python rollout does.
 """
 
 from __future__ import annotations
@@ -27,8 +32,8 @@ from ..core import number as ref_number
 from ..core import plural as ref_plural
 from ..games import yadokarick as ref
 from ..games.yadokarick import cards as refcards
-from ..bots.ismcts import _soft_shares, win_shares
-from . import Batch, Coverage
+from ..bots.ismcts import SOLO_PARTIAL, _soft_shares, solo_reward, win_shares
+from . import Batch, Coverage, decisions
 from ._arrays import flat, starts, worded
 from ._rng import below, permutation, stream
 
@@ -1147,57 +1152,29 @@ def _row_remove(st, row, c):
     st[1] = j
 
 
+# The state of a solo position (``st``, int64): the phase, the row's length, whether the first row is being laid
+# out, its colour (-1: none chosen), whether a bonus was taken since the last placement, the bonus group's size,
+# the score and penalty piles' sizes, the actions and legal entries written.
+S_PLUS, S_MINUS, S_NA, S_NL = 6, 7, 8, 9
+S_SIZE = 10
+
+
 @njit(cache=True)
-def _solo_game(seed, cards, size, roofs, one_color, nonstrict, complete, chain, on_setup, bot, record,
-               chance, actions, legal_buf, legal_cnt, scores):
-    rng = stream(seed)
-    # Y14.2: each colour shuffled into its own deck, top card first
-    ncol = np.zeros(2, np.int64)
-    for c in cards:
-        ncol[c & 1] += 1
-    width = max(ncol[0], ncol[1])
-    deck = np.full((2, width), -1, np.int64)
-    perm = np.empty(width, np.int64)
-    nc = 0
-    for colour in range(2):
-        mine = np.empty(ncol[colour], np.int64)
-        k = 0
-        for c in cards:
-            if c & 1 == colour:
-                mine[k] = c
-                k += 1
-        permutation(rng, perm, k)
-        chance[nc] = k
-        for i in range(k):
-            chance[nc + 1 + i] = perm[i]
-            deck[colour, i] = mine[perm[i]]
-        nc += 1 + k
-    dtop = np.zeros(2, np.int64)
-    for colour in range(2):
-        dtop[colour] = width - ncol[colour]  # a short deck's cards sit at its end
-        for i in range(ncol[colour] - 1, -1, -1):
-            deck[colour, dtop[colour] + i] = deck[colour, i]
-        for i in range(dtop[colour]):
-            deck[colour, i] = -1
-    row = np.zeros(8, np.int64)
-    crab = np.zeros((4, complete + 1), np.int64)
-    clen = np.zeros(4, np.int64)
-    roofm = np.zeros(4, np.int64)
-    bonus = np.zeros(8, np.int64)
+def _solo_run(rng, st, cards, size, roofs, nonstrict, complete, chain, on_setup, bot, deck, dtop, row, crab, clen,
+              roofm, bonus, steps, record, actions, legal_buf, legal_cnt):
+    """Play a solo game on from the position in the arrays until it is over or ``steps`` actions were played
+    (``steps >= 0``). Bots: 0 random, 1 the hint, 2 random without give-ups and declines unless forced."""
+    width = deck.shape[1]
     legal = np.zeros(300, np.int64)
-    # st: phase, row length, setup, setup colour, bonus used, bonus group size
-    st = np.zeros(6, np.int64)
-    st[2] = 1
-    st[3] = -1
-    plus = 0
-    minus = 0
-    if one_color:
-        st[0] = S_COLOUR
-    else:
-        _solo_fill(st, row, deck, dtop, crab, clen, roofm, complete, roofs, nonstrict, chain, on_setup, bonus)
-    na = 0
-    nl = 0
+    useful = np.zeros(300, np.int64)
+    plus = st[S_PLUS]
+    minus = st[S_MINUS]
+    na = st[S_NA]
+    nl = st[S_NL]
+    done = 0
     while st[0] != S_OVER:
+        if steps >= 0 and done >= steps:
+            break
         ph = st[0]
         m = 0
         if ph == S_TURN:
@@ -1227,6 +1204,17 @@ def _solo_game(seed, cards, size, roofs, one_color, nonstrict, complete, chain, 
             m = 2
         if bot == 0:
             ch = _below(rng, m) if m > 1 else 0
+        elif bot == 2:
+            # ismcts._solo_random: a give-up or a declined bonus only when nothing else is legal
+            nu = 0
+            for j in range(m):
+                if not ((legal[j] >= GIVEUP0 and legal[j] < DRAW0) or legal[j] == DECLINE):
+                    useful[nu] = j
+                    nu += 1
+            if nu == 0:
+                ch = _below(rng, m) if m > 1 else 0
+            else:
+                ch = useful[_below(rng, nu)] if nu > 1 else useful[0]
         else:
             ch = _solo_greedy(ph, legal, m, crab, clen, roofm, row, st[1], deck, dtop, size, roofs, nonstrict,
                               complete)
@@ -1238,6 +1226,7 @@ def _solo_game(seed, cards, size, roofs, one_color, nonstrict, complete, chain, 
         code = legal[ch]
         actions[na] = code
         na += 1
+        done += 1
         if code < GIVEUP0:  # Y14.4-Y14.8: place
             c = code >> 2
             k = code & 3
@@ -1292,10 +1281,62 @@ def _solo_game(seed, cards, size, roofs, one_color, nonstrict, complete, chain, 
         else:  # the first row's colour
             st[3] = code - ROW0
             _solo_fill(st, row, deck, dtop, crab, clen, roofm, complete, roofs, nonstrict, chain, on_setup, bonus)
-    scores[0] = plus - minus
-    scores[1] = plus
-    scores[2] = minus
-    return na, nl
+    st[S_PLUS] = plus
+    st[S_MINUS] = minus
+    st[S_NA] = na
+    st[S_NL] = nl
+
+
+@njit(cache=True)
+def _solo_game(seed, cards, size, roofs, one_color, nonstrict, complete, chain, on_setup, bot, record,
+               chance, actions, legal_buf, legal_cnt, scores):
+    rng = stream(seed)
+    # Y14.2: each colour shuffled into its own deck, top card first
+    ncol = np.zeros(2, np.int64)
+    for c in cards:
+        ncol[c & 1] += 1
+    width = max(ncol[0], ncol[1])
+    deck = np.full((2, width), -1, np.int64)
+    perm = np.empty(width, np.int64)
+    nc = 0
+    for colour in range(2):
+        mine = np.empty(ncol[colour], np.int64)
+        k = 0
+        for c in cards:
+            if c & 1 == colour:
+                mine[k] = c
+                k += 1
+        permutation(rng, perm, k)
+        chance[nc] = k
+        for i in range(k):
+            chance[nc + 1 + i] = perm[i]
+            deck[colour, i] = mine[perm[i]]
+        nc += 1 + k
+    dtop = np.zeros(2, np.int64)
+    for colour in range(2):
+        dtop[colour] = width - ncol[colour]  # a short deck's cards sit at its end
+        for i in range(ncol[colour] - 1, -1, -1):
+            deck[colour, dtop[colour] + i] = deck[colour, i]
+        for i in range(dtop[colour]):
+            deck[colour, i] = -1
+    row = np.zeros(8, np.int64)
+    crab = np.zeros((4, complete + 1), np.int64)
+    clen = np.zeros(4, np.int64)
+    roofm = np.zeros(4, np.int64)
+    bonus = np.zeros(8, np.int64)
+    st = np.zeros(S_SIZE, np.int64)
+    st[2] = 1
+    st[3] = -1
+    if one_color:
+        st[0] = S_COLOUR
+    else:
+        _solo_fill(st, row, deck, dtop, crab, clen, roofm, complete, roofs, nonstrict, chain, on_setup, bonus)
+    _solo_run(rng, st, cards, size, roofs, nonstrict, complete, chain, on_setup, bot, deck, dtop, row, crab, clen,
+              roofm, bonus, -1, record, actions, legal_buf, legal_cnt)
+    scores[0] = st[S_PLUS] - st[S_MINUS]
+    scores[1] = st[S_PLUS]
+    scores[2] = st[S_MINUS]
+    return st[S_NA], st[S_NL]
 
 
 # --------------------------------------------------------------------------- batches
@@ -1376,6 +1417,10 @@ class Tables:
                                 cfg.capture_all, cfg.house_limit, cfg.last_entitled, cfg.collapsed_public], np.int64)
         elif mode == ref.DUO:  # the settings _duo_rollout takes
             self.cv = np.array([cfg.house_limit, cfg.roofs_apply, cfg.collapsed_public], np.int64)
+        else:  # the settings _solo_rollout takes; its decks' width (the larger colour)
+            green = sum(1 for c in cfg.cards if c & 1 == 0)
+            width = max(green, len(cfg.cards) - green)
+            self.cv = np.array([width, cfg.nonstrict, cfg.complete, cfg.chain, cfg.bonus_on_setup], np.int64)
 
     def max_actions(self) -> int:
         if self.mode == ref.DUO:
@@ -1688,6 +1733,60 @@ def _duo_rollout(v, seed, cv, order, cards, size, roof, bots, steps, trace):
     return out, actions[:D[D_NA]].copy()
 
 
+@njit(cache=True)
+def _solo_rollout(v, seed, cv, cards, size, roofs, bot, steps, trace):
+    """Unpack a solo position (``_solo_vector``) and play it on (``_solo_run``). Returns ``(out, actions)``:
+    out = over, actions, score pile, penalty pile, then each crab's size and number of cards."""
+    width, nonstrict, complete, chain, on_setup = cv[0], cv[1], cv[2], cv[3], cv[4]
+    st = v[:S_SIZE].copy()
+    row = np.zeros(8, np.int64)
+    crab = np.zeros((4, complete + 1), np.int64)
+    clen = np.zeros(4, np.int64)
+    roofm = np.zeros(4, np.int64)
+    bonus = np.zeros(8, np.int64)
+    deck = np.full((2, width), -1, np.int64)
+    dtop = np.zeros(2, np.int64)
+    j = S_SIZE
+    for i in range(st[1]):
+        row[i] = v[j + i]
+    j += st[1]
+    for k in range(4):
+        m = v[j]
+        j += 1
+        clen[k] = m
+        for i in range(m):
+            crab[k, i] = v[j + i]
+        j += m
+    for k in range(4):
+        roofm[k] = v[j + k]
+    j += 4
+    for colour in range(2):
+        m = v[j]
+        j += 1
+        dtop[colour] = width - m  # top first, a short deck's cards at its end
+        for i in range(m):
+            deck[colour, width - m + i] = v[j + i]
+        j += m
+    for i in range(st[5]):
+        bonus[i] = v[j + i]
+    actions = np.empty(4 * cards.shape[0] + 1, np.int64)
+    dummy = np.empty(1, np.int64)
+    _solo_run(stream(seed), st, cards, size, roofs, nonstrict, complete, chain, on_setup, bot, deck, dtop, row,
+              crab, clen, roofm, bonus, steps, False, actions, dummy, dummy)
+    out = np.zeros(12, np.int64)
+    out[0] = 1 if st[0] == S_OVER else 0
+    out[1] = st[S_NA]
+    out[2] = st[S_PLUS]
+    out[3] = st[S_MINUS]
+    for k in range(4):
+        for i in range(clen[k]):
+            out[4 + 2 * k] += size[crab[k, i]]
+        out[5 + 2 * k] = clen[k]
+    if not trace:
+        return out, actions[:0]
+    return out, actions[:st[S_NA]].copy()
+
+
 #: The rollout policies the lane plays (``cardwidgets.bots.ismcts``'s ``rollout=``).
 POLICIES = ("random", "greedy")
 
@@ -1731,16 +1830,6 @@ def rollout_trace(world: Any, policy: str, steps: int | None, round0: int | None
     :class:`~cardwidgets.core.Recorded` takes them, from the world's next decision on)."""
     reward, actions, chance = _ROLLOUTS[world.mode](world, policy, steps, round0, seed, True)
     return reward, actions, chance
-
-
-def _decisions(stream: np.ndarray) -> list[Any]:
-    """A chance stream (shuffles only) as ``Recorded`` decisions."""
-    s = stream.tolist()
-    out, k = [], 0
-    while k < len(s):
-        out.append(s[k + 1:k + 1 + s[k]])
-        k += 1 + s[k]
-    return out
 
 
 def _std_vector(world: Any) -> list[int]:
@@ -1796,7 +1885,7 @@ def _std_roll(world: Any, policy: str, steps: int | None, round0: int | None, se
         reward = _soft_shares(totals, 4.0 + 6.0 * (t.rounds - (int(out[1]) + 1)))
     if not trace:
         return reward, [], []
-    return reward, [DECODE[c] for c in acts.tolist()], _decisions(chance)
+    return reward, [DECODE[c] for c in acts.tolist()], decisions(chance.tolist())
 
 
 def _duo_vector(world: Any) -> list[int]:
@@ -1842,4 +1931,52 @@ def _duo_roll(world: Any, policy: str, steps: int | None, round0: int | None, se
     return reward, [DECODE[c] for c in acts.tolist()], []
 
 
-_ROLLOUTS = {ref.STANDARD: _std_roll, ref.DUO: _duo_roll}
+_PHASES = {"setup": S_SETUP, "setup_color": S_COLOUR, "turn": S_TURN, "refill": S_REFILL, "bonus": S_BONUS,
+           "finished": S_OVER}
+
+
+def _solo_vector(world: Any) -> list[int]:
+    """The flat vector ``_solo_rollout`` unpacks (its layout, in order)."""
+    size = world._cfg.size
+    row = world._row
+    bonus = world._bonus
+    sc = world._setup_color
+    v = [_PHASES[world._phase], len(row), 1 if world._setup else 0, -1 if sc is None else sc,
+         1 if world._bonus_used else 0, len(bonus), sum([size[c] for c in world._score]),
+         sum([size[c] for c in world._penalty]), 0, 0]
+    v += row
+    for stack in world._crabs:
+        v.append(len(stack))
+        v += stack
+    v += world._roofmode
+    for d in world._decks:
+        v.append(len(d))
+        v += d[::-1]  # top first: the engine pops its top card from the end
+    v += bonus
+    return v
+
+
+def _solo_roll(world: Any, policy: str, steps: int | None, round0: int | None, seed: int,
+               trace: bool) -> tuple[list[float], list[str], list[Any]]:
+    if world.is_terminal:
+        return [solo_reward(world.outcome().scores[0])], [], []
+    t = _tables_of(world)
+    limit = -1 if steps is None else steps
+    if round0 is not None:  # solo has no rounds: play_out stops before the first action
+        limit = 0
+    out, acts = _solo_rollout(np.array(_solo_vector(world), np.int64), seed, t.cv, t.cards, t.size, t.roof,
+                              2 if policy == "random" else BOTS[policy], limit, trace)
+    o = out.tolist()
+    score = o[2] - o[3]
+    if o[0]:
+        reward = [solo_reward(score)]
+    else:  # ismcts._yadokarick_estimate: the score and part of what is on the crabs
+        need = t.cfg.complete
+        partial = sum(o[4 + 2 * k] * o[5 + 2 * k] / need for k in range(4))
+        reward = [solo_reward(score + SOLO_PARTIAL * partial)]
+    if not trace:
+        return reward, [], []
+    return reward, [DECODE_SOLO[c] for c in acts.tolist()], []
+
+
+_ROLLOUTS = {ref.STANDARD: _std_roll, ref.DUO: _duo_roll, ref.SOLO: _solo_roll}
