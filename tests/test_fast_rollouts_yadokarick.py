@@ -152,3 +152,42 @@ def test_solo_rollouts_replay_exactly(kernel, options, policy):
         for steps in (10, None, rng.randrange(1, 30)):
             total += check_rollout(kernel, world, policy, steps, None, rng.getrandbits(63), label)
     assert total > 0
+
+
+def test_a_finished_game_rolls_out_to_its_own_reward(kernel):
+    for mode, players in (("standard", 3), ("duo", 2), ("solo", 1)):
+        st = ref.new_game(players=players, mode=mode, seed=4)
+        rng = random.Random(4)
+        while not st.is_terminal:
+            legal = st.legal_actions()
+            st.apply_unchecked(legal[rng.randrange(len(legal))])
+        assert check_rollout(kernel, st, "random", None, None, 1) == 0
+
+
+@pytest.mark.parametrize("mode, players, options", [
+    ("standard", 3, {"rounds": 1}), ("duo", 2, {}), ("solo", 1, {"solo_removed": list(range(1, 26))}),
+])
+def test_the_search_rolls_out_in_the_lane(kernel, mode, players, options):
+    """ISMCTSBot(engine="fast") plays whole games of every mode with the lane's rollouts, legal moves only."""
+    from cardwidgets.bots import ISMCTSBot, ask
+
+    st = ref.new_game(players=players, mode=mode, seed=2, **options)
+    bot = ISMCTSBot(iterations=40, seed=5, engine="fast")
+    searched = 0
+    while not st.is_terminal:
+        st.apply(ask(bot, st))
+        if bot.last is not None and bot.last.iterations:
+            assert bot.last.engine == "fast"
+            searched += 1
+    assert searched > 0
+
+
+def test_a_choose_world_falls_back(kernel):
+    from cardwidgets.bots import ISMCTSBot, ask
+
+    st = ref.new_game(players=4, seed=1, placement_order="choose")
+    bot = ISMCTSBot(iterations=20, seed=1, engine="auto")
+    ask(bot, st)
+    assert bot.last.engine == "python"
+    with pytest.raises(ValueError, match="placement_order"):
+        ask(ISMCTSBot(iterations=20, seed=1, engine="fast"), st)
