@@ -191,3 +191,11 @@ def test_a_choose_world_falls_back(kernel):
     assert bot.last.engine == "python"
     with pytest.raises(ValueError, match="placement_order"):
         ask(ISMCTSBot(iterations=20, seed=1, engine="fast"), st)
+
+
+def test_a_mutant_solo_policy_is_caught(kernel, pytestconfig):
+    """Rollouts that give up and decline as often as they place are legal at every step: the comparison of
+    mean rewards with Python's play_out catches them."""
+    bad = mutant(kernel, "if nu == 0:", "if nu >= 0:", pytestconfig.cache.mkdir("fast-mutants"))
+    world = worlds("solo", 1, {}, 1, 11, at=5)[0]
+    assert rollout_means_agree(bad, world, "random", 10, None, 600) != []
