@@ -53,6 +53,9 @@ STANDARD = [
          "reset_marker_each_round": False, "size_track": (9, 13), "marker_start": 12, "house_limit": 4}),
     (4, {"size_table": {1: 4, 36: 1, "P20": 3}, "roof_numbers": [5, 15], "collapsed_visibility": "count_only",
          "rounds": 2}),
+    # captors arrange their cards: worlds in the arrange phase, rollouts that arrange
+    (4, {"placement_order": "choose"}),
+    (3, {"placement_order": "choose", "roof_numbers": [5, 15, 25], "house_limit": 4}),
 ]
 
 
@@ -77,8 +80,7 @@ def test_standard_rollouts_replay_exactly(kernel, players, options, policy):
 
 
 def test_rollout_problem(kernel):
-    st = ref.new_game(players=4, seed=1, placement_order="choose")
-    assert "placement_order" in kernel.rollout_problem(st, "random")
+    assert kernel.rollout_problem(ref.new_game(players=4, seed=1, placement_order="choose"), "greedy") is None
     assert "rollout='ismcts'" in kernel.rollout_problem(ref.new_game(players=4, seed=1), "ismcts")
 
 
@@ -165,7 +167,9 @@ def test_a_finished_game_rolls_out_to_its_own_reward(kernel):
 
 
 @pytest.mark.parametrize("mode, players, options", [
-    ("standard", 3, {"rounds": 1}), ("duo", 2, {}), ("solo", 1, {"solo_removed": list(range(1, 26))}),
+    ("standard", 3, {"rounds": 1, "placement_order": "choose"}),
+    ("duo", 2, {}),
+    ("solo", 1, {"solo_removed": list(range(1, 26))}),
 ])
 def test_the_search_rolls_out_in_the_lane(kernel, mode, players, options):
     """ISMCTSBot(engine="fast") plays whole games of every mode with the lane's rollouts, legal moves only."""
@@ -182,15 +186,19 @@ def test_the_search_rolls_out_in_the_lane(kernel, mode, players, options):
     assert searched > 0
 
 
-def test_a_choose_world_falls_back(kernel):
-    from cardwidgets.bots import ISMCTSBot, ask
-
-    st = ref.new_game(players=4, seed=1, placement_order="choose")
-    bot = ISMCTSBot(iterations=20, seed=1, engine="auto")
-    ask(bot, st)
-    assert bot.last.engine == "python"
-    with pytest.raises(ValueError, match="placement_order"):
-        ask(ISMCTSBot(iterations=20, seed=1, engine="fast"), st)
+def test_arrange_worlds_roll_out(kernel):
+    """Worlds where a captor is to arrange (placement_order="choose") roll out exactly, arrangements and all."""
+    arranged = 0
+    for world in worlds("standard", 3, {"placement_order": "choose"}, 200, 3):
+        if world.phase != "arrange":
+            continue
+        for policy in ("random", "greedy"):
+            reward, actions, _ = kernel.rollout_trace(world, policy, None, world._round, 1)
+            assert actions[0].startswith("arrange")
+            check_rollout(kernel, world, policy, None, world._round, 1)
+            check_rollout(kernel, world, policy, 1, None, 2)
+        arranged += 1
+    assert arranged >= 5
 
 
 def test_a_mutant_solo_policy_is_caught(kernel, pytestconfig):

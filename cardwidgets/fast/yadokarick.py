@@ -1,9 +1,9 @@
 """Yadokarick in the fast lane: the rules of ``cardwidgets.games.yadokarick`` as numba kernels.
 
-Covered: the standard mode (3 to 7 players) with the standard and advanced card sets
-and every option but ``placement_order="choose"`` (its captors order their captured
-cards, which the lane does not play); the duo mode (2 players and the NPC) and the solo
-mode, each with every option. Bots: ``random`` and ``greedy`` (also named
+Covered: the standard mode (3 to 7 players) with the standard and advanced card sets,
+the duo mode (2 players and the NPC) and the solo mode, each with every option (with
+``placement_order="choose"`` a captor of several cards orders them: an arrangement's code
+is ``ARR0`` plus its cards in base 73, renumbered per batch after ``len(DECODE)``). Bots: ``random`` and ``greedy`` (also named
 ``solo_greedy``): the heuristics of :class:`cardwidgets.bots.yadokarick.YadokarickGreedyBot`,
 that is the same Monte Carlo look at the trick and the same values with ties broken
 uniformly at random, and in solo the hint (:func:`cardwidgets.games.yadokarick.hint_from_view`),
@@ -23,6 +23,7 @@ and the solo decks as the world dealt them) into the same game loops (``_std_run
 
 from __future__ import annotations
 
+import math
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -298,17 +299,77 @@ def _std_greedy_play(rng, me, n, hand, hcnt, trick, npos, cards, loc, size, roof
 # --------------------------------------------------------------------------- standard: a game from a position
 # The scalars of a standard position (``P``, int64): the round (from 0), the dealer, the marker, the trick (1-10),
 # its leader, the phase (0 play, 1 marker), the cards in the trick, the movers and the next of them, how many
-# really moved, whether the game is over, the actions, legal entries and chance entries written so far, and
-# whether a round is to be dealt before the next action.
+# really moved, whether the game is over, the actions, legal entries and chance entries written so far,
+# whether a round is to be dealt before the next action, the captures to arrange and the next of them (phase 2,
+# ``placement_order="choose"``: ``pend[q]`` = captor, number of cards, the cards in play order).
 P_RND, P_DEALER, P_MARKER, P_TRICK, P_LEADER, P_PHASE, P_NPOS, P_NM, P_KM, P_NMOVED, P_OVER, P_NA, P_NL, P_NC, \
-    P_DEAL = range(15)
-P_SIZE = 15
+    P_DEAL, P_NPEND, P_KP = range(17)
+P_SIZE = 17
+#: An arrangement's action code: ARR0 + the sum of (card + 1) * 73 ** i over its cards, bottom first (int64).
+ARR0 = 75
+
+
+@njit(cache=True)
+def _place_as(who, order, k, house, hlen, coll, roofed, size, roof, limit, loc):
+    """Y8.3: place captured cards in the order the captor chose (``placement_order="choose"``), then as
+    ``_build``: collapse past the limit, a roof card roofs the house."""
+    j = hlen[who]
+    has_roof = False
+    for i in range(k):
+        house[who, j] = order[i]
+        loc[order[i]] = HOUSE
+        j += 1
+        if roof[order[i]]:
+            has_roof = True
+    over = j - limit
+    if over > 0:
+        for i in range(over):
+            coll[who] += size[house[who, i]]
+            loc[house[who, i]] = COLLAPSED + who
+        for i in range(over, j):
+            house[who, i - over] = house[who, i]
+        j -= over
+    hlen[who] = j
+    if has_roof:
+        roofed[who] = 1
+
+
+@njit(cache=True)
+def _nth_order(pend, q, r, out):
+    """``out[:k]`` := the ``r``-th order of capture ``q``'s cards in ``itertools.permutations`` order."""
+    k = pend[q, 1]
+    avail = np.empty(k, np.int64)
+    for i in range(k):
+        avail[i] = pend[q, 2 + i]
+    left = k
+    f = 1
+    for i in range(2, k):
+        f *= i
+    for i in range(k):
+        idx = r // f
+        r = r % f
+        out[i] = avail[idx]
+        for j in range(idx, left - 1):
+            avail[j] = avail[j + 1]
+        left -= 1
+        if left > 1:
+            f //= left
+
+
+@njit(cache=True)
+def _order_code(order, k):
+    code = np.int64(0)
+    mult = np.int64(1)
+    for i in range(k):
+        code += (order[i] + 1) * mult
+        mult *= 73
+    return ARR0 + code
 
 
 @njit(cache=True)
 def _std_run(rng, P, n, cards, size, roof, rounds, rotate, reset, mstart, lo, hi, capture_all, limit,
-             last_entitled, coll_public, bots, hand, hcnt, house, hlen, coll, roofed, totals, loc, trick, movers,
-             moved, steps, stop_round, record, chance, actions, legal_buf, legal_cnt):
+             last_entitled, coll_public, choose, bots, hand, hcnt, house, hlen, coll, roofed, totals, loc, trick,
+             movers, moved, pend, steps, stop_round, record, chance, actions, legal_buf, legal_cnt):
     """Play a standard game on from the position in the arrays (``P`` and the zones) until it is over, or
     ``steps`` actions were played (``steps >= 0``), or (``stop_round``) a new round was dealt; the position
     is left in the arrays. A game from its deal is the position "round 0 to be dealt"."""
@@ -336,6 +397,10 @@ def _std_run(rng, P, n, cards, size, roof, rounds, rotate, reset, mstart, lo, hi
     nc = P[P_NC]
     deal = P[P_DEAL]
     over = P[P_OVER]
+    npend = P[P_NPEND]
+    kp = P[P_KP]
+    order = np.empty(8, np.int64)
+    full_order = np.empty(8, np.int64)
     done = 0
     stop = False
     while not over and not stop:
@@ -407,6 +472,8 @@ def _std_run(rng, P, n, cards, size, roof, rounds, rotate, reset, mstart, lo, hi
                 if stop:
                     break
                 # Y5 / Y6: the movers and the captures
+                npend = 0
+                kp = 0
                 low = 999
                 for i in range(n):
                     if trick[i] >> 1 < low:
@@ -433,6 +500,13 @@ def _std_run(rng, P, n, cards, size, roof, rounds, rotate, reset, mstart, lo, hi
                     if roofed[who]:
                         for j in range(ng):
                             loc[got[j]] = DISCARD
+                    elif choose and ng > 1:  # Y8.3: the captor arranges them
+                        pend[0, 0] = who
+                        pend[0, 1] = ng
+                        for j in range(ng):
+                            pend[0, 2 + j] = got[j]
+                            loc[got[j]] = HOUSE
+                        npend = 1
                     else:
                         _build(who, got, ng, house, hlen, coll, roofed, size, roof, limit, True, loc)
                 else:
@@ -471,15 +545,63 @@ def _std_run(rng, P, n, cards, size, roof, rounds, rotate, reset, mstart, lo, hi
                         if roofed[who]:  # Y8.6: a roofed house takes nothing, its captures are discarded
                             for j in range(ng):
                                 loc[got[j]] = DISCARD
+                        elif choose and ng > 1:  # Y8.3: the captor arranges them
+                            pend[npend, 0] = who
+                            pend[npend, 1] = ng
+                            for j in range(ng):
+                                pend[npend, 2 + j] = got[j]
+                                loc[got[j]] = HOUSE
+                            npend += 1
                         else:
                             _build(who, got, ng, house, hlen, coll, roofed, size, roof, limit, True, loc)
                 for i in range(n):
                     if loc[trick[i]] == TRICK:
                         loc[trick[i]] = DISCARD
                 npos = 0
-                phase = 1
+                phase = 2 if npend else 1
                 km = 0
                 nmoved = 0
+            if phase == 2:
+                # Y8.3: each captor of more than one card chooses their order, bottom to top
+                for q in range(kp, npend):
+                    if steps >= 0 and done >= steps:
+                        kp = q
+                        stop = True
+                        break
+                    who = pend[q, 0]
+                    k = pend[q, 1]
+                    nperm = 1
+                    for i in range(2, k + 1):
+                        nperm *= i
+                    if bots[who] == 0:
+                        _nth_order(pend, q, _below(rng, nperm), order)
+                    else:
+                        # bots.yadokarick._arrange: small sizes at the bottom, roofs on top (a stable sort)
+                        for i in range(k):
+                            order[i] = pend[q, 2 + i]
+                        for i in range(1, k):
+                            c = order[i]
+                            j = i
+                            while j > 0 and (roof[order[j - 1]] > roof[c] or (roof[order[j - 1]] == roof[c]
+                                                                               and size[order[j - 1]] > size[c])):
+                                order[j] = order[j - 1]
+                                j -= 1
+                            order[j] = c
+                    if record:
+                        for r in range(nperm):
+                            _nth_order(pend, q, r, full_order)
+                            legal_buf[nl + r] = _order_code(full_order, k)
+                        legal_cnt[na] = nperm
+                        nl += nperm
+                    actions[na] = _order_code(order, k)
+                    na += 1
+                    done += 1
+                    _place_as(who, order, k, house, hlen, coll, roofed, size, roof, limit, loc)
+                if stop:
+                    break
+                phase = 1
+                npend = 0
+                kp = 0
             # Y7: the movers, in play order
             for k in range(km, nm):
                 if steps >= 0 and done >= steps:
@@ -568,11 +690,14 @@ def _std_run(rng, P, n, cards, size, roof, rounds, rotate, reset, mstart, lo, hi
     P[P_NL] = nl
     P[P_NC] = nc
     P[P_DEAL] = deal
+    P[P_NPEND] = npend
+    P[P_KP] = kp
 
 
 @njit(cache=True)
 def _std_game(seed, n, cards, size, roof, rounds, dealer, rotate, reset, mstart, lo, hi, capture_all, limit,
-              last_entitled, coll_public, bots, record, chance, actions, legal_buf, legal_cnt, scores, starter):
+              last_entitled, coll_public, choose, bots, record, chance, actions, legal_buf, legal_cnt, scores,
+              starter):
     rng = stream(seed)
     P = np.zeros(P_SIZE, np.int64)
     P[P_DEALER] = dealer
@@ -581,10 +706,10 @@ def _std_game(seed, n, cards, size, roof, rounds, dealer, rotate, reset, mstart,
     totals = np.zeros(n, np.int64)
     starter[0] = (dealer + 1) % n
     _std_run(rng, P, n, cards, size, roof, rounds, rotate, reset, mstart, lo, hi, capture_all, limit,
-             last_entitled, coll_public, bots, np.zeros((n, 10), np.int64), np.zeros(n, np.int64),
+             last_entitled, coll_public, choose, bots, np.zeros((n, 10), np.int64), np.zeros(n, np.int64),
              np.zeros((n, HOUSE_CAP), np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
              totals, np.full(72, OUT, np.int64), np.empty(n, np.int64), np.empty(2, np.int64), np.empty(2, np.int64),
-             -1, False, record, chance, actions, legal_buf, legal_cnt)
+             np.empty((2, 9), np.int64), -1, False, record, chance, actions, legal_buf, legal_cnt)
     for s in range(n):
         scores[s] = totals[s]
     return P[P_NA], P[P_NL]
@@ -1342,11 +1467,11 @@ def _solo_game(seed, cards, size, roofs, one_color, nonstrict, complete, chain, 
 # --------------------------------------------------------------------------- batches
 @njit(cache=True)
 def _std_batch(seeds, n, cards, size, roof, rounds, dealer, rotate, reset, mstart, lo, hi, capture_all, limit,
-               last_entitled, coll_public, bots, record, chance, actions, lengths, legal_buf, legal_cnt,
+               last_entitled, coll_public, choose, bots, record, chance, actions, lengths, legal_buf, legal_cnt,
                legal_len, scores, starter):
     for g in range(seeds.shape[0]):
         na, nl = _std_game(seeds[g], n, cards, size, roof, rounds, dealer, rotate, reset, mstart, lo, hi,
-                           capture_all, limit, last_entitled, coll_public, bots, record, chance[g],
+                           capture_all, limit, last_entitled, coll_public, choose, bots, record, chance[g],
                            actions[g], legal_buf[g], legal_cnt[g], scores[g], starter[g:g + 1])
         lengths[g] = na
         legal_len[g] = nl
@@ -1383,7 +1508,7 @@ COVERAGE = Coverage(
             "rounds", "card_set", "collapsed_visibility", "duo_color", "npc_seat", "duo_first_leader", "duo_roofs",
             "solo_removed", "solo_initial_row", "solo_roof_insert_nonstrict", "solo_house_complete",
             "solo_bonus_chain", "solo_bonus_on_setup")},
-        "placement_order": ("auto",),
+        "placement_order": None,
     },
     # solo_greedy plays the same heuristics as greedy in every mode
     bots={"random": "random", "greedy": "greedy", "solo_greedy": "greedy"},
@@ -1409,12 +1534,14 @@ class Tables:
         self.decode = DECODE_SOLO if mode == ref.SOLO else DECODE
         self.cfg = cfg
         self.order = np.array(cfg.order if mode == ref.DUO else (0, 0, 0), dtype=np.int64)
+        self.choose = mode == ref.STANDARD and cfg.choose
         #: rollout policy -> the kernel's bot kind of each seat
         self.kinds: dict[str, np.ndarray] = {}
         if mode == ref.STANDARD:  # the settings _std_rollout takes, in its order
             lo, hi = cfg.track
             self.cv = np.array([players, self.rounds, cfg.rotate, cfg.reset_marker, cfg.marker_start, lo, hi,
-                                cfg.capture_all, cfg.house_limit, cfg.last_entitled, cfg.collapsed_public], np.int64)
+                                cfg.capture_all, cfg.house_limit, cfg.last_entitled, cfg.collapsed_public,
+                                cfg.choose], np.int64)
         elif mode == ref.DUO:  # the settings _duo_rollout takes
             self.cv = np.array([cfg.house_limit, cfg.roofs_apply, cfg.collapsed_public], np.int64)
         else:  # the settings _solo_rollout takes; its decks' width (the larger colour)
@@ -1427,13 +1554,18 @@ class Tables:
             return 20
         if self.mode == ref.SOLO:
             return 4 * len(self.cards) + 1  # spec._max_actions
-        return self.rounds * 10 * (self.players + 2)  # plays and at most 2 marker moves a trick
+        # plays, at most 2 marker moves and (placement_order="choose") 2 arrangements a trick
+        return self.rounds * 10 * (self.players + (4 if self.choose else 2))
 
     def chance_width(self) -> int:
         return (2 if self.mode == ref.SOLO else self.rounds) + self.rounds * len(self.cards)
 
-    def max_legal(self) -> int:
-        return 32 if self.mode == ref.SOLO else 10
+    def legal_width(self) -> int:
+        """Legal entries a game records at most: an arrangement lists every order of up to a card per player."""
+        if self.mode == ref.SOLO:
+            return 32 * self.max_actions()
+        arrange = self.rounds * 10 * 2 * math.factorial(self.players) if self.choose else 0
+        return 10 * self.max_actions() + arrange
 
 
 def decode_table() -> tuple[str, ...]:
@@ -1443,6 +1575,16 @@ def decode_table() -> tuple[str, ...]:
 
 
 DECODE = decode_table()
+
+
+def _arrange_text(code: int) -> str:
+    """The notation of an arrangement's code (``ARR0``)."""
+    code -= ARR0
+    cids = []
+    while code:
+        code, d = divmod(code, 73)
+        cids.append(d - 1)
+    return str(refcards.arrange(tuple(cids)))
 
 
 def decode_solo() -> tuple[str, ...]:
@@ -1469,14 +1611,15 @@ def run(tables: Tables, seeds: Sequence[int] | np.ndarray, bots: Sequence[str], 
     g = len(seeds)
     top = tables.max_actions()
     cfg = tables.cfg
+    codes = np.int64 if tables.choose else np.int16  # an arrangement's code is large (ARR0)
     out = {
         # every entry of a game's chance stream is written; of its actions, the first ``lengths``
         "chance": np.empty((g, tables.chance_width()), np.int16),
-        "actions": np.empty((g, top), np.int16),
+        "actions": np.empty((g, top), codes),
         "lengths": np.zeros(g, np.int64),
         "scores": np.zeros((g, n), np.int64),
         "starter": np.zeros(g, np.int64),
-        "legal_buf": np.zeros((g, top * tables.max_legal() if record else 1), np.int16),
+        "legal_buf": np.zeros((g, tables.legal_width() if record else 1), codes),
         "legal_cnt": np.zeros((g, top if record else 1), np.int64),
         "legal_len": np.zeros(g, np.int64),
         "house_sizes": np.zeros((g, 3), np.int64),
@@ -1496,7 +1639,7 @@ def run(tables: Tables, seeds: Sequence[int] | np.ndarray, bots: Sequence[str], 
         lo, hi = cfg.track
         _std_batch(seeds, n, tables.cards, tables.size, tables.roof, tables.rounds, cfg.dealer, cfg.rotate,
                    cfg.reset_marker, cfg.marker_start, lo, hi, cfg.capture_all, cfg.house_limit, cfg.last_entitled,
-                   cfg.collapsed_public, kb, record, out["chance"], out["actions"], out["lengths"],
+                   cfg.collapsed_public, cfg.choose, kb, record, out["chance"], out["actions"], out["lengths"],
                    out["legal_buf"], out["legal_cnt"], out["legal_len"], out["scores"], out["starter"])
     return out
 
@@ -1565,17 +1708,30 @@ def play(seeds: np.ndarray, players: int, mode: str, options: Mapping[str, Any],
         winners = np.stack([w0, w1], axis=1)
     else:
         winners = scores == scores.max(axis=1, keepdims=True)
+    acts = flat(out["actions"], lengths)
+    decode = tables.decode
+    legal_flat = flat(out["legal_buf"], out["legal_len"]) if legal else None
+    if tables.choose:
+        # arrangements: this batch's codes ARR0 + i, their notation appended to the decode table
+        big = acts[acts >= ARR0]
+        if legal:
+            big = np.concatenate([big, legal_flat[legal_flat >= ARR0]])
+        big = np.unique(big)
+        decode = decode + tuple(_arrange_text(c) for c in big.tolist())
+        acts = np.where(acts >= ARR0, ARR0 + np.searchsorted(big, acts), acts)
+        if legal:
+            legal_flat = np.where(legal_flat >= ARR0, ARR0 + np.searchsorted(big, legal_flat), legal_flat)
     width = out["chance"].shape[1]
     batch = Batch(
         game=GAME, players=players, mode=mode, options=dict(options), bots=tuple(bots),
         seeds=np.asarray(seeds, dtype=np.int64), starter=out["starter"], winners=winners, scores=scores,
         length=lengths, aborted=np.zeros(g, bool), reasons=_reasons(tables, out, winners),
-        actions=flat(out["actions"], lengths).astype(np.int32), action_start=starts(lengths),
+        actions=acts.astype(np.int32), action_start=starts(lengths),
         chance=out["chance"].reshape(-1), chance_start=np.arange(g + 1, dtype=np.int64) * width,
-        decode=tables.decode,
+        decode=decode,
     )
     if legal:
-        batch.legal = flat(out["legal_buf"], out["legal_len"]).astype(np.int32)
+        batch.legal = legal_flat.astype(np.int32)
         batch.legal_start = starts(flat(out["legal_cnt"], lengths))
     return batch
 
@@ -1587,8 +1743,8 @@ def play(seeds: np.ndarray, players: int, mode: str, options: Mapping[str, Any],
 def _std_rollout(v, seed, cv, cards, size, roof, bots, steps, stop_round, trace):
     """Unpack a standard position (``_std_vector``) and play it on (``_std_run``). Returns ``(out, actions,
     chance)``: out = over, round (from 0), actions, chance entries, then the totals."""
-    n, rounds, rotate, reset, mstart, lo, hi, capture_all, limit, last_entitled, coll_public = \
-        cv[0], cv[1], cv[2], cv[3], cv[4], cv[5], cv[6], cv[7], cv[8], cv[9], cv[10]
+    n, rounds, rotate, reset, mstart, lo, hi, capture_all, limit, last_entitled, coll_public, choose = \
+        cv[0], cv[1], cv[2], cv[3], cv[4], cv[5], cv[6], cv[7], cv[8], cv[9], cv[10], cv[11]
     P = v[:P_SIZE].copy()
     hand = np.zeros((n, 10), np.int64)
     hcnt = np.zeros(n, np.int64)
@@ -1643,13 +1799,22 @@ def _std_rollout(v, seed, cv, cards, size, roof, bots, steps, stop_round, trace)
     j += 1
     for i in range(m):
         loc[v[j + i]] = ASIDE
+    j += m
+    pend = np.empty((2, 9), np.int64)
+    for q in range(P[P_NPEND]):
+        pend[q, 0] = v[j]
+        pend[q, 1] = v[j + 1]
+        for i in range(v[j + 1]):
+            pend[q, 2 + i] = v[j + 2 + i]
+            loc[v[j + 2 + i]] = HOUSE
+        j += 2 + v[j + 1]
     left = rounds - P[P_RND]
-    actions = np.empty(left * 10 * (n + 2), np.int64)
+    actions = np.empty(left * 10 * (n + 4), np.int64)  # plays, 2 arrangements and 2 marker moves a trick
     chance = np.empty(left * (cards.shape[0] + 1), np.int64)
     dummy = np.empty(1, np.int64)
     _std_run(stream(seed), P, n, cards, size, roof, rounds, rotate, reset, mstart, lo, hi, capture_all, limit,
-             last_entitled, coll_public, bots, hand, hcnt, house, hlen, coll, roofed, totals, loc, trick, movers,
-             moved, steps, stop_round, False, chance, actions, dummy, dummy)
+             last_entitled, coll_public, choose, bots, hand, hcnt, house, hlen, coll, roofed, totals, loc, trick,
+             movers, moved, pend, steps, stop_round, False, chance, actions, dummy, dummy)
     out = np.empty(4 + n, np.int64)
     out[0] = P[P_OVER]
     out[1] = P[P_RND]
@@ -1810,8 +1975,6 @@ def rollout_problem(world: Any, policy: str) -> str | None:
         return f"rollout={policy!r} in {GAME}: the lane rolls out with {' or '.join(POLICIES)}"
     if getattr(world, "game", None) != GAME:
         return f"a {getattr(world, 'game', type(world).__name__)} world in the {GAME} kernel"
-    if world.mode == ref.STANDARD and world.options.get("placement_order") != "auto":
-        return f"option placement_order={world.options.get('placement_order')!r} of {GAME}"
     if world.mode not in _ROLLOUTS:
         return f"{GAME}'s mode {world.mode!r}"
     return None
@@ -1834,12 +1997,16 @@ def rollout_trace(world: Any, policy: str, steps: int | None, round0: int | None
 
 def _std_vector(world: Any) -> list[int]:
     """The flat vector ``_std_rollout`` unpacks (its layout, in order)."""
-    marker = world._phase == "marker"
-    ent = world._entitled if marker else ()
+    phase = world._phase
+    marker = phase == "marker"
+    judged = marker or phase == "arrange"
+    ent = world._entitled if judged else ()
     moved = world._moved if marker else ()
+    pending = world._pending if phase == "arrange" else ()
     trick = world._trick
-    v = [world._round - 1, world._dealer, world._marker, world._trick_no, world._leader, 1 if marker else 0,
-         len(trick), len(ent), len(ent) - len(world._movers) if marker else 0, len(moved), 0, 0, 0, 0, 0]
+    v = [world._round - 1, world._dealer, world._marker, world._trick_no, world._leader,
+         1 if marker else (2 if judged else 0), len(trick), len(ent), len(ent) - len(world._movers) if marker else 0,
+         len(moved), 0, 0, 0, 0, 0, len(pending), 0]
     for h in world._hands:
         v.append(len(h))
         v += [a.cid for a in h]
@@ -1856,6 +2023,9 @@ def _std_vector(world: Any) -> list[int]:
     v += moved
     v.append(len(world._aside))
     v += world._aside
+    for who, cards in pending:
+        v += (who, len(cards))
+        v += cards
     return v
 
 
@@ -1885,7 +2055,7 @@ def _std_roll(world: Any, policy: str, steps: int | None, round0: int | None, se
         reward = _soft_shares(totals, 4.0 + 6.0 * (t.rounds - (int(out[1]) + 1)))
     if not trace:
         return reward, [], []
-    return reward, [DECODE[c] for c in acts.tolist()], decisions(chance.tolist())
+    return reward, [DECODE[c] if c < ARR0 else _arrange_text(c) for c in acts.tolist()], decisions(chance.tolist())
 
 
 def _duo_vector(world: Any) -> list[int]:
