@@ -719,28 +719,33 @@ def rollout_problem(world: Any, policy: str) -> str | None:
 
 
 def _go(world: Any, policy: str, steps: int | None, round0: int | None, seed: int) -> tuple:
-    problem = rollout_problem(world, policy)
-    if problem is not None:
-        raise ValueError(f"the fast lane does not cover {problem}")
-    return _rollout(_cfg_of(world), _load(world), POLICIES[policy], -1 if steps is None else steps,
+    kind = POLICIES.get(policy)
+    if kind is None:  # (rollout_problem's check, inlined: this runs once per search iteration)
+        raise ValueError(f"the fast lane does not cover {rollout_problem(world, policy)}")
+    return _rollout(_cfg_of(world), _load(world), kind, -1 if steps is None else steps,
                     -1 if round0 is None else round0, seed)
+
+
+def _win_shares(world: Any) -> list[float]:
+    """``ismcts.win_shares`` of a finished match: the last player left, or a draw at the bound (G4)."""
+    n = world.players
+    winners = world.outcome().winners
+    return [1.0 if s in winners else 0.0 for s in range(n)] if winners else [1.0 / n] * n
 
 
 def rollout(world: Any, policy: str, steps: int | None, round0: int | None, seed: int) -> list[float]:
     """Play ``world`` on in the lane with ``policy`` and return the reward ``ismcts`` computes at
     the end (see :mod:`cardwidgets.fast`, "Rollouts"); ``world`` is left as it is."""
-    if world.is_terminal:
-        from ..bots.ismcts import win_shares
-
-        return win_shares(world)
+    if world._cp is None:
+        return _win_shares(world)
     return _go(world, policy, steps, round0, seed)[0].tolist()
 
 
 def rollout_trace(world: Any, policy: str, steps: int | None, round0: int | None,
                   seed: int) -> tuple[list[float], list[str], list[Any]]:
     """:func:`rollout` with its actions (reference notation) and chance decisions (``Recorded`` form)."""
-    if world.is_terminal:
-        return rollout(world, policy, steps, round0, seed), [], []
+    if world._cp is None:
+        return _win_shares(world), [], []
     from . import decisions
 
     reward, acts, length, ch, cu = _go(world, policy, steps, round0, seed)
