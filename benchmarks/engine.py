@@ -165,7 +165,7 @@ def interleaved(fast: Playouts, ref: Callable[[float], float] | None, seconds: f
 
 class LanePlayouts:
     """Random playouts of one configuration in the fast lane, resumable like :class:`Playouts`:
-    chunks of ``chunk`` games as ``simulate`` plays them (seeds, kernel, rows)."""
+    chunks of ``chunk`` games as ``simulate`` plays them (seeds, kernel, the arrays a worker sends)."""
 
     def __init__(self, game: str, cfg: dict, chunk: int = 2000) -> None:
         from cardwidgets import fast
@@ -183,10 +183,10 @@ class LanePlayouts:
         actions = games = 0
         start = clock()
         while clock() - start < budget:
-            rows = self.play(self.game, self.kwargs, self.specs, 1, range(self.next, self.next + self.chunk))
+            part = self.play(self.game, self.kwargs, self.specs, 1, range(self.next, self.next + self.chunk))
             self.next += self.chunk
-            actions += sum(r[5] for r in rows)
-            games += len(rows)
+            actions += int(part.length.sum())
+            games += len(part)
         return actions, games, clock() - start
 
 

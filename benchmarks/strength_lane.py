@@ -198,7 +198,9 @@ def summary(data: dict) -> str:
     game, kw = data["game"], data["options"]
     mode = kw.get("mode")
     policy = data["fast_settings"].get("rollout") or defaults_for(game, mode)["rollout"]
-    cells = [data["label"], str(kw["players"]), str(n), f"{policy} / {defaults_for(game, mode)['rollout']}"]
+    extra = ", ".join(f"{k}={v!r}" for k, v in kw.items() if k not in ("players", "mode"))
+    cells = [data["label"] + (f" ({extra})" if extra else ""), str(kw["players"]), str(n),
+             f"{policy} / {defaults_for(game, mode)['rollout']}"]
     if solo:
         means = {}
         for e in ENGINES:

@@ -85,6 +85,7 @@ def mid_game_worlds(game: str, configs: list[tuple[int, str | None, dict[str, An
 
     from cardwidgets.bots import ask
     from cardwidgets.bots.base import playing_bot
+    from cardwidgets.core.errors import SamplingLimitError
     from cardwidgets.games import game_module
 
     r = random.Random(seed)
@@ -100,7 +101,10 @@ def mid_game_worlds(game: str, configs: list[tuple[int, str | None, dict[str, An
                 st.apply(ask(bots[st.current_player], st))
             if st.is_terminal:
                 continue
-            world = st.sample_world(st.current_player, r)
+            try:
+                world = st.sample_world(st.current_player, r)
+            except SamplingLimitError:  # no world to deal from this position: another game
+                continue
             out.append((f"{game} players={players} mode={mode} {options} bot={bot} moves={st.move_count}", world))
             made += 1
     return out
@@ -148,12 +152,12 @@ def check_rollout(module: ModuleType, world: Any, policy: str, steps: int | None
     for i, text in enumerate(actions):
         assert not clone.is_terminal, f"{where}: the game is over before action {i} ({text!r})"
         assert steps is None or i < steps, f"{where}: more than {steps} actions"
-        assert round0 is None or getattr(clone, field) == round0, f"{where}: action {i} after the round changed"
+        assert round0 is None or getattr(clone, field, None) == round0, f"{where}: action {i} after the round changed"
         legal = [str(a) for a in clone.legal_actions()]
         assert text in legal, f"{where}: action {i} {text!r} is not legal; legal: {legal}\n{clone.to_position()}"
         clone.apply(text)
     ended = (clone.is_terminal or (steps is not None and len(actions) >= steps)
-             or (round0 is not None and getattr(clone, field) != round0))
+             or (round0 is not None and getattr(clone, field, None) != round0))
     assert ended, f"{where}: the rollout stopped after {len(actions)} actions with the game going on"
     assert clone._rng_count == count + len(chance), \
         f"{where}: the reference made {clone._rng_count - count} chance decisions, the lane {len(chance)}"
@@ -171,7 +175,11 @@ def rollout_means_agree(module: ModuleType, world: Any, policy: str, steps: int 
 
     lane = [module.rollout(world, policy, steps, round0, s) for s in range(n)]
     search = search_for(world, policy, steps, round0)
-    ref = [search.play_out(world.clone(), random.Random(s)) for s in range(n)]
+    ref = []
+    for s in range(n):
+        clone = world.clone()
+        clone.seed = s  # the chance after the world's position (deals, draws): a rollout's own, as in the lane
+        ref.append(search.play_out(clone, random.Random(s)))
     out = []
     for seat in range(len(lane[0])):
         a = [r[seat] for r in lane]

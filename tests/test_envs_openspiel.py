@@ -332,6 +332,35 @@ def test_an_int_parameter_past_32_bits_is_a_clear_error():
     assert g.new_initial_state().history() == []
 
 
+def test_every_32_bit_seed_repeats_its_own_games():
+    # OpenSpiel passes any 32-bit int; only -1 means fresh games (a negative seed was fresh games too,
+    # and -5 would have been 5's games: random.Random takes a seed's absolute value)
+    def first_games(seed: int) -> list[str]:
+        g = pyspiel.load_game("python_cardwidgets_depot", {"players": 3, "rng_seed": seed})
+        return [str(g.new_initial_state()) for _ in range(2)]
+
+    seeds = [-2 ** 31, -5, -2, 0, 5, 2 ** 31 - 1]
+    games = {seed: first_games(seed) for seed in seeds}
+    for seed in seeds:
+        assert first_games(seed) == games[seed], seed
+    assert len({tuple(v) for v in games.values()}) == len(seeds)
+    assert first_games(-1) != first_games(-1)
+
+
+def test_openspiels_own_game_and_state_serialization_needs_an_rng_hook():
+    # pyspiel 2.x writes [GameRNGState] for a SAMPLED_STOCHASTIC game and asks Game::GetRNGState /
+    # SetRNGState, which its Python-game trampoline does not forward: no Python game can give them
+    g = load("depot", players=3, rng_seed=1)
+    st = g.new_initial_state()
+    assert g.get_type().chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+    with pytest.raises(pyspiel.SpielError, match="GetRNGState unimplemented"):
+        pyspiel.serialize_game_and_state(g, st)
+    from cardwidgets.envs import serialize_game_and_state
+
+    with pytest.raises(pyspiel.SpielError, match="SetRNGState unimplemented"):
+        pyspiel.deserialize_game_and_state(serialize_game_and_state(g, st))
+
+
 def test_game_and_state_round_trip():
     from cardwidgets.envs import deserialize_game_and_state, serialize_game_and_state
 

@@ -3,7 +3,7 @@
 ``register()`` (``cardwidgets.envs.register_openspiel``) registers
 ``python_cardwidgets_<game>`` for each game. Parameters: ``players`` (0 = the mode's
 usual count where the game has several modes), ``mode``, ``rng_seed`` (-1: fresh
-games each run) and every option whose default is a plain bool, int or str; an option
+games each run; any other 32-bit int, negative ones too, makes the same games each run) and every option whose default is a plain bool, int or str; an option
 whose default is ``None`` and that takes ints is an int parameter with -1 for ``None``.
 
 Chance: the engines shuffle inside ``apply`` with their own seeded RNG, and a deck
@@ -62,6 +62,8 @@ NONE_INT = -1
 RANDOM_INT = -1
 #: OpenSpiel's int parameters are C++ ints: a larger Python int cannot even reach the game.
 INT_RANGE = (-2 ** 31, 2 ** 31 - 1)
+#: The ``rng_seed`` that makes fresh games each run (OpenSpiel's convention); every other one repeats them.
+FRESH_SEED = -1
 
 
 # --------------------------------------------------------------------------- parameters
@@ -75,7 +77,7 @@ def _int_ok(opt: Option, value: int) -> bool:
 
 def _params(spec: GameSpec, default_players: int) -> dict[str, Any]:
     """The parameter specification: name -> default (its type is the parameter's)."""
-    out: dict[str, Any] = {"players": default_players, "mode": spec.default_mode, "rng_seed": -1}
+    out: dict[str, Any] = {"players": default_players, "mode": spec.default_mode, "rng_seed": FRESH_SEED}
     for opt in spec.options:
         d = opt.default
         if isinstance(d, (bool, int, str)):
@@ -120,7 +122,8 @@ def check_params(game: str, params: dict[str, Any]) -> None:
     for name, value in params.items():
         if isinstance(spec.get(name), int) and not isinstance(spec.get(name), bool) \
                 and isinstance(value, int) and not isinstance(value, bool) and not low <= value <= high:
-            hint = (": give a seed from 0 to 2**31 - 1 (each game draws its own 63-bit seed from it)"
+            hint = (": give a seed in that range, -1 for fresh games each run (each game draws its own "
+                    "63-bit seed from it)"
                     if name == "rng_seed" else "")
             raise ValueError(f"{name}={show(value)}: OpenSpiel's int parameters are 32-bit, from {low} "
                              f"to {high}{hint}")
@@ -206,7 +209,8 @@ class CardGame(pyspiel.Game):
         )
         super().__init__(game_type, info, params or {})
         seed = full["rng_seed"]
-        self._seeds = random.Random(None if seed < 0 else seed)
+        # Modulo 2**32: random.Random(-5) is random.Random(5), and -5 must be a seed of its own.
+        self._seeds = random.Random(None if seed == FRESH_SEED else seed % 2 ** 32)
 
     def new_initial_state(self) -> "CardState":
         return CardState(self)

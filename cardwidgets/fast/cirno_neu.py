@@ -1,4 +1,5 @@
-"""cirno+neu in the fast lane: every option, 2–8 players, random and greedy bots.
+"""cirno+neu in the fast lane: every option, 2–8 players, random and greedy bots, and the
+search bot's rollouts from any position (:func:`rollout`: a reference state is loaded as arrays).
 
 The kernel follows the reference engine (``cardwidgets.games.cirno_neu``) step by step:
 hands sorted by card id, the draw pile with its top last, the main stack bottom first,
@@ -18,6 +19,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from ..core.outcome import Termination
 from ..games import cirno_neu as ref
 from . import Batch, Coverage
 from ._rng import below, permutation, reseed
@@ -727,10 +729,12 @@ def _go(world: Any, policy: str, steps: int | None, round0: int | None, seed: in
 
 
 def _win_shares(world: Any) -> list[float]:
-    """``ismcts.win_shares`` of a finished match: the last player left, or a draw at the bound (G4)."""
+    """``ismcts.win_shares`` of a finished match: the last player left, or a draw at the bound (G4).
+    Read from the fields: ``outcome()`` words its reason, which costs more than a rollout."""
     n = world.players
-    winners = world.outcome().winners
-    return [1.0 if s in winners else 0.0 for s in range(n)] if winners else [1.0 / n] * n
+    if world._termination is Termination.ABORTED:
+        return [1.0 / n] * n
+    return [1.0 if a else 0.0 for a in world._active]
 
 
 def rollout(world: Any, policy: str, steps: int | None, round0: int | None, seed: int) -> list[float]:

@@ -12,17 +12,23 @@ order. An action is ``kind * 64 + card``: :data:`REVEAL`, :data:`WANT`, :data:`P
 first player, if asked for, then one permutation of the deck per round, as
 :class:`cardwidgets.core.Recorded` takes them) and its actions, so the reference engine
 replays it exactly.
+
+The same rules play on from any position: :func:`rollout` loads a reference state (a
+world that ``sample_world`` dealt, mid-trick or not) into the kernel's arrays and rolls
+it out for the search bot ``ismcts``, with its reward (:func:`rollout_problem`,
+:func:`rollout_trace`; see :mod:`cardwidgets.fast`).
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any, Mapping, Sequence
 
 import numpy as np
 from numba import njit
 
 from ..games import crypto_trick as ref
-from . import Batch, Coverage
+from . import Batch, Coverage, decisions
 from ._arrays import flat, starts, worded
 from ._rng import below, permutation, stream
 
@@ -271,88 +277,131 @@ def _share(me_hand, table, ntable, indicator, offered, won_cnt, won_b, nblocks, 
     return ub / (unseen_cards if unseen_cards > 1 else 1)
 
 
-# --------------------------------------------------------------------------- one game
 @njit(cache=True)
-def _game(seed, n, D, col, num, block, rank, rounds, first_opt, flags, bots, record,
-          chance, actions, legal_buf, legal_cnt, scores, starter):
-    """Play one game; fill ``chance`` (the chance stream, see ``cardwidgets.fast``), ``actions``,
-    ``scores``, ``starter`` and, with ``record``, the legal lists (``legal_cnt[a]`` actions at
-    position ``a``, one after the other in ``legal_buf``). Returns the length and the legal
-    lists' total size."""
-    rng = stream(seed)
+def _g_offer(rng, cards, m, hand, b, bcols, table, indicator, won_cnt, won_b, nblocks, left, n, D, tcol, col, rank,
+             block, negative, k1, k2, idx, tmp, fbuf):
+    """CryptoGreedyBot._offer: the index in ``cards[:m]`` to reveal."""
+    share = _share(hand, table, 0, indicator, -1, won_cnt, won_b, nblocks, block, D, n)
+    going = _g_want(tmp, 0, n, -1, b, bcols, hand, left, n, share, tcol, col, rank, block, D, negative, fbuf) > 0
+    for j in range(m):
+        c = cards[j]
+        idx[j] = j
+        wc = _g_chance(c, tcol, col, rank)
+        if going:
+            k1[j] = wc
+            k2[j] = block[c]
+        else:
+            alone = 1
+            for i in range(D):
+                if i != c and hand >> i & 1 and col[i] == col[c]:
+                    alone = 0
+            # max of (alone, -chance, not block): as a min of the negated keys
+            k1[j] = -(alone * 10.0) + wc
+            k2[j] = block[c]
+    return _pick(rng, k1, k2, idx, m, True)
+
+
+@njit(cache=True)
+def _g_give(rng, cards, m, hand, b, bcols, offered, table, indicator, won_cnt, won_b, nblocks, left, n, D, tcol, col,
+            rank, block, negative, k1, k2, idx, tmp, fbuf):
+    """CryptoGreedyBot._give: the index in ``cards[:m]`` to give the first player."""
+    share = _share(hand, table, 0, indicator, offered, won_cnt, won_b, nblocks, block, D, n)
+    tmp[0] = offered
+    going = _g_want(tmp, 1, n - 1, -1, b, bcols, hand, left, n, share, tcol, col, rank, block, D, negative, fbuf) > 0
+    for j in range(m):
+        c = cards[j]
+        idx[j] = j
+        wc = _g_chance(c, tcol, col, rank)
+        if going:
+            short = 0
+            for i in range(D):
+                if hand >> i & 1 and col[i] == col[c]:
+                    short += 1
+            k1[j] = wc
+            k2[j] = short
+        else:
+            k1[j] = wc
+            k2[j] = 0.0
+    return _pick(rng, k1, k2, idx, m, going)
+
+
+# --------------------------------------------------------------------------- a position
+# A position in the kernel: the scalars in ``st`` (indexes below), the per-seat arrays
+# ``hands``, ``won_cnt`` (cards won this round), ``won_b`` (block cards won), ``won_bm``
+# (their colours, a bit mask), ``totals`` and the trick's ``table`` (play order, the lead
+# first). The phases are the engine's (OFFER ... FINISHED); a seat or card that is not
+# there is -1. ``S_NA``, ``S_NL`` and ``S_NC`` count the actions, legal-list entries and
+# chance entries written so far.
+S_PH, S_CUR, S_FIRST, S_LEADER, S_DEC, S_OFFERED, S_IND, S_TRICK, S_RND, S_NTABLE, S_NA, S_NL, S_NC = range(13)
+S_SIZE = 13
+P_OFFER, P_DECLARE, P_GIVE, P_FOLLOW, P_FINISHED = range(5)
+
+
+@njit(cache=True)
+def _deal(rng, first, n, D, hands, won_cnt, won_b, won_bm, perm, chance, nc):
+    """C4.1, C4.2: shuffle the sorted deck and deal 6 cards each from ``first`` clockwise;
+    the shuffle goes to the chance stream at ``nc``. Returns the indicator (C4.3)."""
+    permutation(rng, perm, D)
+    chance[nc] = D
+    for i in range(D):
+        chance[nc + 1 + i] = perm[i]
+    for s in range(n):
+        hands[s] = 0
+        won_cnt[s] = 0
+        won_b[s] = 0
+        won_bm[s] = 0
+    for j in range(6 * n):
+        hands[(first + j % n) % n] |= 1 << perm[j]
+    return perm[6 * n]
+
+
+@njit(cache=True)
+def _play(rng, n, D, col, num, block, rank, rounds, flags, bots, record, st, hands, won_cnt, won_b, won_bm,
+          totals, table, perm, chance, actions, legal_buf, legal_cnt, max_steps, round0):
+    """Play on from the position (``st`` and the seat arrays, updated in place) until the game
+    is over, or ``max_steps`` actions were made (if >= 0), or the round is no longer ``round0``
+    (if >= 0; checked before each action). Each action goes to ``actions``, each deal to
+    ``chance``; with ``record``, the legal lists too (``legal_cnt[a]`` entries at action ``a``,
+    one list after the other in ``legal_buf``)."""
     first_mode, unified, white_high, negative = flags[0], flags[1], flags[2], flags[3]
     nblocks = 0
     for i in range(D):
         nblocks += block[i]
-    hands = np.zeros(n, np.int64)
-    won_cnt = np.zeros(n, np.int64)
-    won_b = np.zeros(n, np.int64)
-    won_bm = np.zeros(n, np.int64)
-    totals = np.zeros(n, np.int64)
     legal = np.empty(MAX_LEGAL, np.int64)
     cards = np.empty(MAX_LEGAL, np.int64)
     k1 = np.empty(MAX_LEGAL, np.float64)
     k2 = np.empty(MAX_LEGAL, np.float64)
     idx = np.empty(2 * MAX_LEGAL, np.int64)
-    table = np.empty(n, np.int64)
     tmp = np.empty(n + 1, np.int64)
     fbuf = np.empty(8, np.float64)
-    na = 0
-    nl = 0
-    perm = np.empty(D, np.int64)
-    nc = 0
-    if first_opt < 0:  # C2.5: first_player='random' is the engine's first chance decision
-        first = _below(rng, n)
-        chance[0] = -1
-        chance[1] = first
-        nc = 2
-    else:
-        first = first_opt
-    starter[0] = first
-    for rnd in range(rounds):
-        permutation(rng, perm, D)  # C4.1: the shuffle of the sorted deck
-        chance[nc] = D
-        for i in range(D):
-            chance[nc + 1 + i] = perm[i]
-        nc += 1 + D
-        for s in range(n):
-            hands[s] = 0
-            won_cnt[s] = 0
-            won_b[s] = 0
-            won_bm[s] = 0
-        for j in range(6 * n):
-            hands[(first + j % n) % n] |= 1 << perm[j]
-        indicator = perm[6 * n]
-        tcol = col[indicator]
-        for trick in range(1, 7):
-            left = 6 - trick
+    ph, cur, first, leader, dec = st[S_PH], st[S_CUR], st[S_FIRST], st[S_LEADER], st[S_DEC]
+    offered, indicator, trick, rnd, ntable = st[S_OFFERED], st[S_IND], st[S_TRICK], st[S_RND], st[S_NTABLE]
+    na, nl, nc = st[S_NA], st[S_NL], st[S_NC]
+    tcol = col[indicator]
+    # The trick's strongest card so far and who played it (C7.2: a later equal card wins).
+    best = -1
+    win = -1
+    if ph == P_FOLLOW:
+        lead_col = col[table[0]]
+        for i in range(ntable):
+            key = _key(table[i], lead_col, tcol, col, num, white_high)
+            if key >= best:
+                best = key
+                win = (leader + i) % n
+    steps = 0
+    while ph != P_FINISHED and (max_steps < 0 or steps < max_steps) and (round0 < 0 or rnd == round0):
+        steps += 1
+        left = 6 - trick
+        if ph == P_OFFER:  # C5.1: the first player reveals a card and offers it
             f = first
-            # ---- offer (C5.1)
             m = _cards(hands[f], cards)
             for j in range(m):
                 legal[j] = REVEAL * 64 + cards[j]
             if bots[f] == 0 or m == 1:
                 ch = _below(rng, m) if m > 1 else 0
             else:
-                share = _share(hands[f], table, 0, indicator, -1, won_cnt, won_b, nblocks, block, D, n)
-                going = _g_want(tmp, 0, n, -1, won_b[f], won_bm[f], hands[f], left, n, share, tcol, col, rank,
-                                block, D, negative, fbuf) > 0
-                for j in range(m):
-                    c = cards[j]
-                    idx[j] = j
-                    wc = _g_chance(c, tcol, col, rank)
-                    if going:
-                        k1[j] = wc
-                        k2[j] = block[c]
-                    else:
-                        alone = 1
-                        for i in range(D):
-                            if i != c and hands[f] >> i & 1 and col[i] == col[c]:
-                                alone = 0
-                        # max of (alone, -chance, not block): as a min of the negated keys
-                        k1[j] = -(alone * 10.0) + wc
-                        k2[j] = block[c]
-                ch = _pick(rng, k1, k2, idx, m, True) if going else _pick(rng, k1, k2, idx, m, True)
+                ch = _g_offer(rng, cards, m, hands[f], won_b[f], won_bm[f], table, indicator, won_cnt, won_b, nblocks,
+                              left, n, D, tcol, col, rank, block, negative, k1, k2, idx, tmp, fbuf)
             if record:
                 for j in range(m):
                     legal_buf[nl + j] = legal[j]
@@ -362,59 +411,55 @@ def _game(seed, n, D, col, num, block, rank, rounds, first_opt, flags, bots, rec
             actions[na] = legal[ch]
             na += 1
             hands[f] &= ~(1 << offered)
-            # ---- declarations (C5.2, C5.4)
             dec = -1
-            for i in range(1, n):
-                s = (f + i) % n
-                legal[0] = WANT * 64
-                legal[1] = PASS * 64
-                if bots[s] == 0:
-                    ch = _below(rng, 2)
-                else:
-                    share = _share(hands[s], table, 0, indicator, offered, won_cnt, won_b, nblocks, block, D, n)
-                    tmp[0] = offered
-                    gain = _g_want(tmp, 1, n - 1, -1, won_b[s], won_bm[s], hands[s], left, n, share, tcol, col,
-                                   rank, block, D, negative, fbuf)
-                    chn = _g_chance(offered, tcol, col, rank)
-                    ch = 0 if ((gain > 0 and chn >= 0.5) or (gain < 0 and chn <= 0.15)) else 1
-                if record:
-                    legal_buf[nl] = legal[0]
-                    legal_buf[nl + 1] = legal[1]
-                    legal_cnt[na] = 2
-                    nl += 2
-                actions[na] = legal[ch]
-                na += 1
-                if ch == 0:
-                    dec = s
-                    if first_mode:
-                        break
-            # ---- the give (C5.5) and the lead (C5.3, C5.6)
+            ph = P_DECLARE
+            cur = (f + 1) % n
+            continue
+        if ph == P_DECLARE:  # C5.2, C5.4
+            s = cur
+            legal[0] = WANT * 64
+            legal[1] = PASS * 64
+            if bots[s] == 0:
+                ch = _below(rng, 2)
+            else:
+                share = _share(hands[s], table, 0, indicator, offered, won_cnt, won_b, nblocks, block, D, n)
+                tmp[0] = offered
+                gain = _g_want(tmp, 1, n - 1, -1, won_b[s], won_bm[s], hands[s], left, n, share, tcol, col,
+                               rank, block, D, negative, fbuf)
+                chn = _g_chance(offered, tcol, col, rank)
+                ch = 0 if ((gain > 0 and chn >= 0.5) or (gain < 0 and chn <= 0.15)) else 1
+            if record:
+                legal_buf[nl] = legal[0]
+                legal_buf[nl + 1] = legal[1]
+                legal_cnt[na] = 2
+                nl += 2
+            actions[na] = legal[ch]
+            na += 1
+            if ch == 0:
+                dec = s
+                if first_mode:  # C5.4: the first want takes it
+                    ph = P_GIVE
+                    cur = dec
+                    continue
+            s = (s + 1) % n
+            if s != first:
+                cur = s
+                continue
             if dec >= 0:
+                ph = P_GIVE
+                cur = dec
+                continue
+            leader = first  # C5.3: nobody wants it, the first player leads it
+        else:
+            if ph == P_GIVE:  # C5.5: the declarer gives the first player a card, then leads (C5.6)
                 m = _cards(hands[dec], cards)
                 for j in range(m):
                     legal[j] = GIVE * 64 + cards[j]
                 if bots[dec] == 0 or m == 1:
                     ch = _below(rng, m) if m > 1 else 0
                 else:
-                    share = _share(hands[dec], table, 0, indicator, offered, won_cnt, won_b, nblocks, block, D, n)
-                    tmp[0] = offered
-                    going = _g_want(tmp, 1, n - 1, -1, won_b[dec], won_bm[dec], hands[dec], left, n, share, tcol,
-                                    col, rank, block, D, negative, fbuf) > 0
-                    for j in range(m):
-                        c = cards[j]
-                        idx[j] = j
-                        wc = _g_chance(c, tcol, col, rank)
-                        if going:
-                            short = 0
-                            for i in range(D):
-                                if hands[dec] >> i & 1 and col[i] == col[c]:
-                                    short += 1
-                            k1[j] = wc
-                            k2[j] = short
-                        else:
-                            k1[j] = wc
-                            k2[j] = 0.0
-                    ch = _pick(rng, k1, k2, idx, m, going)
+                    ch = _g_give(rng, cards, m, hands[dec], won_b[dec], won_bm[dec], offered, table, indicator, won_cnt,
+                                 won_b, nblocks, left, n, D, tcol, col, rank, block, negative, k1, k2, idx, tmp, fbuf)
                 if record:
                     for j in range(m):
                         legal_buf[nl + j] = legal[j]
@@ -424,17 +469,12 @@ def _game(seed, n, D, col, num, block, rank, rounds, first_opt, flags, bots, rec
                 actions[na] = legal[ch]
                 na += 1
                 hands[dec] &= ~(1 << g)
-                hands[f] |= 1 << g
+                hands[first] |= 1 << g
                 leader = dec
-            else:
-                leader = f
-            # ---- following (C6) and the winner (C7)
-            lead_col = col[offered]
-            table[0] = offered
-            best = _key(offered, lead_col, tcol, col, num, white_high)
-            win = leader
-            for i in range(1, n):
-                s = (leader + i) % n
+            else:  # P_FOLLOW: C6, the next follower plays
+                s = cur
+                i = ntable
+                lead_col = col[table[0]]
                 fm = _follow_mask(hands[s], lead_col, tcol, col, D, unified)
                 m = _cards(fm if fm else hands[s], cards)  # C6.3: follow the lead colour if you can
                 for j in range(m):
@@ -455,22 +495,86 @@ def _game(seed, n, D, col, num, block, rank, rounds, first_opt, flags, bots, rec
                 na += 1
                 hands[s] &= ~(1 << c)
                 table[i] = c
+                ntable = i + 1
                 key = _key(c, lead_col, tcol, col, num, white_high)
                 if key >= best:  # C7.2: an equal card played later wins
                     best = key
                     win = s
-            # ---- the trick's cards go to the winner (C8.1)
-            won_cnt[win] += n
-            for i in range(n):
-                if block[table[i]]:
-                    won_b[win] += 1
-                    won_bm[win] |= 1 << col[table[i]]
-            first = win
-        for s in range(n):
-            totals[s] += _round_score(won_b[s], won_bm[s], negative)
+                if ntable < n:
+                    cur = (s + 1) % n
+                    continue
+                # ---- the trick's cards go to the winner (C8.1), who opens the next trick (C8.2)
+                won_cnt[win] += n
+                for j in range(n):
+                    if block[table[j]]:
+                        won_b[win] += 1
+                        won_bm[win] |= 1 << col[table[j]]
+                ntable = 0
+                dec = -1
+                leader = -1
+                first = cur = win
+                ph = P_OFFER
+                if trick < 6:
+                    trick += 1
+                    continue
+                # ---- the round is scored (C9); deal again (C3.3) or the game is over (C10)
+                for j in range(n):
+                    totals[j] += _round_score(won_b[j], won_bm[j], negative)
+                if rnd == rounds:
+                    ph = P_FINISHED
+                    continue
+                rnd += 1
+                trick = 1
+                indicator = _deal(rng, first, n, D, hands, won_cnt, won_b, won_bm, perm, chance, nc)
+                nc += 1 + D
+                tcol = col[indicator]
+                continue
+        # ---- the offered card leads (C5.3, C5.6); following starts with the leader's left (C6.2)
+        table[0] = offered
+        ntable = 1
+        offered = -1
+        best = _key(table[0], col[table[0]], tcol, col, num, white_high)
+        win = leader
+        ph = P_FOLLOW
+        cur = (leader + 1) % n
+    st[S_PH], st[S_CUR], st[S_FIRST], st[S_LEADER], st[S_DEC] = ph, cur, first, leader, dec
+    st[S_OFFERED], st[S_IND], st[S_TRICK], st[S_RND], st[S_NTABLE] = offered, indicator, trick, rnd, ntable
+    st[S_NA], st[S_NL], st[S_NC] = na, nl, nc
+
+
+# --------------------------------------------------------------------------- one game
+@njit(cache=True)
+def _game(seed, n, D, col, num, block, rank, rounds, first_opt, flags, bots, record,
+          chance, actions, legal_buf, legal_cnt, scores, starter):
+    """Play one game from its deal; fill ``chance`` (the chance stream, see ``cardwidgets.fast``),
+    ``actions``, ``scores``, ``starter`` and, with ``record``, the legal lists. Returns the
+    length and the legal lists' total size."""
+    rng = stream(seed)
+    hands = np.zeros(n, np.int64)
+    won_cnt = np.zeros(n, np.int64)
+    won_b = np.zeros(n, np.int64)
+    won_bm = np.zeros(n, np.int64)
+    totals = np.zeros(n, np.int64)
+    table = np.empty(n, np.int64)
+    perm = np.empty(D, np.int64)
+    st = np.zeros(S_SIZE, np.int64)
+    nc = 0
+    if first_opt < 0:  # C2.5: first_player='random' is the engine's first chance decision
+        first = _below(rng, n)
+        chance[0] = -1
+        chance[1] = first
+        nc = 2
+    else:
+        first = first_opt
+    starter[0] = first
+    st[S_IND] = _deal(rng, first, n, D, hands, won_cnt, won_b, won_bm, perm, chance, nc)
+    st[S_PH], st[S_CUR], st[S_FIRST], st[S_LEADER], st[S_DEC], st[S_OFFERED] = P_OFFER, first, first, -1, -1, -1
+    st[S_TRICK], st[S_RND], st[S_NC] = 1, 1, nc + 1 + D
+    _play(rng, n, D, col, num, block, rank, rounds, flags, bots, record, st, hands, won_cnt, won_b, won_bm,
+          totals, table, perm, chance, actions, legal_buf, legal_cnt, -1, -1)
     for s in range(n):
         scores[s] = totals[s]
-    return na, nl
+    return st[S_NA], st[S_NL]
 
 
 @njit(cache=True)
@@ -520,6 +624,55 @@ def _g_follow(rng, cards, m, table, pos0, best, lead_col, tcol, col, num, rank, 
         k2[k] = 0.0
         k += 1
     return _pick(rng, k1, k2, idx, k, True)
+
+
+@njit(cache=True)
+def _rollout(pos, n, D, col, num, block, rank, rounds, flags, bots, record, seed, max_steps, round0, chance, actions,
+             out):
+    """Play on from the position ``pos`` (:func:`_position`'s layout, changed in place) and put
+    the rollout's reward in ``out``: the win shares at the end of the game, else the totals
+    estimate of ``cardwidgets.bots.ismcts`` (C10 and the round's score so far, softened by the
+    rounds still to play). Returns the actions and chance entries written."""
+    rng = stream(seed)
+    st = pos[:S_SIZE]
+    hands = pos[S_SIZE:S_SIZE + n]
+    won_cnt = pos[S_SIZE + n:S_SIZE + 2 * n]
+    won_b = pos[S_SIZE + 2 * n:S_SIZE + 3 * n]
+    won_bm = pos[S_SIZE + 3 * n:S_SIZE + 4 * n]
+    totals = pos[S_SIZE + 4 * n:S_SIZE + 5 * n]
+    table = pos[S_SIZE + 5 * n:S_SIZE + 6 * n]
+    perm = np.empty(D, np.int64)
+    no_legal = np.empty(1, np.int16)
+    no_count = np.empty(1, np.int64)
+    _play(rng, n, D, col, num, block, rank, rounds, flags, bots, record, st, hands, won_cnt, won_b, won_bm,
+          totals, table, perm, chance, actions, no_legal, no_count, max_steps, round0)
+    if st[S_PH] == P_FINISHED:  # win_shares: 1 split among the highest totals (C10.1)
+        top = totals[0]
+        for s in range(n):
+            if totals[s] > top:
+                top = totals[s]
+        k = 0
+        for s in range(n):
+            if totals[s] == top:
+                k += 1
+        share = 1.0 / k
+        for s in range(n):
+            out[s] = share if totals[s] == top else 0.0
+    else:  # _totals_estimate: a softmax of totals + score_now at temperature 4 + 6 * rounds left
+        temperature = 4.0 + 6.0 * (rounds - st[S_RND])
+        for s in range(n):
+            out[s] = totals[s] + _round_score(won_b[s], won_bm[s], flags[3])
+        top = out[0]
+        for s in range(n):
+            if out[s] > top:
+                top = out[s]
+        total = 0.0
+        for s in range(n):
+            out[s] = math.exp((out[s] - top) / temperature)
+            total += out[s]
+        for s in range(n):
+            out[s] = out[s] / total
+    return st[S_NA], st[S_NC]
 
 
 @njit(cache=True)
@@ -645,3 +798,121 @@ def play(seeds: np.ndarray, players: int, mode: str, options: Mapping[str, Any],
         batch.legal_start = starts(flat(out["legal_cnt"], lengths))
     return batch
 
+
+# --------------------------------------------------------------------------- IS-MCTS rollouts
+#: The rollout policies: ``"random"`` (uniform over the legal actions) and ``"greedy"``.
+POLICIES = ("random", "greedy")
+_INT64 = 2**63
+
+
+def rollout_problem(world: Any, policy: str) -> str | None:
+    """Why the lane cannot roll out from ``world`` with ``policy``, in words; ``None`` if it can."""
+    if policy not in POLICIES:
+        return f"rollout policy {policy!r} in crypto_trick; the lane rolls out with {', '.join(POLICIES)}"
+    if getattr(world, "game", None) != GAME:
+        return f"a {getattr(world, 'game', type(world).__name__)} position is not a crypto_trick one"
+    return COVERAGE.problem(GAME, world.players, world.mode, world.options, [policy])
+
+
+class _Rollouts:
+    """What the rollouts of one game configuration share: the tables, the card lookups of
+    the conversion, the bots of each policy and reusable output buffers."""
+
+    def __init__(self, cfg: Any, tables: Tables) -> None:
+        self.cfg = cfg  # kept alive: the cache is keyed by its id
+        self.tables = tables
+        n = tables.players
+        self.bit = {int(c): 1 << i for i, c in enumerate(tables.deck.tolist())}
+        self.index = {int(c): i for i, c in enumerate(tables.deck.tolist())}
+        self.bbit = cfg.bbit
+        self.bots = {p: np.full(n, BOTS[p], np.int64) for p in POLICIES}
+        # int16 as in ``run``: the kernel is compiled once for both
+        self.chance = np.empty(chance_width(tables), np.int16)
+        self.actions = np.empty(max_actions(n, tables.rounds), np.int16)
+        self.out = np.empty(n, np.float64)
+        self.args = (n, len(tables.deck), tables.col, tables.num, tables.block, tables.rank, tables.rounds,
+                     tables.flags)
+
+
+_ROLLOUTS: dict[int, _Rollouts] = {}
+
+
+def _rollouts(world: Any) -> _Rollouts:
+    cfg = world._cfg
+    hit = _ROLLOUTS.get(id(cfg))
+    if hit is None or hit.cfg is not cfg:
+        hit = _Rollouts(cfg, tables_for(world.players, world.options))
+        if len(_ROLLOUTS) >= 64:
+            _ROLLOUTS.clear()
+        _ROLLOUTS[id(cfg)] = hit
+    return hit
+
+
+def _position(world: Any, r: _Rollouts) -> np.ndarray:
+    """The kernel's position of a reference state (see ``_play``): everything the rules need,
+    every hand included (a sampled world is a whole position)."""
+    bit, index, bbit = r.bit, r.index, r.bbit
+    n = world.players
+    offered = world._offered
+    leader = world._leader
+    dec = world._declarer
+    table = world._table
+    row = [world._ph, world._cur, world._first, -1 if leader is None else leader, -1 if dec is None else dec,
+           -1 if offered is None else index[offered], index[world._indicator], world._trick, world._round,
+           len(table), 0, 0, 0]
+    for h in world._hands:
+        m = 0
+        for c in h:
+            m |= bit[c]
+        row.append(m)
+    bs = []
+    bm = []
+    for w in world._won:
+        row.append(len(w))
+        b = k = 0
+        for c in w:
+            x = bbit[c]
+            if x:
+                b += 1
+                k |= x
+        bs.append(b)
+        bm.append(k)
+    row += bs
+    row += bm
+    row += world._totals
+    for c in table:
+        row.append(index[c])
+    row += [0] * (n - len(table))
+    return np.array(row, dtype=np.int64)
+
+
+def _run_rollout(world: Any, policy: str, steps: int | None, round0: int | None, seed: int) -> tuple:
+    # The whole check (rollout_problem) costs as much as the conversion: the search asks it once,
+    # so each rollout only makes sure of what it reads (every option and player count is covered).
+    if policy not in POLICIES or not isinstance(world, ref.CryptoTrickState):
+        raise ValueError(f"the fast lane cannot roll out here: {rollout_problem(world, policy)}")
+    r = _rollouts(world)
+    seed = (int(seed) + _INT64) % (2 * _INT64) - _INT64  # any int: the kernel's seed is an int64
+    na, nc = _rollout(_position(world, r), *r.args, r.bots[policy], False, seed, -1 if steps is None else steps,
+                      -1 if round0 is None else round0, r.chance, r.actions, r.out)
+    return r, na, nc
+
+
+def rollout(world: Any, policy: str, steps: int | None, round0: int | None, seed: int) -> list[float]:
+    """Play ``world`` (a whole position, such as a sampled world) on in the lane with ``policy``
+    until the game is over, ``steps`` actions were made (if not ``None``) or the round is no
+    longer ``round0`` (if not ``None``); the reward ``_Search.play_out`` of
+    :mod:`cardwidgets.bots.ismcts` gives that end. ``world`` is not changed; the same ``seed``
+    gives the same rollout."""
+    r = _run_rollout(world, policy, steps, round0, seed)[0]
+    return r.out.tolist()
+
+
+def rollout_trace(world: Any, policy: str, steps: int | None, round0: int | None,
+                  seed: int) -> tuple[list[float], list[str], list[Any]]:
+    """:func:`rollout` with its actions (reference notation) and its chance decisions (the
+    deals, as :class:`~cardwidgets.core.Recorded` takes them), for tests."""
+    r, na, nc = _run_rollout(world, policy, steps, round0, seed)
+    decode = r.tables.decode
+    actions = [decode[a] for a in r.actions[:na].tolist()]
+    return r.out.tolist(), actions, decisions(r.chance[:nc].tolist())

@@ -44,6 +44,28 @@ def games_frame(rows: Sequence[Sequence[Any]]) -> pd.DataFrame:
     return df
 
 
+def games_frame_columns(shared: dict[str, Any], columns: dict[str, Any]) -> pd.DataFrame:
+    """The games table from per-game columns (arrays or lists, ``game_index`` among them) and
+    the values every row shares (``shared``): the same table as :func:`games_frame` of its rows,
+    without a Python tuple per game."""
+    import numpy as np  # pandas's own
+
+    n = len(columns["game_index"])
+    data = {}
+    for c in GAMES_COLUMNS:
+        if c in columns:
+            data[c] = columns[c]
+        else:  # one object repeated by numpy (a list of n would be inferred element by element)
+            one = np.empty(1, dtype=object)
+            one[0] = shared[c]
+            data[c] = one[np.zeros(n, dtype=np.intp)]
+    df = pd.DataFrame(data, columns=list(GAMES_COLUMNS))
+    for col in _INTS:
+        df[col] = df[col].astype("int64")
+    df["starter"] = df["starter"].astype("Int64")
+    return df
+
+
 class SimResult:
     """Simulated games of one configuration (game, players, mode, options, bots).
 

@@ -11,7 +11,7 @@ from typing import Any, Iterator, Sequence
 
 from ..games import game_module
 from ._play import ON_ILLEGAL, bot_label, bot_specs, play_chunk
-from ._result import SimResult, games_frame
+from ._result import SimResult, games_frame, games_frame_columns
 
 #: Chunks per worker: enough that the last chunks finish together, few enough that
 #: starting a chunk (pickling its arguments and its rows) costs next to nothing.
@@ -133,23 +133,30 @@ def simulate(game: str, n: int, *, bots: Any, seed: int, workers: int = 1, backe
 
         kwargs = {"players": probe.players, "mode": probe.mode, **probe.options}
     bar = _bar(n, f"{game} ({used})") if progress else None
-    rows: list[tuple] = []
+    parts: list[Any] = []  # rows (the reference engine) or LaneRows (the lane: arrays) per chunk
     try:
         if parallel:
-            done: Iterator[list[tuple]] = _parallel(game, kwargs, specs, seed, chunks, workers, backend, player,
-                                                    on_illegal)
+            done: Iterator[Any] = _parallel(game, kwargs, specs, seed, chunks, workers, backend, player, on_illegal)
         else:
             done = (player(game, kwargs, specs, seed, c, on_illegal) for c in chunks)
         for part in done:
-            rows += part
+            parts.append(part)
             if bar is not None:
                 bar.update(len(part))
     finally:
         if bar is not None:
             bar.close()
-    rows.sort(key=lambda r: r[0])
-    full = [(game, r[0], r[1], probe.players, probe.mode, options, labels, *r[2:], used) for r in rows]
-    return SimResult(games_frame(full), seconds=time.perf_counter() - start, bots=specs, note=note)
+    if used == "fast":
+        from ._fastlane import LaneRows
+
+        shared = {"game": game, "players": probe.players, "mode": probe.mode, "options": options, "bots": labels,
+                  "engine": used}
+        frame = games_frame_columns(shared, LaneRows.merge(parts).columns())
+    else:
+        rows = sorted((r for part in parts for r in part), key=lambda r: r[0])
+        frame = games_frame([(game, r[0], r[1], probe.players, probe.mode, options, labels, *r[2:], used)
+                             for r in rows])
+    return SimResult(frame, seconds=time.perf_counter() - start, bots=specs, note=note)
 
 
 def choose_engine(engine: str, game: str, specs: Sequence[Any], probe: Any) -> tuple[str, str | None]:
