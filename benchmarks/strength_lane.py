@@ -8,8 +8,8 @@ Both bots get the same ``seconds=`` per decision and no iteration budget (the ot
 settings are the game's defaults, ``cardwidgets.bots.ismcts.DEFAULTS``), so the lane's
 bot searches more iterations in the same time. They play heads-up where the game allows
 (cirno+neu 2 players, also with the life system, Crypto Trick 2, Yadokarick duo); Depot and standard
-Yadokarick, 3-player games at least, have a greedy third seat. Every deal is played once per seating of the two (2 seatings
-heads-up, 6 in Depot), so seat advantage and the luck of the deal cancel. A shared win
+Yadokarick, 3-player games at least, have a greedy third seat. Every deal is played once per seating of
+the two (2 seatings heads-up, 6 with 3 players), so seat advantage and the luck of the deal cancel. A shared win
 counts as a fraction; intervals are Wilson 95 %. Solo Yadokarick has nobody to beat: each
 bot plays the same deals alone and the table compares mean scores (95 % intervals).
 
