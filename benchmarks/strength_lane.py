@@ -7,9 +7,9 @@
 Both bots get the same ``seconds=`` per decision and no iteration budget (the other
 settings are the game's defaults, ``cardwidgets.bots.ismcts.DEFAULTS``), so the lane's
 bot searches more iterations in the same time. They play heads-up where the game allows
-(cirno+neu 2 players, also with the life system, Crypto Trick 2, Yadokarick duo); Depot, a 3-player game at least,
-has a greedy third seat. Every deal is played once per seating of the two (2 seatings
-heads-up, 6 in Depot), so seat advantage and the luck of the deal cancel. A shared win
+(cirno+neu 2 players, also with the life system, Crypto Trick 2, Yadokarick duo); Depot and standard
+Yadokarick, 3-player games at least, have a greedy third seat. Every deal is played once per seating of
+the two (2 seatings heads-up, 6 with 3 players), so seat advantage and the luck of the deal cancel. A shared win
 counts as a fraction; intervals are Wilson 95 %. Solo Yadokarick has nobody to beat: each
 bot plays the same deals alone and the table compares mean scores (95 % intervals).
 
@@ -54,6 +54,8 @@ CONFIGS = {
     "crypto_trick": ("crypto_trick", dict(players=2)),
     "depot": ("depot", dict(players=3)),
     "duo": ("yadokarick", dict(players=2, mode="duo")),
+    # standard Yadokarick (3 rounds) with a greedy third seat: rollouts to the end of the round
+    "yadokarick_3p": ("yadokarick", dict(players=3)),
     "solo": ("yadokarick", dict(players=1, mode="solo")),
 }
 SEED = 2512
@@ -246,7 +248,8 @@ def write_table() -> None:
         f"{', '.join(f'{s:g} s' for s in secs)} for both bots, no iteration budget, the game's default rollouts "
         "and depth.",
         "",
-        "Heads-up where the game allows; Depot (3 players at least) with a greedy third seat. Every deal is played "
+        "Heads-up where the game allows; Depot and standard Yadokarick (3 players at least) with a greedy third "
+        "seat. Every deal is played "
         "once per seating of the two bots. Win % counts a shared win as a fraction; *fast ahead* is 1 per game the "
         "fast bot did better than the Python bot, ½ when as well (heads-up it is the fast bot's win %), with "
         "Wilson 95 % intervals. Solo: mean scores on the same deals (95 % intervals). Iterations per decision "

@@ -35,6 +35,11 @@ CONFIGS = [
     ("standard", 4, ("greedy", "random", "random", "greedy"),
      {"size_table": {1: 4, 36: 1, "P20": 3}, "roof_numbers": [5, 15], "collapsed_visibility": "count_only",
       "rounds": 2}, GAMES // 2),
+    # Y8.3: captors of several cards choose their order (an action of its own, every order legal)
+    ("standard", 4, ("greedy", "random", "greedy", "random"), {"placement_order": "choose"}, GAMES // 2),
+    ("standard", 3, ("random", "greedy", "random"), {"placement_order": "choose", "card_set": "advanced",
+                                                     "roof_numbers": [5, 15, 25], "house_limit": 4}, GAMES // 2),
+    ("standard", 6, ("random",) * 6, {"placement_order": "choose", "rounds": 2}, GAMES // 6),
     ("duo", 2, ("random", "random"), {}, GAMES),
     ("duo", 2, ("greedy", "greedy"), {}, GAMES),
     ("duo", 2, ("greedy", "random"), {"npc_seat": 0, "duo_first_leader": 1, "duo_color": "pink"}, GAMES),
@@ -99,10 +104,13 @@ def test_solo_greedy_is_the_hint_at_every_step(kernel):
     ("duo", 2, "lead = (lead + pos + 1) % 3  # Y13.8", "lead = (lead + pos) % 3  # Y13.8"),
     # Y14.10: a bonus card taken scores nothing
     ("solo", 1, "plus += size[c]  # Y14.10", "plus += 0  # Y14.10"),
+    # Y8.5: a roof card placed by an arrangement (placement_order="choose") does not roof the house
+    ("standard", 3, "    if has_roof:\n        roofed[who] = 1", "    if has_roof:\n        roofed[who] = 0"),
 ])
 def test_a_mutant_rule_is_caught(kernel, pytestconfig, mode, players, old, new):
     bad = mutant(kernel, old, new, pytestconfig.cache.mkdir("fast-mutants"))
-    problem = first_mismatch(_batch(bad, mode, players, ("random",) * players, {}, n=50))
+    options = {"placement_order": "choose"} if "roofed[who]" in old else {}
+    problem = first_mismatch(_batch(bad, mode, players, ("random",) * players, options, n=50))
     assert problem is not None, f"a kernel with {new!r} replays as if it were right"
     assert "legal lists differ" in str(problem) or "outcomes differ" in str(problem)
 
@@ -112,7 +120,7 @@ def test_coverage():
                             tie_leader="last_actual_mover") is None
     assert fast.not_covered("yadokarick", bots="greedy", players=2, mode="duo", npc_seat=2) is None
     assert fast.not_covered("yadokarick", bots="solo_greedy", players=1, mode="solo", solo_house_complete=6) is None
-    assert "placement_order" in fast.not_covered("yadokarick", bots="random", players=4, placement_order="choose")
+    assert fast.not_covered("yadokarick", bots="random", players=4, placement_order="choose") is None
     with pytest.raises(ValueError, match="ismcts"):
         fast.play("yadokarick", [1], bots=["ismcts", "random", "random"], players=3)
     # players left out: the mode's own count, as new_game takes it (standard 4, duo 2, solo 1)
@@ -123,12 +131,15 @@ def test_coverage():
 @pytest.mark.parametrize("mode, players, bots, n_ref", [
     ("standard", 4, "random", STAT_GAMES // 10),
     ("standard", 3, ["greedy", "random", "random"], STAT_GAMES // 30),
+    ("standard", 3, ["random", "greedy", "greedy"], STAT_GAMES // 30),  # placement_order="choose" below
     ("duo", 2, ["greedy", "random"], STAT_GAMES // 15),
     ("solo", 1, "random", STAT_GAMES // 10),
 ])
 def test_lane_and_reference_agree(kernel, mode, players, bots, n_ref):
-    lane = simulate("yadokarick", STAT_GAMES, bots=bots, seed=11, players=players, mode=mode, engine="fast")
-    ref = simulate("yadokarick", n_ref, bots=bots, seed=11, players=players, mode=mode, engine="python")
+    options = {"placement_order": "choose"} if bots == ["random", "greedy", "greedy"] else {}
+    lane = simulate("yadokarick", STAT_GAMES, bots=bots, seed=11, players=players, mode=mode, engine="fast",
+                    **options)
+    ref = simulate("yadokarick", n_ref, bots=bots, seed=11, players=players, mode=mode, engine="python", **options)
     assert lane.engine == "fast" and ref.engine == "python"
     assert shares_agree(lane, ref) == []
     # the mean score of seat 0 too: a bot there that played differently would move it first
