@@ -280,18 +280,9 @@ class Batch:
 
     def chance_of(self, i: int) -> list[Any]:
         """The chance decisions of game ``i`` in the form of :class:`~cardwidgets.core.rng.Recorded`."""
-        stream = self.chance[self.chance_start[i]:self.chance_start[i + 1]].tolist()
-        out: list[Any] = []
-        k = 0
-        while k < len(stream):
-            size = stream[k]
-            if size < 0:
-                out.append(stream[k + 1])
-                k += 2
-            else:
-                out.append(stream[k + 1:k + 1 + size])
-                k += 1 + size
-        return out
+        from ._arrays import chance_list
+
+        return chance_list(self.chance[self.chance_start[i]:self.chance_start[i + 1]].tolist())
 
     def winners_of(self, i: int) -> tuple[int, ...]:
         return tuple(int(s) for s in self.winners[i].nonzero()[0])

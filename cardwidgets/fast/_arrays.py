@@ -1,8 +1,8 @@
-"""Array helpers the Crypto Trick and Yadokarick kernels share to build a :class:`~cardwidgets.fast.Batch`."""
+"""Array helpers the kernels share to build a :class:`~cardwidgets.fast.Batch` (and a rollout's trace)."""
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 
@@ -25,3 +25,19 @@ def worded(keys: np.ndarray, word: Callable[..., str]) -> list[str]:
     uniq, inv = np.unique(keys, axis=0, return_inverse=True)
     texts = [word(*row) for row in uniq.tolist()]
     return [texts[j] for j in inv.ravel().tolist()]
+
+
+def chance_list(stream: list[int]) -> list[Any]:
+    """A chance stream (see :mod:`cardwidgets.fast`) as the decisions of
+    :class:`~cardwidgets.core.rng.Recorded`: a permutation per shuffle, an int per random choice."""
+    out: list[Any] = []
+    k = 0
+    while k < len(stream):
+        size = stream[k]
+        if size < 0:
+            out.append(stream[k + 1])
+            k += 2
+        else:
+            out.append(stream[k + 1:k + 1 + size])
+            k += 1 + size
+    return out
