@@ -53,7 +53,7 @@ _NEXT = {"last_place": 0, "winner": 1, "rotate": 2}
 LEGAL_CAP = RUNS + 7 * 8 + 81
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _play_cards(code, out):
     """The counts per value of play ``code`` into ``out``; returns (count, total)."""
     for v in range(9):
@@ -70,7 +70,7 @@ def _play_cards(code, out):
     return k, k * s + k * (k - 1) // 2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _grow(buf, used, need):
     if used + need <= buf.shape[0]:
         return buf
@@ -358,8 +358,17 @@ def _play_from(cfg, deck_counts, kinds, acts, g, sv, ch, cu, lg, lu, lstart, ste
                     have += 1
                 goal = noted if cfg[NOTED] else target
                 passes += 1
-                ssize, dn, ch, cu = _refill(storage, deck, discard, gather, perm, rng, ch, cu, dn, have, goal,
-                                            cfg[WHEN_EMPTY])
+                need = goal - have
+                if need <= 0:
+                    ssize = have
+                elif dn > need:  # drawn from the deck, which keeps a card: no reshuffle (most refills)
+                    for _ in range(need):
+                        dn -= 1
+                        storage[deck[dn]] += 1
+                    ssize = goal
+                else:
+                    ssize, dn, ch, cu = _refill(storage, deck, discard, gather, perm, rng, ch, cu, dn, have, goal,
+                                                cfg[WHEN_EMPTY])
                 if passes == n - 1:  # the round ends (D7.2)
                     _play_cards(scode, info)
                     for v in range(1, 9):
@@ -504,7 +513,7 @@ def _play_one(seed, cfg, deck_counts, kinds, acts, g, sv, ch, lg, lstart):
     return sv[S_LENGTH], sv[S_STATUS] == 2, ch, cu, lg, lu
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pass_count(hands, storage, p, ssize, hsize):
     """How many passes the legal list holds (D6.2-D6.4)."""
     held = 0
@@ -520,7 +529,7 @@ def _pass_count(hands, storage, p, ssize, hsize):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pass_at(hands, storage, p, ssize, hsize, i):
     """The code of pass ``i`` of the legal list (in its order), without listing the others."""
     for t in range(0, 9):
@@ -558,7 +567,7 @@ def _reshuffle(deck, discard, gather, perm, rng, ch, cu):
     return m, ch, cu + m + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _refill(storage, deck, discard, gather, perm, rng, ch, cu, dn, ssize, goal, when_empty):
     """Draw into the Storage up to ``goal`` (D6.5, D7.2, D9); returns (size, deck cards, ch, cu)."""
     while ssize < goal:
@@ -906,6 +915,7 @@ def _outcomes(n: int, options: dict[str, Any], info: np.ndarray, aborted: np.nda
     games = options["games"]
     last_rank = options["match_tie"] == "last_game_rank"
     out = []
+    emptied = [f"{L[w]} emptied their hand (rule D8.1)" for w in range(n)]  # worded once, not per game
     for i, (w, turns, _) in enumerate(info.tolist()):
         if aborted[i]:
             out.append(f"stopped by the engine's safety cap of {turns:,} turns (rule G4)" if cap is None else
@@ -913,7 +923,7 @@ def _outcomes(n: int, options: dict[str, Any], info: np.ndarray, aborted: np.nda
             continue
         if games == 1:
             winners[i, w] = True
-            out.append(f"{L[w]} emptied their hand (rule D8.1)")
+            out.append(emptied[w])
             continue
         lost = scores[i].tolist()
         best = min(lost)
