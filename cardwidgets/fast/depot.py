@@ -11,6 +11,9 @@ Action codes: ``take * 9 + give`` for a pass (``0`` for none: ``0..80``); ``81 +
 + (v - 1)`` for a single or a set of ``k`` cards of value ``v`` (``k`` up to
 ``depot.MAX_COPIES``); after those, ``RUNS + (k - 2) * 8 + (s - 1)`` for the run of ``k``
 cards from ``s``.
+
+IS-MCTS rollouts (:func:`rollout`) load a reference state mid-game (any game of a match) into
+the same arrays and play it on with the same game loop (``_play_from``).
 """
 
 from __future__ import annotations
