@@ -1,10 +1,11 @@
-"""Array helpers the Crypto Trick and Yadokarick kernels share to build a :class:`~cardwidgets.fast.Batch`."""
+"""Array helpers the kernels share to build a :class:`~cardwidgets.fast.Batch` (and a rollout's trace)."""
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
+from numba import njit
 
 
 def flat(rows: np.ndarray, lengths: np.ndarray) -> np.ndarray:
@@ -25,3 +26,29 @@ def worded(keys: np.ndarray, word: Callable[..., str]) -> list[str]:
     uniq, inv = np.unique(keys, axis=0, return_inverse=True)
     texts = [word(*row) for row in uniq.tolist()]
     return [texts[j] for j in inv.ravel().tolist()]
+
+
+@njit(cache=True)
+def record(gi, length, cu, lu, local, ch, lg, lstart, acts, a_start, chance, c_start, legal, l_start, l_pos,
+           record_legal):
+    """Game ``gi`` of a kernel's ``_run`` into the batch's arrays: its ``length`` actions from
+    ``local``, its chance stream (``ch[:cu]``) and, with ``record_legal``, its legal lists (``lg[:lu]``,
+    position ``j`` from ``lstart[j]``), after game ``gi - 1``'s. Returns ``False``, copying nothing,
+    if a buffer is too small (the caller grows them and plays the game again)."""
+    a0 = a_start[gi]
+    c0 = c_start[gi]
+    lp = l_pos[0]
+    if a0 + length > acts.shape[0] or c0 + cu > chance.shape[0]:
+        return False
+    if record_legal and (lp + lu > legal.shape[0] or a0 + length + 1 > l_start.shape[0]):
+        return False
+    acts[a0:a0 + length] = local[:length]
+    chance[c0:c0 + cu] = ch[:cu]
+    a_start[gi + 1] = a0 + length
+    c_start[gi + 1] = c0 + cu
+    if record_legal:
+        legal[lp:lp + lu] = lg[:lu]
+        for j in range(length + 1):
+            l_start[a0 + j] = lp + lstart[j]
+        l_pos[0] = lp + lu
+    return True

@@ -22,6 +22,7 @@ from numba import njit
 from ..core.outcome import Termination
 from ..games import cirno_neu as ref
 from . import Batch, Coverage
+from ._arrays import record
 from ._rng import below, permutation, reseed
 
 COVERAGE = Coverage(
@@ -464,25 +465,11 @@ def _run(seeds, first, cfg, cards, kinds, o_starter, o_len, o_abort, o_info, o_s
     ch = np.empty(4 * T + 8, np.int32)
     lg = np.empty(64 if cfg[RECORD_LEGAL] else 1, np.int16)
     lstart = np.empty(BOUND + 1 if cfg[RECORD_LEGAL] else 1, np.int64)
-    lp = l_pos[0]
     for gi in range(first, seeds.shape[0]):
         length, starter, aborted, ch, cu, lg, lu = _play_one(seeds[gi], cfg, cards, kinds, local, g, ch, lg, lstart)
-        a0 = a_start[gi]
-        c0 = c_start[gi]
-        if a0 + length > acts.shape[0] or c0 + cu > chance.shape[0]:
+        if not record(gi, length, cu, lu, local, ch, lg, lstart, acts, a_start, chance, c_start, legal, l_start,
+                      l_pos, cfg[RECORD_LEGAL] != 0):
             return gi
-        if cfg[RECORD_LEGAL] and (lp + lu > legal.shape[0] or a0 + length + 1 > l_start.shape[0]):
-            return gi
-        acts[a0:a0 + length] = local[:length]
-        chance[c0:c0 + cu] = ch[:cu]
-        a_start[gi + 1] = a0 + length
-        c_start[gi + 1] = c0 + cu
-        if cfg[RECORD_LEGAL]:
-            legal[lp:lp + lu] = lg[:lu]
-            for j in range(length + 1):
-                l_start[a0 + j] = lp + lstart[j]
-            lp += lu
-            l_pos[0] = lp
         o_starter[gi] = starter
         o_len[gi] = length
         o_abort[gi] = aborted

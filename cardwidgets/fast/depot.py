@@ -11,6 +11,9 @@ Action codes: ``take * 9 + give`` for a pass (``0`` for none: ``0..80``); ``81 +
 + (v - 1)`` for a single or a set of ``k`` cards of value ``v`` (``k`` up to
 ``depot.MAX_COPIES``); after those, ``RUNS + (k - 2) * 8 + (s - 1)`` for the run of ``k``
 cards from ``s``.
+
+IS-MCTS rollouts (:func:`rollout`) load a reference state mid-game (any game of a match) into
+the same arrays and play it on with the same game loop (``_play_from``).
 """
 
 from __future__ import annotations
@@ -21,7 +24,8 @@ import numpy as np
 from numba import njit
 
 from ..games import depot as ref
-from . import Batch, Coverage
+from . import Batch, Coverage, decisions
+from ._arrays import record
 from ._rng import below, permutation, reseed
 
 COVERAGE = Coverage(
@@ -52,7 +56,7 @@ _NEXT = {"last_place": 0, "winner": 1, "rotate": 2}
 LEGAL_CAP = RUNS + 7 * 8 + 81
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _play_cards(code, out):
     """The counts per value of play ``code`` into ``out``; returns (count, total)."""
     for v in range(9):
@@ -69,7 +73,7 @@ def _play_cards(code, out):
     return k, k * s + k * (k - 1) // 2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _grow(buf, used, need):
     if used + need <= buf.shape[0]:
         return buf
@@ -79,87 +83,97 @@ def _grow(buf, used, need):
 
 
 @njit(cache=True)
-def _play_one(seed, cfg, deck_counts, kinds, acts, g, ch, lg, lstart):
-    """One game (or match). ``g`` holds the scratch arrays, ``ch``, ``lg`` and ``lstart`` the
-    buffers of its chance stream and legal lists (grown when needed); returns (length, aborted,
-    chance buffer, chance used, legal buffer, legal used)."""
-    hands, storage, deck, discard, gather, perm, pens, lost, ranking, tie, cards, lcode, lkey, info, rng = g
+def _deal(cfg, deck_counts, g, starter, ch, cu):
+    """Set up a game (D2): the cards in play sorted, shuffled, dealt from ``starter``
+    clockwise; returns (deck cards, Storage size, ch, cu)."""
+    hands, storage, deck, discard, gather, perm, pens, cards, rng = g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[10], g[14]
     n = cfg[N]
-    reseed(rng, seed)
-    cu = 0
-    record_legal = cfg[RECORD_LEGAL] != 0
-    lu = 0
-    for s in range(n):
-        lost[s] = 0
-        for v in range(9):
-            pens[s, v] = 0
-    if cfg[FIRST] < 0:
-        starter = below(rng, n)
-        ch = _grow(ch, cu, 2)
-        ch[cu] = -1
-        ch[cu + 1] = starter
-        cu += 2
-    else:
-        starter = cfg[FIRST]
-    first = -1
-    length = 0
-    game_no = 1
-    aborted = False
-    turns = 0
-    winner = -1
-    while True:
-        # ---- setup (D2): the cards in play sorted, shuffled, dealt from the starter clockwise
-        k = 0
-        for v in range(1, 9):
-            c = deck_counts[v]
-            if cfg[LEAVE]:
-                for s in range(n):
-                    c -= pens[s, v]
-            for _ in range(c):
-                gather[k] = v
-                k += 1
-        if not cfg[LEAVE]:
+    k = 0
+    for v in range(1, 9):
+        c = deck_counts[v]
+        if cfg[LEAVE]:
             for s in range(n):
-                for v in range(9):
-                    pens[s, v] = 0
-        permutation(rng, perm, k)
-        ch = _grow(ch, cu, k + 1)
-        ch[cu] = k
-        for i in range(k):
-            ch[cu + 1 + i] = perm[i]
-            cards[i] = gather[perm[i]]
-        cu += k + 1
-        dealt = cfg[HAND] * n
-        t0 = cfg[T0]
+                c -= pens[s, v]
+        for _ in range(c):
+            gather[k] = v
+            k += 1
+    if not cfg[LEAVE]:
         for s in range(n):
             for v in range(9):
-                hands[s, v] = 0
-        for i in range(dealt):
-            hands[(starter + i % n) % n, cards[i]] += 1
+                pens[s, v] = 0
+    permutation(rng, perm, k)
+    ch = _grow(ch, cu, k + 1)
+    ch[cu] = k
+    for i in range(k):
+        ch[cu + 1 + i] = perm[i]
+        cards[i] = gather[perm[i]]
+    cu += k + 1
+    dealt = cfg[HAND] * n
+    t0 = cfg[T0]
+    for s in range(n):
         for v in range(9):
-            storage[v] = 0
-            discard[v] = 0
-        ssize = 0
-        for i in range(dealt, dealt + t0):
-            storage[cards[i]] += 1
-            ssize += 1
-        dn = 0
-        for i in range(k - 1, dealt + t0 - 1, -1):  # top card last
-            deck[dn] = cards[i]
-            dn += 1
-        target = t0
-        owner = -1
-        scode = -1
-        scount = 0
-        stotal = 0
-        current = starter
-        passes = 0
-        turns = 0
+            hands[s, v] = 0
+    for i in range(dealt):
+        hands[(starter + i % n) % n, cards[i]] += 1
+    for v in range(9):
+        storage[v] = 0
+        discard[v] = 0
+    ssize = 0
+    for i in range(dealt, dealt + t0):
+        storage[cards[i]] += 1
+        ssize += 1
+    dn = 0
+    for i in range(k - 1, dealt + t0 - 1, -1):  # top card last
+        deck[dn] = cards[i]
+        dn += 1
+    return dn, ssize, ch, cu
+
+
+# The position of a game in play, between kernel calls (``sv``, an int64 array): what the
+# arrays of ``g`` do not hold. ``S_STATUS``: 0 in play, 1 over, 2 stopped by the turn cap.
+(S_TARGET, S_OWNER, S_SCODE, S_CURRENT, S_PASSES, S_TURNS, S_GAME, S_STARTER, S_SSIZE, S_DN, S_FIRST,
+ S_LENGTH, S_WINNER, S_STATUS) = range(14)
+NSV = 14
+
+
+@njit(cache=True)
+def _play_from(cfg, deck_counts, kinds, acts, g, sv, ch, cu, lg, lu, lstart, steps, round0):
+    """Play the position of ``g`` and ``sv`` on (the rest of the match too) until the game is
+    over, or ``length`` reaches ``steps`` (if >= 0), or the game in play is no longer ``round0``
+    (if >= 0), both checked before each action as ``ISMCTSBot``'s play_out does. Actions go to
+    ``acts[length:]`` (grown when needed); returns (acts, ch, cu, lg, lu) and leaves the
+    position in ``g`` and ``sv``."""
+    hands, storage, deck, discard, gather, perm, pens, lost, ranking, tie, _, lcode, lkey, info, rng = g
+    n = cfg[N]
+    record_legal = cfg[RECORD_LEGAL] != 0
+    target = sv[S_TARGET]
+    owner = sv[S_OWNER]
+    scode = sv[S_SCODE]
+    current = sv[S_CURRENT]
+    passes = sv[S_PASSES]
+    turns = sv[S_TURNS]
+    game_no = sv[S_GAME]
+    starter = sv[S_STARTER]
+    ssize = sv[S_SSIZE]
+    dn = sv[S_DN]
+    first = sv[S_FIRST]
+    length = sv[S_LENGTH]
+    scount = 0
+    stotal = 0
+    if scode >= 0:
+        scount, stotal = _play_cards(scode, info)
+    aborted = False
+    over = False
+    winner = -1
+    sl = 0
+    rl = 0
+    while True:
         game_over = False
         sdirty = True
-        sl = 0
-        rl = 0
         while True:
+            # play_out's checks, before each action: the steps taken, the game in play
+            if (steps >= 0 and length >= steps) or (round0 >= 0 and game_no != round0):
+                break
             if first < 0:
                 first = current
             p = current
@@ -306,6 +320,8 @@ def _play_one(seed, cfg, deck_counts, kinds, acts, g, ch, lg, lstart):
                             code = lcode[i]
                             break
                         pick -= 1
+            if length >= acts.shape[0]:
+                acts = _grow(acts, length, 256)
             acts[length] = code
             length += 1
             turns += 1
@@ -345,8 +361,17 @@ def _play_one(seed, cfg, deck_counts, kinds, acts, g, ch, lg, lstart):
                     have += 1
                 goal = noted if cfg[NOTED] else target
                 passes += 1
-                ssize, dn, ch, cu = _refill(storage, deck, discard, gather, perm, rng, ch, cu, dn, have, goal,
-                                            cfg[WHEN_EMPTY])
+                need = goal - have
+                if need <= 0:
+                    ssize = have
+                elif dn > need:  # drawn from the deck, which keeps a card: no reshuffle (most refills)
+                    for _ in range(need):
+                        dn -= 1
+                        storage[deck[dn]] += 1
+                    ssize = goal
+                else:
+                    ssize, dn, ch, cu = _refill(storage, deck, discard, gather, perm, rng, ch, cu, dn, have, goal,
+                                                cfg[WHEN_EMPTY])
                 if passes == n - 1:  # the round ends (D7.2)
                     _play_cards(scode, info)
                     for v in range(1, 9):
@@ -366,10 +391,11 @@ def _play_one(seed, cfg, deck_counts, kinds, acts, g, ch, lg, lstart):
                 break
             if game_over:
                 break
-        if aborted:
-            break
+        if aborted or not game_over:
+            break  # the turn cap, or a stop of play_out's: the position stays as it is
         # ---- game end (D8, D10)
         if cfg[GAMES] == 1:
+            over = True
             break
         for s in range(n):
             tie[s] = (s - winner - 1) % n
@@ -416,19 +442,81 @@ def _play_one(seed, cfg, deck_counts, kinds, acts, g, ch, lg, lstart):
                 lost[s] += c
                 ref_v = c
         if game_no >= cfg[GAMES]:
+            over = True
             break
         rule = cfg[NEXT_STARTER]
         starter = ranking[n - 1] if rule == 0 else (winner if rule == 1 else (starter + 1) % n)
         game_no += 1
-    info[0] = winner
-    info[1] = turns
-    info[2] = first
+        dn, ssize, ch, cu = _deal(cfg, deck_counts, g, starter, ch, cu)
+        target = cfg[T0]
+        owner = -1
+        scode = -1
+        scount = 0
+        stotal = 0
+        current = starter
+        passes = 0
+        turns = 0
+    sv[S_TARGET] = target
+    sv[S_OWNER] = owner
+    sv[S_SCODE] = scode
+    sv[S_CURRENT] = current
+    sv[S_PASSES] = passes
+    sv[S_TURNS] = turns
+    sv[S_GAME] = game_no
+    sv[S_STARTER] = starter
+    sv[S_SSIZE] = ssize
+    sv[S_DN] = dn
+    sv[S_FIRST] = first
+    sv[S_LENGTH] = length
+    sv[S_WINNER] = winner
+    sv[S_STATUS] = 2 if aborted else (1 if over else 0)
     if record_legal:
         lstart[length] = lu
-    return length, aborted, ch, cu, lg, lu
+    return acts, ch, cu, lg, lu
 
 
 @njit(cache=True)
+def _play_one(seed, cfg, deck_counts, kinds, acts, g, sv, ch, lg, lstart):
+    """One game (or match) from its seed. ``g`` holds the scratch arrays, ``ch``, ``lg`` and
+    ``lstart`` the buffers of its chance stream and legal lists (grown when needed); returns
+    (length, aborted, chance buffer, chance used, legal buffer, legal used)."""
+    pens, lost, info, rng = g[6], g[7], g[13], g[14]
+    n = cfg[N]
+    reseed(rng, seed)
+    cu = 0
+    for s in range(n):
+        lost[s] = 0
+        for v in range(9):
+            pens[s, v] = 0
+    if cfg[FIRST] < 0:
+        starter = below(rng, n)
+        ch = _grow(ch, cu, 2)
+        ch[cu] = -1
+        ch[cu + 1] = starter
+        cu += 2
+    else:
+        starter = cfg[FIRST]
+    dn, ssize, ch, cu = _deal(cfg, deck_counts, g, starter, ch, cu)
+    sv[S_TARGET] = cfg[T0]
+    sv[S_OWNER] = -1
+    sv[S_SCODE] = -1
+    sv[S_CURRENT] = starter
+    sv[S_PASSES] = 0
+    sv[S_TURNS] = 0
+    sv[S_GAME] = 1
+    sv[S_STARTER] = starter
+    sv[S_SSIZE] = ssize
+    sv[S_DN] = dn
+    sv[S_FIRST] = -1
+    sv[S_LENGTH] = 0
+    acts, ch, cu, lg, lu = _play_from(cfg, deck_counts, kinds, acts, g, sv, ch, cu, lg, 0, lstart, -1, -1)
+    info[0] = sv[S_WINNER]
+    info[1] = sv[S_TURNS]
+    info[2] = sv[S_FIRST]
+    return sv[S_LENGTH], sv[S_STATUS] == 2, ch, cu, lg, lu
+
+
+@njit(cache=True, inline="always")
 def _pass_count(hands, storage, p, ssize, hsize):
     """How many passes the legal list holds (D6.2-D6.4)."""
     held = 0
@@ -444,7 +532,7 @@ def _pass_count(hands, storage, p, ssize, hsize):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pass_at(hands, storage, p, ssize, hsize, i):
     """The code of pass ``i`` of the legal list (in its order), without listing the others."""
     for t in range(0, 9):
@@ -482,7 +570,7 @@ def _reshuffle(deck, discard, gather, perm, rng, ch, cu):
     return m, ch, cu + m + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _refill(storage, deck, discard, gather, perm, rng, ch, cu, dn, ssize, goal, when_empty):
     """Draw into the Storage up to ``goal`` (D6.5, D7.2, D9); returns (size, deck cards, ch, cu)."""
     while ssize < goal:
@@ -542,29 +630,16 @@ def _run(seeds, first, cfg, deck_counts, kinds, o_len, o_abort, o_info, o_scores
     info = np.zeros(9, np.int64)
     rng = np.zeros(1, np.uint64)
     g = (hands, storage, deck, discard, gather, perm, pens, lost, ranking, tie, cards, lcode, lkey, info, rng)
+    sv = np.zeros(NSV, np.int64)
     local = np.empty(cfg[MAX_TURNS] * cfg[GAMES], np.int32)
     ch = np.empty(4 * (total + 1), np.int32)
     lg = np.empty(256 if cfg[RECORD_LEGAL] else 1, np.int16)
     lstart = np.empty(cfg[MAX_TURNS] * cfg[GAMES] + 1 if cfg[RECORD_LEGAL] else 1, np.int64)
-    lp = l_pos[0]
     for gi in range(first, seeds.shape[0]):
-        length, aborted, ch, cu, lg, lu = _play_one(seeds[gi], cfg, deck_counts, kinds, local, g, ch, lg, lstart)
-        a0 = a_start[gi]
-        c0 = c_start[gi]
-        if a0 + length > acts.shape[0] or c0 + cu > chance.shape[0]:
+        length, aborted, ch, cu, lg, lu = _play_one(seeds[gi], cfg, deck_counts, kinds, local, g, sv, ch, lg, lstart)
+        if not record(gi, length, cu, lu, local, ch, lg, lstart, acts, a_start, chance, c_start, legal, l_start,
+                      l_pos, cfg[RECORD_LEGAL] != 0):
             return gi
-        if cfg[RECORD_LEGAL] and (lp + lu > legal.shape[0] or a0 + length + 1 > l_start.shape[0]):
-            return gi
-        acts[a0:a0 + length] = local[:length]
-        chance[c0:c0 + cu] = ch[:cu]
-        a_start[gi + 1] = a0 + length
-        c_start[gi + 1] = c0 + cu
-        if cfg[RECORD_LEGAL]:
-            legal[lp:lp + lu] = lg[:lu]
-            for j in range(length + 1):
-                l_start[a0 + j] = lp + lstart[j]
-            lp += lu
-            l_pos[0] = lp
         o_len[gi] = length
         o_abort[gi] = aborted
         for j in range(3):
@@ -640,6 +715,180 @@ def play(seeds: np.ndarray, players: int, mode: str, options: dict[str, Any], bo
     return batch
 
 
+# --------------------------------------------------------------------------- IS-MCTS rollouts
+@njit(cache=True)
+def _rollout(cfg, deck_counts, kinds, head, zones, seed, steps, round0, out):
+    """Play a loaded position on (see :func:`rollout`): ``head`` is ``sv`` then the lost
+    points per seat, ``zones`` the counts per value of the hands, the Storage, the discard
+    pile and the penalty piles, then the deck (top card last). ``out`` gets the status, the
+    winner, the game in play, then per seat the cards in hand, the lost points and the last
+    game's ranking. Returns (actions, chance buffer, chance used)."""
+    n = cfg[N]
+    total = zones.shape[0]  # room for every card: the deck never holds more than all of them
+    for v in range(9):
+        total += deck_counts[v]
+    hands = np.zeros((n, 9), np.int64)
+    storage = np.zeros(9, np.int64)
+    deck = np.empty(total, np.int64)
+    discard = np.zeros(9, np.int64)
+    pens = np.zeros((n, 9), np.int64)
+    lost = np.zeros(n, np.int64)
+    z = 0
+    for s in range(n):
+        for v in range(9):
+            hands[s, v] = zones[z + v]
+        z += 9
+    for v in range(9):
+        storage[v] = zones[z + v]
+        discard[v] = zones[z + 9 + v]
+    z += 18
+    for s in range(n):
+        for v in range(9):
+            pens[s, v] = zones[z + v]
+        z += 9
+    dn = head[S_DN]
+    for i in range(dn):
+        deck[i] = zones[z + i]
+    sv = np.empty(NSV, np.int64)
+    for i in range(NSV):
+        sv[i] = head[i]
+    for s in range(n):
+        lost[s] = head[NSV + s]
+    ranking = np.zeros(n, np.int64)
+    info = np.zeros(9, np.int64)
+    rng = np.zeros(1, np.uint64)
+    reseed(rng, seed)
+    g = (hands, storage, deck, discard, np.empty(total, np.int64), np.empty(total, np.int64), pens, lost, ranking,
+         np.zeros(n, np.int64), np.empty(total, np.int64), np.empty(LEGAL_CAP, np.int64),
+         np.empty(LEGAL_CAP, np.int64), info, rng)
+    acts = np.empty(64, np.int32)
+    ch = np.empty(64, np.int32)
+    acts, ch, cu, _, _ = _play_from(cfg, deck_counts, kinds, acts, g, sv, ch, 0, np.empty(1, np.int16), 0,
+                                    np.empty(1, np.int64), steps, round0)
+    out[0] = sv[S_STATUS]
+    out[1] = sv[S_WINNER]
+    out[2] = sv[S_GAME]
+    out[3] = sv[S_LENGTH]
+    for s in range(n):
+        c = 0
+        for v in range(1, 9):
+            c += hands[s, v]
+        out[4 + s] = c
+        out[4 + n + s] = lost[s]
+        out[4 + 2 * n + s] = ranking[s]
+    return acts, ch, cu
+
+
+_CODES = {cards: code for code, cards in enumerate(
+    [()] * SETS + [(v,) * k for k in range(1, ref.MAX_COPIES + 1) for v in range(1, 9)]
+    + [tuple(range(s, s + k)) for k in range(2, 9) for s in range(1, 9)]) if cards}
+#: The lane's settings per options dict (worlds of one game share theirs): options, cfg, deck counts.
+_CONFIGS: dict[int, tuple[dict[str, Any], np.ndarray, np.ndarray]] = {}
+_POLICY_KINDS = {name: np.array([k] * 5, np.int64) for name, k in KINDS.items()}
+
+
+def rollout_problem(world: Any, policy: str) -> str | None:
+    """Why the lane cannot roll ``world`` out with ``policy``, in words; ``None`` if it can."""
+    if policy not in KINDS:
+        return f"rollout policy {policy!r} (the lane rolls Depot out with {' or '.join(KINDS)})"
+    return COVERAGE.problem("depot", world.players, world.mode, world.options, ())
+
+
+def _settings(world: Any) -> tuple[np.ndarray, np.ndarray]:
+    options = world.options
+    got = _CONFIGS.get(id(options))
+    if got is None or got[0] is not options:
+        if len(_CONFIGS) > 64:
+            _CONFIGS.clear()
+        cfg, counts = _config(world.players, options, False)
+        got = _CONFIGS[id(options)] = (options, cfg, counts)
+    return got[1], got[2]
+
+
+def _load(world: Any) -> tuple[np.ndarray, np.ndarray]:
+    """``head`` and ``zones`` of :func:`_rollout` from a reference state's fields."""
+    standing = world._standing
+    deck = world._deck
+    head = [world._target, -1 if standing is None else standing[0],
+            -1 if standing is None else _CODES[standing[1].cards], world._current, world._passes, world._turns,
+            world._game_no, world._starter, world._info.size, len(deck), 0, 0, -1, 0, *world._lost]
+    parts = [h.to_bytes(9, "little") for h in world._hands]
+    parts.append(world._storage.to_bytes(9, "little"))
+    parts.append(world._discard.to_bytes(9, "little"))
+    for pile in world._penalties:
+        b = bytearray(9)
+        for v in pile:
+            b[v] += 1
+        parts.append(bytes(b))
+    parts.append(deck)
+    return np.array(head, np.int64), np.frombuffer(b"".join(parts), np.uint8)
+
+
+def _run_rollout(world: Any, policy: str, steps: int | None, round0: int | None,
+                 seed: int) -> tuple[list[float], np.ndarray, np.ndarray, int, np.ndarray]:
+    from ..bots.ismcts import win_shares
+
+    if world.is_terminal:
+        return win_shares(world), np.empty(0, np.int32), np.empty(0, np.int32), 0, np.zeros(4, np.int64)
+    cfg, counts = _settings(world)
+    head, zones = _load(world)
+    n = world.players
+    out = np.empty(4 + 3 * n, np.int64)
+    seed %= 1 << 64
+    acts, ch, cu = _rollout(cfg, counts, _POLICY_KINDS[policy], head, zones, seed - (seed >> 63 << 64),
+                            -1 if steps is None else steps, -1 if round0 is None else round0, out)
+    return _reward(world.options, n, out.tolist()), acts, ch, cu, out
+
+
+def _reward(options: dict[str, Any], n: int, out: list[int]) -> list[float]:
+    """``_Search.play_out``'s reward of the position a rollout ended in: the win shares of a
+    finished game, else Depot's estimate (the formulas of ``cardwidgets.bots.ismcts``)."""
+    from ..bots.ismcts import _soft_shares
+
+    status, winner, game_no = out[0], out[1], out[2]
+    hands = out[4:4 + n]
+    lost = out[4 + n:4 + 2 * n]
+    games = options["games"]
+    if status == 2:  # the turn cap: no winner, a draw
+        return [1.0 / n] * n
+    if status == 1:
+        if games == 1:
+            winners = [winner]
+        else:
+            best = min(lost)
+            winners = [s for s in range(n) if lost[s] == best]
+            if len(winners) > 1 and options["match_tie"] == "last_game_rank":
+                order = out[4 + 2 * n:4 + 3 * n]
+                winners = [min(winners, key=order.index)]
+        share = 1.0 / len(winners)
+        r = [0.0] * n
+        for w in winners:
+            r[w] = share
+        return r
+    if games == 1:
+        return _soft_shares([-h for h in hands], 1.5)
+    left = games - game_no
+    return _soft_shares([-(lost[s] + 0.5 * hands[s]) for s in range(n)], 3.0 + 4.0 * left)
+
+
+def rollout(world: Any, policy: str, steps: int | None, round0: int | None, seed: int) -> list[float]:
+    """Roll ``world`` (a reference state, any seat to act) on in the lane with ``policy``
+    (``"random"`` or ``"greedy"``) and score it as ``ISMCTSBot``'s play_out does: stop at the
+    end of the game, after ``steps`` actions (if not ``None``) or when the game in play of a
+    match is no longer ``round0`` (if not ``None``). ``world`` is left as it was; the same
+    ``seed`` gives the same rollout."""
+    return _run_rollout(world, policy, steps, round0, seed)[0]
+
+
+def rollout_trace(world: Any, policy: str, steps: int | None, round0: int | None,
+                  seed: int) -> tuple[list[float], list[str], list[Any]]:
+    """:func:`rollout` with its actions (reference notation) and its chance decisions (in the
+    form of :class:`~cardwidgets.core.rng.Recorded`, numbered from the world's next one)."""
+    reward, acts, ch, cu, out = _run_rollout(world, policy, steps, round0, seed)
+    length = int(out[3])
+    return reward, [DECODE[c] for c in acts[:length].tolist()], decisions(ch[:cu].tolist())
+
+
 def _more(buf: np.ndarray, used: int, extra: int) -> np.ndarray:
     out = np.empty(max(2 * len(buf), int(used) + extra), buf.dtype)
     out[:used] = buf[:used]
@@ -655,6 +904,7 @@ def _outcomes(n: int, options: dict[str, Any], info: np.ndarray, aborted: np.nda
     games = options["games"]
     last_rank = options["match_tie"] == "last_game_rank"
     out = []
+    emptied = [f"{L[w]} emptied their hand (rule D8.1)" for w in range(n)]  # worded once, not per game
     for i, (w, turns, _) in enumerate(info.tolist()):
         if aborted[i]:
             out.append(f"stopped by the engine's safety cap of {turns:,} turns (rule G4)" if cap is None else
@@ -662,7 +912,7 @@ def _outcomes(n: int, options: dict[str, Any], info: np.ndarray, aborted: np.nda
             continue
         if games == 1:
             winners[i, w] = True
-            out.append(f"{L[w]} emptied their hand (rule D8.1)")
+            out.append(emptied[w])
             continue
         lost = scores[i].tolist()
         best = min(lost)
