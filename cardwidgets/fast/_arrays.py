@@ -1,8 +1,8 @@
-"""Array helpers the kernels share to build a :class:`~cardwidgets.fast.Batch` (and a rollout's trace)."""
+"""Array helpers the kernels share to build a :class:`~cardwidgets.fast.Batch`."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Callable
 
 import numpy as np
 from numba import njit
