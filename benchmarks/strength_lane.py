@@ -273,7 +273,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=1000, help="games per label (whole deals)")
     ap.add_argument("--seconds", type=float, default=0.02, help="time per decision of both bots")
     ap.add_argument("--fast", default="{}", metavar="JSON",
-                    help='ISMCTSBot settings of the fast bot only, such as \'{"rollouts": 1}\' (default: its defaults)')
+                    help='ISMCTSBot settings of the fast bot only, such as \'{"exploration": 0.5}\' (default: its defaults)')
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--fresh", action="store_true", help="start again rather than go on from the json file")
     args = ap.parse_args()
