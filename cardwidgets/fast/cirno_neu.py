@@ -439,6 +439,15 @@ def _play(cfg, kinds, acts, g, ch, cu, lg, lstart, sv, steps, round0):
 
 
 @njit(cache=True)
+def _work(n, cap, T):
+    """The arrays a game is played in (``g``): hands of up to ``cap`` cards, piles of up to ``T``."""
+    return (np.empty((n, cap), np.int64), np.zeros(n, np.int64), np.empty(T, np.int64), np.empty(T, np.int64),
+            np.empty(T, np.int64), np.empty(T, np.int64), np.ones(n, np.bool_), np.zeros(n, np.int64),
+            np.empty(2 * n, np.int64), np.empty(5, np.int64), np.empty(n, np.int64), np.empty(64, np.int64),
+            np.empty(64, np.int64), np.zeros(1, np.uint64))
+
+
+@njit(cache=True)
 def _run(seeds, first, cfg, cards, kinds, o_starter, o_len, o_abort, o_info, o_scores,
          acts, a_start, chance, c_start, legal, l_start, l_pos):
     """Play games ``first..`` into the output arrays; returns the index after the last game
@@ -446,21 +455,8 @@ def _run(seeds, first, cfg, cards, kinds, o_starter, o_len, o_abort, o_info, o_s
     n = cfg[N]
     T = cards.shape[0]
     cap = cfg[HAND] + 2
-    hands = np.empty((n, cap), np.int64)
-    hc = np.zeros(n, np.int64)
-    draw = np.empty(T, np.int64)
-    stack = np.empty(T, np.int64)
-    gather = np.empty(T, np.int64)
-    perm = np.empty(T, np.int64)
-    active = np.ones(n, np.bool_)
-    chips = np.zeros(n, np.int64)
-    out_order = np.empty(2 * n, np.int64)
-    info = np.empty(5, np.int64)
-    seats = np.empty(n, np.int64)
-    lcode = np.empty(64, np.int64)
-    lkey = np.empty(64, np.int64)
-    rng = np.zeros(1, np.uint64)
-    g = (hands, hc, draw, stack, gather, perm, active, chips, out_order, info, seats, lcode, lkey, rng)
+    g = _work(n, cap, T)
+    chips, out_order, info = g[7], g[8], g[9]
     local = np.empty(BOUND, np.int32)
     ch = np.empty(4 * T + 8, np.int32)
     lg = np.empty(64 if cfg[RECORD_LEGAL] else 1, np.int16)
@@ -585,20 +581,8 @@ def _rollout(cfg, pos, kind, steps, round0, seed):
         T += sizes[s]
         cap = max(cap, sizes[s])
     cap = max(cap, cfg[HAND]) + 2
-    hands = np.empty((n, cap), np.int64)
-    hc = np.empty(n, np.int64)
-    draw = np.empty(T, np.int64)
-    stack = np.empty(T, np.int64)
-    gather = np.empty(T, np.int64)
-    perm = np.empty(T, np.int64)
-    active = np.empty(n, np.bool_)
-    chips = np.empty(n, np.int64)
-    out_order = np.empty(2 * n, np.int64)
-    info = np.empty(5, np.int64)
-    seats = np.empty(n, np.int64)
-    lcode = np.empty(64, np.int64)
-    lkey = np.empty(64, np.int64)
-    rng = np.zeros(1, np.uint64)
+    g = _work(n, cap, T)
+    hands, hc, draw, stack, gather, perm, active, chips, out_order, info, seats, lcode, lkey, rng = g
     reseed(rng, seed)
     for s in range(n):
         active[s] = pos[NHEAD + s] != 0
@@ -636,7 +620,6 @@ def _rollout(cfg, pos, kind, steps, round0, seed):
     ch = np.empty(4 * T + 8, np.int32)
     lg = np.empty(1, np.int16)
     lstart = np.empty(1, np.int64)
-    g = (hands, hc, draw, stack, gather, perm, active, chips, out_order, info, seats, lcode, lkey, rng)
     length, starter, aborted, ch, cu, lg, lu = _play(cfg, kinds, acts, g, ch, 0, lg, lstart, sv, steps, round0)
     reward = np.empty(n, np.float64)
     if info[0] >= 0:  # the match is over: win_shares
