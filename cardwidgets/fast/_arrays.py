@@ -7,6 +7,8 @@ from typing import Callable
 import numpy as np
 from numba import njit
 
+from ._rng import below, permutation
+
 
 def flat(rows: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """The first ``lengths[i]`` entries of each row, one row after the other."""
@@ -52,3 +54,37 @@ def record(gi, length, cu, lu, local, ch, lg, lstart, acts, a_start, chance, c_s
             l_start[a0 + j] = lp + lstart[j]
         l_pos[0] = lp + lu
     return True
+
+
+@njit(cache=True, inline="always")
+def grow(buf, used, need):
+    """``buf``, or a copy twice as large when ``need`` more entries after ``used`` do not fit."""
+    if used + need <= buf.shape[0]:
+        return buf
+    out = np.empty(max(2 * buf.shape[0], used + need), buf.dtype)
+    out[:used] = buf[:used]
+    return out
+
+
+@njit(cache=True, inline="always")
+def chance_choice(rng, n, ch, cu):
+    """A random choice ``randrange(n)``, recorded in the chance stream ``ch[:cu]`` as ``-1, v``:
+    returns ``(v, ch, cu)``."""
+    v = below(rng, n)
+    ch = grow(ch, cu, 2)
+    ch[cu] = -1
+    ch[cu + 1] = v
+    return v, ch, cu + 2
+
+
+@njit(cache=True, inline="always")
+def chance_shuffle(rng, perm, k, ch, cu):
+    """A shuffle of ``k`` items: its permutation in ``perm[:k]`` (``new[i] = old[perm[i]]``),
+    recorded in the chance stream as ``k, perm[0], ..., perm[k-1]``: returns ``(ch, cu)``."""
+    permutation(rng, perm, k)
+    ch = grow(ch, cu, k + 1)
+    ch[cu] = k
+    for i in range(k):
+        ch[cu + 1 + i] = perm[i]
+    return ch, cu + k + 1
+

@@ -22,8 +22,8 @@ from numba import njit
 from ..core.outcome import Termination
 from ..games import cirno_neu as ref
 from . import Batch, Coverage
-from ._arrays import record
-from ._rng import below, permutation, reseed
+from ._arrays import chance_choice, chance_shuffle, grow, record
+from ._rng import below, reseed
 
 COVERAGE = Coverage(
     modes={"standard": ref.PLAYERS},
@@ -82,15 +82,6 @@ def _step(active, n, s, d):
 
 
 @njit(cache=True)
-def _grow(buf, used, need):
-    if used + need <= buf.shape[0]:
-        return buf
-    out = np.empty(max(2 * buf.shape[0], used + need), buf.dtype)
-    out[:used] = buf[:used]
-    return out
-
-
-@njit(cache=True)
 def _play_one(seed, cfg, cards, kinds, acts, g, ch, lg, lstart):
     """One game from its deal. ``g`` holds the scratch arrays, ``ch``, ``lg`` and ``lstart`` the
     buffers of its chance stream and legal lists (grown when needed); returns (length, starter,
@@ -106,11 +97,7 @@ def _play_one(seed, cfg, cards, kinds, acts, g, ch, lg, lstart):
         hc[s] = 0
     # first dealer (N2.2), then the first shuffle of the sorted cards
     if cfg[FIRST] < 0:
-        dealer = below(rng, n)
-        ch = _grow(ch, cu, 2)
-        ch[cu] = -1
-        ch[cu + 1] = dealer
-        cu += 2
+        dealer, ch, cu = chance_choice(rng, n, ch, cu)
     else:
         dealer = cfg[FIRST]
     for i in range(T):
@@ -166,13 +153,9 @@ def _play(cfg, kinds, acts, g, ch, cu, lg, lstart, sv, steps, round0):
     while True:
         if new_round:
             # N2.3: shuffle what was gathered, deal from the dealer clockwise
-            permutation(rng, perm, k)
-            ch = _grow(ch, cu, k + 1)
-            ch[cu] = k
+            ch, cu = chance_shuffle(rng, perm, k, ch, cu)
             for i in range(k):
-                ch[cu + 1 + i] = perm[i]
                 stack[i] = gather[perm[i]]  # stack: scratch for the new order
-            cu += k + 1
             for s in range(n):
                 hc[s] = 0
             seats[0] = dealer  # the dealer first, then clockwise
@@ -212,13 +195,9 @@ def _play(cfg, kinds, acts, g, ch, cu, lg, lstart, sv, steps, round0):
                                 break
                             top = stack[sn - 1]
                             k = sn - 1
-                            permutation(rng, perm, k)
-                            ch = _grow(ch, cu, k + 1)
-                            ch[cu] = k
+                            ch, cu = chance_shuffle(rng, perm, k, ch, cu)
                             for i in range(k):
-                                ch[cu + 1 + i] = perm[i]
                                 draw[i] = stack[perm[i]]
-                            cu += k + 1
                             dn = k
                             stack[0] = top
                             sn = 1
@@ -277,7 +256,7 @@ def _play(cfg, kinds, acts, g, ch, cu, lg, lstart, sv, steps, round0):
                         nl += 1
                     prev = c
             if record_legal:
-                lg = _grow(lg, lu, nl)
+                lg = grow(lg, lu, nl)
                 lstart[length] = lu
                 for i in range(nl):
                     lg[lu + i] = lcode[i]
@@ -364,13 +343,9 @@ def _play(cfg, kinds, acts, g, ch, cu, lg, lstart, sv, steps, round0):
                             break
                         top = stack[sn - 1]
                         k = sn - 1
-                        permutation(rng, perm, k)
-                        ch = _grow(ch, cu, k + 1)
-                        ch[cu] = k
+                        ch, cu = chance_shuffle(rng, perm, k, ch, cu)
                         for i in range(k):
-                            ch[cu + 1 + i] = perm[i]
                             draw[i] = stack[perm[i]]
-                        cu += k + 1
                         dn = k
                         stack[0] = top
                         sn = 1

@@ -25,8 +25,8 @@ from numba import njit
 
 from ..games import depot as ref
 from . import Batch, Coverage, decisions
-from ._arrays import record
-from ._rng import below, permutation, reseed
+from ._arrays import chance_choice, chance_shuffle, grow, record
+from ._rng import below, reseed
 
 COVERAGE = Coverage(
     modes={"standard": ref.PLAYERS},
@@ -73,15 +73,6 @@ def _play_cards(code, out):
     return k, k * s + k * (k - 1) // 2
 
 
-@njit(cache=True, inline="always")
-def _grow(buf, used, need):
-    if used + need <= buf.shape[0]:
-        return buf
-    out = np.empty(max(2 * buf.shape[0], used + need), buf.dtype)
-    out[:used] = buf[:used]
-    return out
-
-
 @njit(cache=True)
 def _deal(cfg, deck_counts, g, starter, ch, cu):
     """Set up a game (D2): the cards in play sorted, shuffled, dealt from ``starter``
@@ -101,13 +92,9 @@ def _deal(cfg, deck_counts, g, starter, ch, cu):
         for s in range(n):
             for v in range(9):
                 pens[s, v] = 0
-    permutation(rng, perm, k)
-    ch = _grow(ch, cu, k + 1)
-    ch[cu] = k
+    ch, cu = chance_shuffle(rng, perm, k, ch, cu)
     for i in range(k):
-        ch[cu + 1 + i] = perm[i]
         cards[i] = gather[perm[i]]
-    cu += k + 1
     dealt = cfg[HAND] * n
     t0 = cfg[T0]
     for s in range(n):
@@ -256,7 +243,7 @@ def _play_from(cfg, deck_counts, kinds, acts, g, sv, ch, cu, lg, lu, lstart, ste
                 else:  # a random bot needs only how many passes there are (see _pass_at)
                     nall = nplays + _pass_count(hands, storage, p, ssize, hsize)
             if record_legal:
-                lg = _grow(lg, lu, nl)
+                lg = grow(lg, lu, nl)
                 lstart[length] = lu
                 for i in range(nl):
                     lg[lu + i] = lcode[i]
@@ -321,7 +308,7 @@ def _play_from(cfg, deck_counts, kinds, acts, g, sv, ch, cu, lg, lu, lstart, ste
                             break
                         pick -= 1
             if length >= acts.shape[0]:
-                acts = _grow(acts, length, 256)
+                acts = grow(acts, length, 256)
             acts[length] = code
             length += 1
             turns += 1
@@ -400,13 +387,9 @@ def _play_from(cfg, deck_counts, kinds, acts, g, sv, ch, cu, lg, lu, lstart, ste
         for s in range(n):
             tie[s] = (s - winner - 1) % n
         if cfg[RANDOM_TIE]:
-            permutation(rng, perm, n)
-            ch = _grow(ch, cu, n + 1)
-            ch[cu] = n
+            ch, cu = chance_shuffle(rng, perm, n, ch, cu)
             for i in range(n):
-                ch[cu + 1 + i] = perm[i]
                 tie[perm[i]] = i  # the seat order after the shuffle: tie[s] = its place
-            cu += n + 1
         ranking[0] = winner
         m = 1
         for s in range(n):
@@ -489,11 +472,7 @@ def _play_one(seed, cfg, deck_counts, kinds, acts, g, sv, ch, lg, lstart):
         for v in range(9):
             pens[s, v] = 0
     if cfg[FIRST] < 0:
-        starter = below(rng, n)
-        ch = _grow(ch, cu, 2)
-        ch[cu] = -1
-        ch[cu + 1] = starter
-        cu += 2
+        starter, ch, cu = chance_choice(rng, n, ch, cu)
     else:
         starter = cfg[FIRST]
     dn, ssize, ch, cu = _deal(cfg, deck_counts, g, starter, ch, cu)
@@ -561,13 +540,10 @@ def _reshuffle(deck, discard, gather, perm, rng, ch, cu):
         discard[v] = 0
     if m == 0:
         return 0, ch, cu
-    permutation(rng, perm, m)
-    ch = _grow(ch, cu, m + 1)
-    ch[cu] = m
+    ch, cu = chance_shuffle(rng, perm, m, ch, cu)
     for i in range(m):
-        ch[cu + 1 + i] = perm[i]
         deck[i] = gather[perm[i]]
-    return m, ch, cu + m + 1
+    return m, ch, cu
 
 
 @njit(cache=True, inline="always")
