@@ -231,6 +231,16 @@ export function createMotion(root) {
       return { moving: jobs.length + exits.length, snapshot };
     },
 
+    /**
+     * Whether `el` is in flight: a redraw draws such a card anew (its rectangle and transform are
+     * mid-animation, so it cannot be measured at rest in the next frame).
+     * @param {Element} el
+     */
+    moving(el) {
+      const l = live.get(el);
+      return !!l && l.anim.playState !== "finished" && l.anim.playState !== "idle";
+    },
+
     /** Stop every card animation now (motion was switched off, or the table goes away). */
     clear() {
       for (const a of root.getAnimations ? root.getAnimations({ subtree: true }) : []) {
