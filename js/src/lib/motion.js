@@ -232,13 +232,16 @@ export function createMotion(root) {
     },
 
     /**
-     * Whether `el` is in flight: a redraw draws such a card anew (its rectangle and transform are
-     * mid-animation, so it cannot be measured at rest in the next frame).
+     * Bring `el`, if in flight, to rest now, to fly on from the same point in the next `play` (as
+     * a card that did not move): a redraw keeps the element, and the next frame measures it at rest.
      * @param {Element} el
      */
-    moving(el) {
+    land(el) {
       const l = live.get(el);
-      return !!l && l.anim.playState !== "finished" && l.anim.playState !== "idle";
+      if (!l || l.anim.playState === "finished" || l.anim.playState === "idle" || l.anim.currentTime == null) return;
+      const currentTime = l.anim.currentTime;
+      l.anim.cancel();
+      live.set(el, { ...l, anim: /** @type {any} */ ({ playState: "paused", currentTime }) });
     },
 
     /** Stop every card animation now (motion was switched off, or the table goes away). */

@@ -238,8 +238,8 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
   /**
    * Patch the live table to match `sheet`, the new drawing: elements that stay keep their place,
    * focus, scroll and handlers, and the browser restyles only what changed. Cards are matched by
-   * their notation (the n-th of equal ones), narration lines by their place; a card in flight is
-   * drawn anew (measured mid-flight, its motion would start from the wrong place).
+   * their notation (the n-th of equal ones), narration lines by their place; a card in flight lands
+   * (measured mid-flight, its motion would start from the wrong place) and flies on in the next frame.
    * @param {HTMLElement} sheet
    */
   function patch(sheet) {
@@ -253,7 +253,8 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
         const card = el.getAttribute("data-card") || "";
         const n = seen.get(card) ?? 0;
         seen.set(card, n + 1);
-        keys.set(el, tree === root && motion?.moving(el) ? `flying:${n}:${card}` : `card:${n}:${card}`);
+        if (tree === root) motion?.land(el);
+        keys.set(el, `card:${n}:${card}`);
       }
     }
     root.className = sheet.className;
@@ -533,6 +534,9 @@ function focusKey(root) {
 /** @param {HTMLElement} root @param {{sel: string | null, index: number} | null} key */
 function restoreFocus(root, key) {
   if (!key) return;
+  // still on its element, which the patch kept
+  const active = root.ownerDocument.activeElement;
+  if (active && active !== root && root.contains(active)) return;
   const el = /** @type {HTMLElement | null} */ (key.sel ? root.querySelector(key.sel) : null);
   // preventScroll: a redraw must never make the notebook jump.
   if (el && !(/** @type {any} */ (el).disabled)) {
