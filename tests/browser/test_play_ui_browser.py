@@ -340,6 +340,27 @@ def test_a_double_click_plays_once(lab_page):
     assert lab_page.page_errors == []
 
 
+def test_the_focus_stays_on_its_element_while_the_bots_move(lab_page):
+    """The table is patched, not redrawn: the control the keyboard is on (the narration, which
+    stays; the hand's cards are not controls while the bots play) stays the same element, with the
+    focus, through the viewer's move and the bots' answers (a redraw gave focus to a copy)."""
+    cell = "from cardwidgets import CryptoTrick\nt = CryptoTrick(players=4, seed=3, seat=0, bots='greedy', bot_delay=0.3)\nt"
+    nb, table = table_of(lab_page, "focus_kept.ipynb", cell)
+    expect(table.locator(".cw-hand [data-action]").first).to_be_visible()
+    start = nb.json("t.history_len")
+    lab_page.page.evaluate("""() => {
+      const log = document.querySelector('.cw-log');
+      log.focus();
+      log.cwProbe = true;  // a property only this element has
+      document.querySelector('.cw-player .cw-hand [data-action]').click();  // the viewer plays; the bots answer
+    }""")
+    lab_page.page.wait_for_function(
+        f"() => Number(document.querySelector('.cw-table').dataset.moves) >= {start + 3}", timeout=20_000)
+    still = lab_page.page.evaluate("() => [document.activeElement.cwProbe === true, document.activeElement.className]")
+    assert still[0], still
+    assert table_errors(lab_page) == []
+
+
 LAPTOP = [
     ("depot", "from cardwidgets import Depot\nt = Depot(players=4, seed=1, seat=0, bots='greedy', bot_delay=0)\nt"),
     ("cirno_neu", "from cardwidgets import CirnoNeu\nt = CirnoNeu(players=5, seed=1, seat=0, bots='greedy', bot_delay=0)\nt"),

@@ -4,7 +4,7 @@
 // validates and explains everything the player sends.
 import "../lib/table.css";
 import "./crypto_trick.css";
-import { h, svgIcon } from "../lib/dom.js";
+import { h, on, svgIcon } from "../lib/dom.js";
 import { renderCard, renderBacks, renderCardBack } from "../lib/cards.js";
 import { withRuleIds, listWords, count, signed } from "../lib/text.js";
 import { decorateRuleChips } from "../lib/rules.js";
@@ -618,10 +618,10 @@ function player(f) {
           onClick: live && action ? () => f.act(/** @type {string} */ (action)) : undefined,
         });
         if (why) {
-          el.addEventListener("mouseenter", () => showWhy(why));
-          el.addEventListener("mouseleave", () => showWhy(null));
-          el.addEventListener("focus", () => showWhy(why));
-          el.addEventListener("blur", () => showWhy(null));
+          on(el, "mouseenter", () => showWhy(why));
+          on(el, "mouseleave", () => showWhy(null));
+          on(el, "focus", () => showWhy(why));
+          on(el, "blur", () => showWhy(null));
         }
         return el;
       }) : h("span", { class: "cw-hand-empty cw-muted" }, f.finished ? "no cards left" : "no cards in hand"));

@@ -1,5 +1,5 @@
-// Tiny DOM helpers shared by every game table. No framework: a table is redrawn
-// from the synced traits on every change, so plain element factories are enough.
+// Tiny DOM helpers shared by every game table. No framework: a table is drawn from the synced
+// traits on every change with plain element factories, then the live table is patched to match.
 
 /**
  * @typedef {string | number | Node | null | undefined | false | Child[]} Child
@@ -15,6 +15,46 @@
  */
 
 const PROPS = new Set(["value", "checked", "selected", "tabIndex"]);
+
+/** @type {WeakMap<EventTarget, Record<string, ((ev: any) => void) | undefined>>} each element's handlers */
+const HANDLERS = new WeakMap();
+
+/** The one listener every handler goes through: an element kept by a redraw takes the new handlers. */
+function dispatch(/** @type {Event} */ ev) {
+  const fn = HANDLERS.get(/** @type {EventTarget} */ (ev.currentTarget))?.[ev.type];
+  if (fn) fn.call(ev.currentTarget, ev);
+}
+
+/**
+ * Handle `type` events on `el` with `fn`, replacing the handler set before (not adding a second):
+ * a redraw patches the live table, so an element may be drawn, and given its handler, many times.
+ * @param {Element} el
+ * @param {string} type
+ * @param {(ev: any) => void} fn
+ */
+export function on(el, type, fn) {
+  let map = HANDLERS.get(el);
+  if (!map) HANDLERS.set(el, (map = {}));
+  map[type] = fn;
+  el.addEventListener(type, dispatch);  // the same function twice is added once
+}
+
+/**
+ * Give the live element `from` the handlers of its new drawing `to` (it stays, `to` is dropped).
+ * @param {Element} from
+ * @param {Element} to
+ */
+export function adoptHandlers(from, to) {
+  const want = HANDLERS.get(to);
+  if (!want && !HANDLERS.has(from)) return;
+  const map = /** @type {Record<string, any>} */ ({});
+  for (const t of Object.keys(HANDLERS.get(from) || {})) map[t] = undefined;
+  for (const [t, fn] of Object.entries(want || {})) {
+    map[t] = fn;
+    from.addEventListener(t, dispatch);
+  }
+  HANDLERS.set(from, map);
+}
 
 /**
  * Normalise a class specification to a space-separated string.
@@ -52,7 +92,7 @@ export function h(tag, attrs, children) {
           else /** @type {any} */ (el.style)[p] = v;
         }
       } else if (key.startsWith("on") && typeof val === "function") {
-        el.addEventListener(key.slice(2).toLowerCase(), val);
+        on(el, key.slice(2).toLowerCase(), val);
       } else if (PROPS.has(key)) {
         /** @type {any} */ (el)[key] = val;
       } else {

@@ -7,7 +7,7 @@
 // lesson table, the rule chips and their cards, the hot-seat curtain, and the keys. It sends
 // only messages: act, goto, undo, switch, continue, clear_error, speed, skip, preview, play,
 // pause, hint, restart, next_lesson, iam.
-import { h, append } from "./dom.js";
+import { h, append, on } from "./dom.js";
 import { mountTable, navigable } from "./table.js";
 import { renderError } from "./error.js";
 import { renderHistory, branchLabel } from "./history.js";
@@ -248,7 +248,7 @@ export function drawFrame(ctx, layout) {
   [...root.querySelectorAll(".cw-rule[data-rule]:not(.cw-rule-unknown)")].forEach((chip, k) => {
     chip.setAttribute("data-chip", String(k));
     chip.setAttribute("aria-expanded", String(ctx.ui.rule?.chip === k));
-    chip.addEventListener("click", (ev) => {
+    on(chip, "click", (ev) => {
       ev.stopPropagation();
       const id = chip.getAttribute("data-rule");
       ctx.ui.rule = ctx.ui.rule?.chip === k ? null : { id, chip: k, at };

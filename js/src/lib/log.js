@@ -40,7 +40,11 @@ export function renderLog(lines, opts = {}) {
     },
       shown.length
         ? shown.map((line, i) =>
-            h("li", { class: ["cw-log-line", i === shown.length - 1 && "cw-log-latest"] }, withRuleIds(line)))
+            h("li", {
+              class: ["cw-log-line", i === shown.length - 1 && "cw-log-latest"],
+              // its place in the whole narration: a redraw keeps the lines it already shows
+              "data-line": first + i,
+            }, withRuleIds(line)))
         : h("li", { class: "cw-log-line cw-muted" }, opts.empty ?? "Nothing has happened yet.")),
   ]);
 }

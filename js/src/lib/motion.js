@@ -50,6 +50,13 @@ export function createMotion(root) {
   /** @type {WeakMap<Element, {frames: Keyframe[], options: KeyframeAnimationOptions, anim: Animation, final: Box}>} */
   const live = new WeakMap();
   let busyUntil = 0;
+  /** @type {Set<Element>} cards landed by a redraw, to fly on in the next `play` (else forgotten) */
+  const landed = new Set();
+  /** Forget the flights of landed cards that no `play` took up: they are at rest. */
+  const forgetLanded = () => {
+    for (const el of landed) if (/** @type {any} */ (live.get(el)?.anim)?.landed) live.delete(el);
+    landed.clear();
+  };
   const layer = document.createElement("div");
   layer.className = "cw-motion-layer";
   layer.setAttribute("aria-hidden", "true");
@@ -121,6 +128,7 @@ export function createMotion(root) {
      * @returns {Map<string, Array<{el: HTMLElement, r: Box}>>}
      */
     snapshot() {
+      forgetLanded();
       /** @type {Map<string, Array<{el: HTMLElement, r: Box}>>} */
       const out = new Map();
       for (const el of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(CARDS))) {
@@ -225,10 +233,26 @@ export function createMotion(root) {
         end = Math.max(end, now + d + DURATION);
       });
       if (jobs.length || exits.length) busyUntil = end;
+      forgetLanded();
       try {
         performance.measure("cw-motion", { start: now, end: performance.now() });
       } catch { /* a browser without User Timing level 3: nothing to record */ }
       return { moving: jobs.length + exits.length, snapshot };
+    },
+
+    /**
+     * Bring `el`, if in flight, to rest now, to fly on from the same point in the next `play` (as
+     * a card that did not move): a redraw keeps the element, and the next frame measures it at rest.
+     * @param {Element} el
+     */
+    land(el) {
+      const l = live.get(el);
+      if (!l || /** @type {any} */ (l.anim).landed || l.anim.playState === "finished" || l.anim.playState === "idle"
+        || l.anim.currentTime == null) return;
+      const currentTime = l.anim.currentTime;
+      l.anim.cancel();
+      live.set(el, { ...l, anim: /** @type {any} */ ({ playState: "paused", currentTime, landed: true }) });
+      landed.add(el);
     },
 
     /** Stop every card animation now (motion was switched off, or the table goes away). */
@@ -239,6 +263,7 @@ export function createMotion(root) {
         a.cancel();
       }
       layer.replaceChildren();
+      forgetLanded();
       busyUntil = 0;
     },
   };

@@ -1,6 +1,8 @@
 // The base of every game table: root element, trait subscriptions, redraw, messages to
 // Python (one at a time for moves), keyboard isolation from the notebook, focus keeping,
 // card motion, and cleanup.
+import morphdom from "morphdom";
+import { adoptHandlers } from "./dom.js";
 import { createMotion, reducedMotion, canAnimate } from "./motion.js";
 import { watchPreviews } from "./preview.js";
 
@@ -184,6 +186,7 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
 
   // ---- card motion ---------------------------------------------------------------------------
   const motion = canAnimate() ? createMotion(root) : null;
+  if (motion) root.appendChild(motion.layer);
   let lastPos = /** @type {[number, string] | null} */ (null);
   /**
    * Whether the cards of this redraw travel: yes when the game moves on by a move or three, and for
@@ -232,6 +235,49 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
   }) : null;
   resized?.observe(root);
 
+  /**
+   * Patch the live table to match `sheet`, the new drawing: elements that stay keep their place,
+   * focus, scroll and handlers, and the browser restyles only what changed. Cards are matched by
+   * their notation (the n-th of equal ones), narration lines by their place; a card in flight lands
+   * (measured mid-flight, its motion would start from the wrong place) and flies on in the next frame.
+   * @param {HTMLElement} sheet
+   */
+  function patch(sheet) {
+    /** @type {WeakMap<Node, string>} */
+    const keys = new WeakMap();
+    for (const tree of [root, sheet]) {
+      /** @type {Map<string, number>} */
+      const seen = new Map();
+      for (const el of tree.querySelectorAll("[data-card]")) {
+        if (el.closest(".cw-motion-layer")) continue;
+        const card = el.getAttribute("data-card") || "";
+        const n = seen.get(card) ?? 0;
+        seen.set(card, n + 1);
+        if (tree === root) motion?.land(el);
+        keys.set(el, `card:${n}:${card}`);
+      }
+    }
+    root.className = sheet.className;
+    morphdom(root, sheet, {
+      childrenOnly: true,
+      getNodeKey: (node) => {
+        if (node === live || node.nodeType === 1 && /** @type {Element} */ (node).classList.contains("cw-announce")) return "cw:live";
+        if (motion && node === motion.layer || node.nodeType === 1 && /** @type {Element} */ (node).classList.contains("cw-motion-layer")) return "cw:layer";
+        const k = keys.get(node);
+        if (k) return k;
+        if (node.nodeType !== 1) return undefined;
+        const el = /** @type {Element} */ (node);
+        const line = el.getAttribute("data-line");
+        return line !== null ? `line:${line}` : el.id || undefined;
+      },
+      onBeforeElUpdated: (from, to) => {
+        if (from === live || from === motion?.layer) return false;
+        adoptHandlers(from, to);
+        return true;
+      },
+    });
+  }
+
   let alive = true;
   /** @param {boolean} [fromModel] the traits changed (not a local UI change) */
   function redraw(fromModel = false) {
@@ -244,10 +290,15 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
     if (!animate && motion) motion.clear();
     const focus = focusKey(root);
     const scroll = scrollState(root, where);
-    for (const node of [...root.childNodes]) if (node !== live) node.remove();
     root.classList.toggle("cw-thinking-now", !!model.get("thinking"));
     // The moves of the line shown (a DOM hook: tests wait on it instead of on text).
     root.dataset.moves = String(Number(model.get("history_len")) || 0);
+    // The new position is drawn apart, then the live table patched to match: rebuilt whole, every
+    // update had the browser style and lay out the whole table again (8-30 ms a move).
+    const sheet = document.createElement("div");
+    sheet.className = root.className;
+    sheet.appendChild(stub("cw-announce"));  // where the live region and the motion layer stay
+    ctx.root = sheet;
     try {
       const view = model.get("view");
       if (!view || typeof view !== "object" || !view.players) {
@@ -255,7 +306,7 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
         const wait = document.createElement("div");
         wait.className = "cw-waiting";
         wait.textContent = "Waiting for the game…";
-        root.appendChild(wait);
+        sheet.appendChild(wait);
       } else {
         draw(ctx);
       }
@@ -265,9 +316,12 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
       const box = document.createElement("pre");
       box.className = "cw-error cw-render-error";
       box.textContent = `Could not draw the table: ${err instanceof Error ? err.message : err}`;
-      root.appendChild(box);
+      sheet.appendChild(box);
+    } finally {
+      ctx.root = root;
     }
-    if (motion) root.appendChild(motion.layer);
+    if (motion) sheet.appendChild(stub("cw-motion-layer"));
+    patch(sheet);
     if (fromModel) announce();
     restoreFocus(root, focus);
     if (fromModel) previews.redrawn();
@@ -307,6 +361,8 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
       for (const { target } of entries) if (pinned.has(target)) target.scrollTop = target.scrollHeight;
     })
     : null;
+  /** @type {WeakSet<Element>} lists that report their scrolling */
+  const scrolling = new WeakSet();
   /** @param {Element} box */
   const onScroll = (box) => () => {
     const atEnd = box.scrollHeight - box.scrollTop - box.clientHeight <= 8;
@@ -330,7 +386,9 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
     pinned = new WeakSet();
     for (const box of root.querySelectorAll("[data-autoscroll]")) {
       sized?.observe(box);
-      box.addEventListener("scroll", onScroll(box), { passive: true });
+        // (a list the redraw kept has its listener already)
+      if (!scrolling.has(box)) box.addEventListener("scroll", onScroll(box), { passive: true });
+      scrolling.add(box);
     }
     nextFrame(apply);
     // A table in the page is scrolled by that frame's job; one drawn before it is in the page
@@ -390,6 +448,13 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
     root.removeEventListener("click", onPointer, true);
     root.remove();
   };
+}
+
+/** @param {string} className @returns {HTMLElement} a stand-in, in a new drawing, for a part that stays */
+function stub(className) {
+  const el = document.createElement("div");
+  el.className = className;
+  return el;
 }
 
 /**
@@ -469,6 +534,9 @@ function focusKey(root) {
 /** @param {HTMLElement} root @param {{sel: string | null, index: number} | null} key */
 function restoreFocus(root, key) {
   if (!key) return;
+  // still on its element, which the patch kept
+  const active = root.ownerDocument.activeElement;
+  if (active && active !== root && root.contains(active)) return;
   const el = /** @type {HTMLElement | null} */ (key.sel ? root.querySelector(key.sel) : null);
   // preventScroll: a redraw must never make the notebook jump.
   if (el && !(/** @type {any} */ (el).disabled)) {
