@@ -32,6 +32,7 @@ __version__ = "0.2.0"
 _register_provider("html", "cardwidgets.export:write_html")
 _register_provider("rule", "cardwidgets.rules:lookup")
 _register_provider("rule_url", "cardwidgets.rules:url")
+_register_provider("lane_rollout", "cardwidgets.fast:lane_rollout")
 
 
 def make(game: str, **kwargs: Any) -> State:

@@ -313,15 +313,16 @@ def test_no_seed_no_deck_no_position_in_a_seat_file(tmp_path):
 
 # --------------------------------------------------------------------------- the page
 URL = re.compile(r"\b(?:https?|ftp|wss?):/*[^\s\"'<>)]*|//[a-z0-9.-]+\.[a-z]{2,}/", re.I)
-#: The one URL a page may hold: SVG's namespace name, which is never fetched.
-SVG_NS = "http://www.w3.org/2000/svg"
+#: The URLs a page may hold: namespace names, which are never fetched (SVG's, for the icons;
+#: XHTML's, which the DOM patcher compares elements' namespaces with).
+NAMESPACES = {"http://www.w3.org/2000/svg", "http://www.w3.org/1999/xhtml"}
 
 
 @pytest.mark.parametrize("game", available_games())
 def test_the_page_loads_nothing_from_anywhere(game, tmp_path):
     cfg = next(c for g, c in CONFIGS if g == game)
     text = html(played(game, cfg, seed=1, moves=20), 0, tmp_path, "page").decode()
-    assert set(URL.findall(text)) <= {SVG_NS}, set(URL.findall(text)) - {SVG_NS}
+    assert set(URL.findall(text)) <= NAMESPACES, set(URL.findall(text)) - NAMESPACES
     assert not re.search(r"<(?:link|img|iframe|object|embed|base|audio|video|source)\b", text, re.I)
     assert not re.search(r"\s(?:src|href|srcset|action|poster)\s*=", text, re.I)
     assert not re.search(r"@import|url\((?!\s*[\"']?data:)", text, re.I)

@@ -26,7 +26,7 @@ ALLOWED = {
     "widgets": {"core", "games", "lessons", "table"},
     "envs": {"core", "games"},
     "export": {"core", "games", "rules"},
-    "fast": {"core", "games"},
+    "fast": {"core", "games", "bots"},  # the rollouts score with the search's rewards
 }
 # sim needs the explore extra (pandas with its numpy, joblib with cloudpickle, tqdm; matplotlib to plot) and
 # imports none of it where worker processes play; the widgets are the only layer with the widget stack,

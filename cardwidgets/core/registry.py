@@ -51,6 +51,7 @@ def register_provider(kind: str, target: str) -> None:
     ``"html"``: the writer of a page, called ``write(source, path, seat)`` with a Timeline or
     a Replay; it returns the path written. ``"rule"`` and ``"rule_url"``: the rules
     reference's ``lookup(rule_id, game)`` and ``url(rule_id, game, base=...)``.
+    ``"lane_rollout"``: the fast lane's ``lane_rollout(world, policy)`` for IS-MCTS.
     """
     _PROVIDERS[kind] = target
 

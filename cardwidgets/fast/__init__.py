@@ -173,6 +173,22 @@ def kernel(game: str) -> Any:
         return None
 
 
+def lane_rollout(world: Any, policy: str) -> tuple[Any, str | None]:
+    """The kernel's ``rollout`` for IS-MCTS searches in ``world``'s game with this rollout
+    policy, and ``None``; or ``None`` and why the lane cannot play them (what
+    :class:`~cardwidgets.bots.ismcts.ISMCTSBot` ``engine=`` asks, through the registry)."""
+    why = unavailable()
+    if why is not None:
+        return None, why
+    mod = kernel(world.game)
+    if mod is None or not hasattr(mod, "rollout"):
+        return None, f"the fast lane has no rollouts for {world.game} yet"
+    problem = mod.rollout_problem(world, policy)
+    if problem is not None:
+        return None, f"the fast lane does not cover {problem}"
+    return mod.rollout, None
+
+
 def resolve(game: str, players: Any = None, mode: str | None = None,
             options: Mapping[str, Any] | None = None) -> tuple[str, int, dict[str, Any]]:
     """``(mode, players, options)`` of a game, validated and with every default filled in."""

@@ -544,6 +544,8 @@ class TableModel(traitlets.HasTraits):
                                 f"table.step(...), or call table.play_bots() to try again.")
 
     def _cancel_pending(self) -> None:
+        if not hasattr(self, "_group"):  # a table whose construction failed is closed by ipywidgets' __del__
+            return
         if self._pending is not None:
             self._pending.cancel()
             self._pending = None

@@ -585,13 +585,17 @@ function player(f) {
   // The hint line: what to do now; hovering a card that cannot be played shows why.
   const hintText = hintFor(f, live);
   const hint = h("span", { class: ["cw-hint", "cw-hint-line", live && "cw-hint-step"], "data-hint": "step" }, withRuleIds(hintText));
-  const showWhy = (/** @type {string | null} */ why) => {
-    hint.textContent = "";
-    hint.append(...withRuleIds(why ?? hintText));
-    hint.classList.toggle("cw-hint-warn", !!why);
-    hint.classList.toggle("cw-hint-step", !why && live);
-    hint.setAttribute("title", why ?? hintText);
-    decorateRuleChips(hint, rules);
+  // The table is patched in place, so the hint on the page may be an earlier drawing's element
+  // that the patch kept: a card finds the one beside it, not this drawing's (then detached) one.
+  const showWhy = (/** @type {string | null} */ why, /** @type {Event} */ ev) => {
+    const card = /** @type {Element} */ (ev.currentTarget);
+    const el = hint.isConnected ? hint : card.closest(".cw-table")?.querySelector(".cw-controls [data-hint]") ?? hint;
+    el.textContent = "";
+    el.append(...withRuleIds(why ?? hintText));
+    el.classList.toggle("cw-hint-warn", !!why);
+    el.classList.toggle("cw-hint-step", !why && live);
+    el.setAttribute("title", why ?? hintText);
+    decorateRuleChips(el, rules);
   };
   hint.setAttribute("title", hintText);
 
@@ -618,10 +622,10 @@ function player(f) {
           onClick: live && action ? () => f.act(/** @type {string} */ (action)) : undefined,
         });
         if (why) {
-          on(el, "mouseenter", () => showWhy(why));
-          on(el, "mouseleave", () => showWhy(null));
-          on(el, "focus", () => showWhy(why));
-          on(el, "blur", () => showWhy(null));
+          on(el, "mouseenter", (ev) => showWhy(why, ev));
+          on(el, "mouseleave", (ev) => showWhy(null, ev));
+          on(el, "focus", (ev) => showWhy(why, ev));
+          on(el, "blur", (ev) => showWhy(null, ev));
         }
         return el;
       }) : h("span", { class: "cw-hand-empty cw-muted" }, f.finished ? "no cards left" : "no cards in hand"));
