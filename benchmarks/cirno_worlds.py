@@ -1,22 +1,29 @@
-"""cirno+neu worlds (``state.sample_world``): time, memory and work on long rounds, and how
-close the worlds stay to uniform.
+"""cirno+neu worlds (``state.sample_world``): time, memory and give-ups on long rounds, and
+how close the worlds stay to uniform, for this sampler and an earlier one in the same run.
 
-    python benchmarks/cirno_worlds.py [--worlds N] [--samples N] [--games N]
+    python benchmarks/cirno_worlds.py [--old REV] [--worlds N] [--samples N] [--games N]
+
+The earlier sampler is ``cardwidgets/games/cirno_neu/worlds.py`` at git revision ``--old``
+(default: the last commit before the swap chain), loaded beside this one; ``--old ''``
+measures this one alone. This sampler matches the round's plays to the cards their players
+received once per seat and position, then deals each world by a chain of swaps; the
+earlier one searched a new matching for every world.
 
 1. Rounds of many reshuffles with options the app offers (8 players, ``hand_size=7``,
-   ``limit=10000``), played by random or greedy bots: for every seat, ``--worlds`` worlds
-   each. Seconds per world (median, max; the first world of a seat also builds its record),
-   cards placed per world (the search's work, ``SEARCH_LIMIT`` at most), and the largest
-   tracemalloc peak of a seat's first world (record and search built), measured apart.
-   A sweep over many positions of such matches: how many worlds were dealt and how many
-   searches gave up (``SamplingLimitError``). Then the worst case a search can reach: one that
-   never finds a world and places all ``SEARCH_LIMIT`` cards before it gives up.
-2. Uniformity on small positions (2 players, a deck of 7 or 8 distinct cards, reshuffles), where every deal
-   and every reshuffle order can be played along the same public moves: the exact
-   distribution of the hidden cards given what the seat saw (each consistent deal and
-   shuffle equally likely, the moves telling nothing more) against ``--samples`` worlds.
-   Total variation distance (TVD), and the TVD that as many exact draws show by chance
-   (mean of 20 runs), which is the floor a perfect sampler would sit on.
+   ``limit=10000``), played by random or greedy bots: for every seat ``--worlds`` worlds.
+   Seconds per world (median, max; a seat's first world also builds its record and
+   matching), how many gave up (``SamplingLimitError``), and the largest tracemalloc peak
+   of a seat's first world on a fresh position.
+2. A sweep over positions every 60 moves of ``--games`` such matches, one world each for a
+   random seat: how many were dealt and gave up, CPU seconds per world (median, max) and
+   the largest tracemalloc peak. The positions where a sampler gives up are its worst case.
+3. Uniformity on small positions (2 players, a deck of 7 or 8 distinct cards, reshuffles),
+   where every deal and every reshuffle order can be played along the same public moves:
+   the exact distribution of the hidden cards given what the seat saw (each consistent
+   deal and shuffle equally likely, the moves telling nothing more) against ``--samples``
+   worlds. Total variation distance (TVD), the TVD as many exact draws show by chance
+   (mean of 20 runs: the floor a perfect sampler sits on), and the p-value of Pearson's
+   chi-square test of the counts against the exact odds.
 
 Prints figures, asserts nothing.
 """
@@ -24,23 +31,61 @@ Prints figures, asserts nothing.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import itertools
+import math
 import random
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 import tracemalloc
 from collections import Counter
 from pathlib import Path
+from typing import Callable
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
 import cardwidgets.games.cirno_neu as cn  # noqa: E402
 from cardwidgets import SamplingLimitError  # noqa: E402
 from cardwidgets.bots import ask, make_bot  # noqa: E402
 from cardwidgets.core import Recorded  # noqa: E402
 
+OLD = "bbcc7e5"
 LONG = [("random", 10, 60), ("random", 12, 53), ("greedy", 0, 195), ("greedy", 2, 200), ("greedy", 3, 215)]
+
+Sampler = Callable[[cn.CirnoNeuState, int, random.Random], cn.CirnoNeuState]
+
+
+def new_sampler(st: cn.CirnoNeuState, seat: int, rng: random.Random) -> cn.CirnoNeuState:
+    return st.sample_world(seat, rng)
+
+
+def old_sampler(rev: str) -> Sampler:
+    """``sample_world`` of the worlds module at ``rev``, with its own record (not cached)."""
+    text = subprocess.run(["git", "show", f"{rev}:cardwidgets/games/cirno_neu/worlds.py"], cwd=ROOT,
+                          check=True, capture_output=True, text=True).stdout
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
+        f.write(text)
+    spec = importlib.util.spec_from_file_location("cardwidgets.games.cirno_neu._earlier_worlds", f.name)
+    mod = importlib.util.module_from_spec(spec)
+    mod.__package__ = "cardwidgets.games.cirno_neu"
+    sys.modules[spec.name] = mod
+    spec.loader.exec_module(mod)
+    records: dict[int, tuple] = {}
+
+    def sample(st: cn.CirnoNeuState, seat: int, rng: random.Random) -> cn.CirnoNeuState:
+        hit = records.get(id(st))
+        if hit is None or hit[0] is not st:  # one record per position, as the engine caches it
+            hit = records[id(st)] = (st, mod._Record.rebuild(st))
+        hands, draw, _ = hit[1].seat(seat, st).sample(st, rng)
+        world = st.clone()
+        world._hands, world._draw = hands, draw
+        return world
+
+    return sample
 
 
 def long_round(bot: str, seed: int, reshuffles: int) -> cn.CirnoNeuState:
@@ -54,42 +99,44 @@ def long_round(bot: str, seed: int, reshuffles: int) -> cn.CirnoNeuState:
     return st
 
 
-def long_rounds(worlds: int) -> None:
-    print(f"SEARCH_LIMIT = {cn.SEARCH_LIMIT:,} placed cards")
-    print(f"{'round':>22} {'played':>6} {'s/world med':>11} {'max':>6} {'CPU max':>7} {'placed med':>10} "
-          f"{'max':>6} {'gave up':>7} {'peak MB':>7}")
+def try_world(sampler: Sampler, st: cn.CirnoNeuState, seat: int, rng: random.Random) -> bool:
+    try:
+        sampler(st, seat, rng)
+        return True
+    except SamplingLimitError:
+        return False
+
+
+def peak_mb(sampler: Sampler, st: cn.CirnoNeuState, seat: int, rng: random.Random) -> float:
+    tracemalloc.start()
+    try:
+        try_world(sampler, st, seat, rng)
+        return tracemalloc.get_traced_memory()[1] / 1e6
+    finally:
+        tracemalloc.stop()
+
+
+def long_rounds(samplers: dict[str, Sampler], worlds: int) -> None:
+    print(f"{'round':>24} {'sampler':>7} {'played':>6} {'s/world med':>11} {'max':>6} {'gave up':>7} {'peak MB':>7}")
     for bot, seed, reshuffles in LONG:
-        st = long_round(bot, seed, reshuffles)
-        times, cpus, placed, peaks, gave_up = [], [], [], [], 0
-        for seat in range(8):
-            for r in range(worlds):
-                t, cpu = time.perf_counter(), time.process_time()
-                try:
-                    st.sample_world(seat, random.Random(r))
-                except SamplingLimitError:
-                    gave_up += 1
-                times.append(time.perf_counter() - t)
-                cpus.append(time.process_time() - cpu)
-                placed.append(st._record().seat(seat, st).spent)
-        st = long_round(bot, seed, reshuffles)  # memory: a fresh position, records and searches built again
-        for seat in range(8):
-            tracemalloc.start()
-            try:
-                st.sample_world(seat, random.Random(worlds))
-            except SamplingLimitError:
-                pass
-            peaks.append(tracemalloc.get_traced_memory()[1])
-            tracemalloc.stop()
-        played = len(st._record().seat(0, st).steps)
-        print(f"{bot:>6} seed {seed:>2}, {reshuffles:>3} resh. {played:>6} {statistics.median(times):>11.3f} "
-              f"{max(times):>6.3f} {max(cpus):>7.3f} {statistics.median(placed):>10.0f} {max(placed):>6} {gave_up:>7} "
-              f"{max(peaks) / 1e6:>7.1f}")
+        for name, sampler in samplers.items():
+            st = long_round(bot, seed, reshuffles)
+            times, gave_up = [], 0
+            for seat in range(8):
+                for r in range(worlds):
+                    t = time.perf_counter()
+                    gave_up += not try_world(sampler, st, seat, random.Random(r))
+                    times.append(time.perf_counter() - t)
+            st = long_round(bot, seed, reshuffles)  # memory: records and matchings built again
+            peak = max(peak_mb(sampler, st, seat, random.Random(worlds)) for seat in range(8))
+            played = sum(1 for ev in st._record().events if ev[0] == "play")
+            print(f"{bot:>6} seed {seed:>2}, {reshuffles:>3} resh. {name:>7} {played:>6} "
+                  f"{statistics.median(times):>11.4f} {max(times):>6.3f} {gave_up:>7} {peak:>7.1f}")
 
 
-def sweep(games: int) -> None:
+def sweep_positions(games: int) -> list[tuple[int, int, dict]]:
     """Positions every 60 moves of ``games`` matches (8 players, 7 cards, limit 10000, every
-    other one drawing after each card of a double turn; random or greedy bots), a world
-    each for a random seat: how many were dealt, how many gave up, work and CPU."""
+    other one drawing after each card of a double turn; random or greedy bots)."""
     positions = []
     for g in range(games):
         rng = random.Random(g)
@@ -101,69 +148,36 @@ def sweep(games: int) -> None:
             st.apply(ask(bots[st.current_player], st))
             k += 1
             if k % 60 == 0:
-                positions.append((k, rng.randrange(8), st.clone()))
-    dealt = gave_up = 0
-    cpus, placed, played = [], [], []
-    for k, seat, st in positions:
-        cpu = time.process_time()
-        try:
-            st.sample_world(seat, random.Random(k))
-            dealt += 1
-        except SamplingLimitError:
-            gave_up += 1
-        cpus.append(time.process_time() - cpu)
-        know = st._record().seat(seat, st)
-        placed.append(know.spent)
-        played.append(len(know.steps))
-    placed.sort()
-    print(f"\nsweep: {len(positions)} positions of {games} matches (up to {max(played)} cards played in a round): "
-          f"{dealt} dealt, {gave_up} gave up; placed cards median {placed[len(placed) // 2]}, "
-          f"90th percentile {placed[int(len(placed) * 0.9)]}; CPU max {max(cpus):.2f} s")
+                positions.append((k, rng.randrange(8), st.to_dict()))
+    return positions
 
 
-def worst_case() -> None:
-    """A search that finds nothing: every try that would succeed is taken back and counted
-    as spent, so the search places SEARCH_LIMIT cards with the propagation of a real one."""
-    run = cn._Search.run
-
-    def never(self, rng, budget):
-        found = run(self, rng, budget)
-        if found is not None:
-            self._clear()
-            raise cn._OutOfWork(self.work)
-        return found
-
-    cn._Search.run = never
-    try:
-        for bot, seed, reshuffles in LONG[-2:]:
-            st = long_round(bot, seed, reshuffles)
-            st._record().seat(0, st)
-            tracemalloc.start()
-            t = time.perf_counter()
-            try:
-                st.sample_world(0, random.Random(1))
-            except SamplingLimitError:
-                pass
-            dt = time.perf_counter() - t
-            peak = tracemalloc.get_traced_memory()[1]
-            tracemalloc.stop()
-            t, cpu = time.perf_counter(), time.process_time()
-            try:
-                st.sample_world(0, random.Random(2))
-            except SamplingLimitError:
-                pass
-            print(f"worst case, {bot} seed {seed}, {reshuffles} reshuffles: gives up after "
-                  f"{st._record().seat(0, st).spent:,} placed cards in {time.perf_counter() - t:.2f} s "
-                  f"({time.process_time() - cpu:.2f} s CPU; {dt:.2f} s traced), peak {peak / 1e6:.1f} MB")
-    finally:
-        cn._Search.run = run
+def sweep(samplers: dict[str, Sampler], games: int) -> None:
+    """A world for a random seat of each position (a fresh copy, so records and matchings
+    are built in the time measured): dealt, gave up, CPU per world, memory."""
+    positions = sweep_positions(games)
+    print(f"\nsweep: {len(positions)} positions of {games} matches, one world each (first world of the position)")
+    for name, sampler in samplers.items():
+        cpus, failed, peaks = [], [], []
+        for n, (k, seat, d) in enumerate(positions):
+            st = cn.from_dict(d)
+            cpu = time.process_time()
+            if not try_world(sampler, st, seat, random.Random(k)):
+                failed.append(n)
+            cpus.append(time.process_time() - cpu)
+            if n % 10 == 0 or n in failed:
+                peaks.append(peak_mb(sampler, cn.from_dict(d), seat, random.Random(k)))
+        worst = max(cpus[n] for n in failed) if failed else 0.0
+        print(f"{name:>7}: {len(positions) - len(failed)} dealt, {len(failed)} gave up {failed}; CPU s median "
+              f"{statistics.median(cpus):.3f}, max {max(cpus):.3f} (giving up: max {worst:.3f}); "
+              f"peak MB max {max(peaks):.1f}")
 
 
 # --------------------------------------------------------------------------- uniformity
 TINY = dict(players=2, hand_size=2, deck_counts={"1": 1, "2": 1, "3": 1, "4": 1, "PASS": 1, "TURN": 1, "-10": 1})
 EIGHT = dict(TINY, deck_counts=dict(TINY["deck_counts"], **{"5": 1}))
 SMALL = [(TINY, 1, 4, 0), (TINY, 2, 5, 1), (TINY, 3, 7, 1), (TINY, 5, 5, 0),
-         (EIGHT, 1, 5, 1), (EIGHT, 9, 6, 0)]
+         (EIGHT, 1, 5, 1), (EIGHT, 9, 6, 0), (EIGHT, 4, 7, 1), (EIGHT, 7, 8, 0)]
 
 
 def hidden(st: cn.CirnoNeuState, seat: int) -> tuple:
@@ -217,34 +231,76 @@ def tvd(p: Counter, q: Counter) -> float:
     return 0.5 * sum(abs(p[k] / sp - q[k] / sq) for k in set(p) | set(q))
 
 
-def uniformity(samples: int) -> None:
-    print(f"\n{'position':>30} {'worlds':>6} {'TVD':>6} {'chance':>6} {'missing':>7} {'max ratio':>9}")
+def chi2_p(got: Counter, truth: Counter) -> float:
+    """Pearson's chi-square test of ``got`` against the odds ``truth``: the p-value (the
+    chance that exact draws differ at least as much), from the regularized upper incomplete
+    gamma function Q(df/2, x/2). A world outside ``truth`` gives 0."""
+    if set(got) - set(truth):
+        return 0.0
+    n, total = sum(got.values()), sum(truth.values())
+    x = sum((got[k] - n * w / total) ** 2 / (n * w / total) for k, w in truth.items())
+    df = len(truth) - 1
+    if df <= 0:
+        return 1.0
+    a, y = df / 2, x / 2
+    if y < a + 1:  # series for P, then Q = 1 - P
+        term = s = 1 / a
+        for k in range(1, 1000):
+            term *= y / (a + k)
+            s += term
+            if term < s * 1e-15:
+                break
+        return max(0.0, 1 - s * math.exp(-y + a * math.log(y) - math.lgamma(a)))
+    b, c, d = y + 1 - a, 1e300, 1 / (y + 1 - a)  # continued fraction for Q (Lentz)
+    h = d
+    for k in range(1, 1000):
+        an = -k * (k - a)
+        b += 2
+        d = an * d + b
+        d = 1 / (d if abs(d) > 1e-300 else 1e-300)
+        c = b + an / c
+        c = c if abs(c) > 1e-300 else 1e-300
+        h *= d * c
+        if abs(d * c - 1) < 1e-15:
+            break
+    return math.exp(-y + a * math.log(y) - math.lgamma(a)) * h
+
+
+def uniformity(samplers: dict[str, Sampler], samples: int) -> None:
+    print(f"\nuniformity, {samples:,} worlds per position: TVD from the exact distribution (chance: what "
+          f"exact draws show), chi-square p")
+    names = list(samplers)
+    print(f"{'position':>34} {'worlds':>6} {'chance':>6} " + " ".join(f"{n + ' TVD':>10} {'p':>6}" for n in names))
     rng = random.Random(0)
     for cfg, seed, steps, seat in SMALL:
         deck, actions, st = small_position(cfg, seed, steps)
         sizes = [sum(ev[1].values()) for ev in st._record().events if ev[0] == "epoch"]
         truth = exact(cfg, deck, actions, seat, sizes)
-        got = Counter(hidden(st.sample_world(seat, random.Random(k)), seat) for k in range(samples))
         keys = list(truth)
         weights = [truth[k] for k in keys]
         chance = statistics.mean(tvd(Counter(rng.choices(keys, weights, k=samples)), truth) for _ in range(20))
-        total = sum(truth.values())
-        ratio = max((got[k] / samples) / (truth[k] / total) for k in truth)
-        print(f"{len(deck)} cards, seed {seed} steps {steps} seat {seat}: {len(truth):>3} "
-              f"{tvd(got, truth):>6.3f} {chance:>6.3f} {len(set(truth) - set(got)):>7} {ratio:>9.2f}"
-              f"   ({len(sizes)} reshuffles)")
+        cells = []
+        for sampler in samplers.values():
+            got = Counter(hidden(sampler(st, seat, random.Random(k)), seat) for k in range(samples))
+            cells.append(f"{tvd(got, truth):>10.3f} {chi2_p(got, truth):>6.3f}")
+        print(f"{len(deck)} cards, seed {seed} steps {steps} seat {seat} ({len(sizes)} resh.) {len(truth):>6} "
+              f"{chance:>6.3f} " + " ".join(cells))
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
+    ap.add_argument("--old", default=OLD, help="git revision of the earlier sampler ('' for none)")
     ap.add_argument("--worlds", type=int, default=5)
     ap.add_argument("--samples", type=int, default=4000)
     ap.add_argument("--games", type=int, default=12)
     args = ap.parse_args()
-    long_rounds(args.worlds)
-    worst_case()
-    sweep(args.games)
-    uniformity(args.samples)
+    samplers: dict[str, Sampler] = {"new": new_sampler}
+    if args.old:
+        samplers["old"] = old_sampler(args.old)
+    print(f"SEARCH_LIMIT = {cn.SEARCH_LIMIT:,}, MIXING = {cn.MIXING} swaps per slot")
+    long_rounds(samplers, args.worlds)
+    sweep(samplers, args.games)
+    uniformity(samplers, args.samples)
 
 
 if __name__ == "__main__":

@@ -37,7 +37,7 @@ from .cards import (DEFAULT_DECK, DSHOT, MINUS_1, PLAYERS, PLUS_MAX, SET99, TOKE
                     parse_action)
 from .spec import ACTION_BOUND, SPEC, Config, _make_config
 from .state import DEMO_DECK, CirnoNeuState, from_dict, from_position, new_game, setup_position
-from .worlds import SEARCH_LIMIT, _OutOfWork, _Search
+from .worlds import MIXING, SEARCH_LIMIT
 
 
 __all__ = [

@@ -5,7 +5,7 @@ dealing of the cards it has not seen (``sample_world``).
 from __future__ import annotations
 
 import random
-from bisect import bisect_right, insort
+from bisect import bisect_left, bisect_right, insort
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
@@ -101,43 +101,57 @@ class _Record:
 
 
 class _Seat:
-    """One seat's knowledge of the round, ready for sampling: each draw pile's unseen
-    cards, what each other player received from each pile, and the cards they played."""
+    """One seat's knowledge of the round, ready for sampling. Every card another player
+    received this round is a *slot*: its owner, the draw pile it came from (pile 0 is the
+    one dealt from) and when (its event's place in the record; -1 for a hand dealt); the
+    draw pile's cards are slots of no one. A world puts a card in every slot: each pile's
+    slots hold that pile's cards the seat has not seen, and every card a player played (or
+    shows, N8.2) was received before and not played yet."""
 
-    __slots__ = ("seat", "content", "received", "steps", "others", "draw_size", "needs", "safe_actor",
-                 "_searches", "spent")
+    __slots__ = ("seat", "others", "content", "owner", "pile", "time", "mine", "steps", "needs", "safe",
+                 "draw_size", "fits", "spent", "_base", "_chain")
 
     def __init__(self, record: _Record, seat: int, st: CirnoNeuState) -> None:
-        n = st.players
         self.seat = seat
-        self.others = [s for s in range(n) if s != seat]
+        self.others = [s for s in range(st.players) if s != seat]
         universe = st._cfg.deck if st._built is None else st._built
         first = Counter({k: c for k, c in enumerate(universe) if c})
         first.subtract(record.hands[seat])
         first.subtract(record.stack)
         content = [first]
-        received = {s: [len(record.hands[s])] for s in self.others}
-        steps = []
-        for ev in record.events:
+        owner: list[int | None] = []
+        pile: list[int] = []
+        time: list[int] = []
+
+        def receive(p: int | None, e: int, t: int, k: int) -> None:
+            owner.extend([p] * k)
+            pile.extend([e] * k)
+            time.extend([t] * k)
+
+        for s in self.others:
+            receive(s, 0, -1, len(record.hands[s]))
+        steps = []  # (player, cards it may be, when): the other players' plays, in order
+        for t, ev in enumerate(record.events):
             if ev[0] == "play":
                 if ev[1] != seat:
-                    steps.append((ev[1], (ev[2],), tuple(received[ev[1]])))
+                    steps.append((ev[1], (ev[2],), t))
             elif ev[0] == "draw":
                 _, p, e, cards = ev
                 if p == seat:
                     content[e].subtract(cards)
                 else:
-                    received[p][e] += len(cards)
+                    receive(p, e, t, len(cards))
             else:
                 content.append(Counter(ev[1]))
-                for s in self.others:
-                    received[s].append(0)
-        self.content = [[c[k] for k in range(len(TOKENS))] for c in content]
-        self.received = received
-        self.steps = steps
+        end = len(record.events)
         self.draw_size = len(st._draw)
-        self._searches: dict[int, _Search] = {}  # by number of steps: with the safe card or not
-        # What the seat sees now and must hold in every world (N8.3).
+        receive(None, len(content) - 1, end, self.draw_size)
+        self.owner, self.pile, self.time = owner, pile, time
+        self.content = [[c[k] for k in range(len(TOKENS))] for c in content]
+        self.mine = {s: [i for i, o in enumerate(owner) if o == s] for s in self.others}  # in time order
+        self.steps = steps
+        # What the seat sees now and must hold in every world (N8.3): a hand shown by a
+        # forced bust, and a safe card in the hand of an actor the engine did not bust.
         self.needs: list[tuple] = []
         b = st._bust
         if st._cp is None and b is not None and b["hand"] is not None and b["round"] == st._round \
@@ -145,96 +159,343 @@ class _Seat:
             shown = Counter(card_id(t) for t in b["hand"])
             if b["card"] is not None:
                 shown[card_id(b["card"])] -= 1
-            for c in shown.elements():
-                self.needs.append((b["seat"], (c,), tuple(received[b["seat"]])))
+            self.needs = [(b["seat"], (c,), end) for c in shown.elements()]
         p = st._actor
-        self.safe_actor = None
+        self.safe = None
         if st._cfg.auto_bust and p != seat and st._hands[p] and \
                 (st._cp is not None or st._termination is Termination.ABORTED):
             room = st._cfg.limit - st._sum
-            safe = tuple(k for k in range(len(TOKENS)) if k > PLUS_MAX or VALUE[k] <= room)
-            self.safe_actor = (p, safe, tuple(received[p]))
+            self.safe = (p, tuple(k for k in range(len(TOKENS)) if k > PLUS_MAX or VALUE[k] <= room), end)
+        by_pile = Counter(pile)
+        self.fits = all(min(row) >= 0 and sum(row) == by_pile[e] for e, row in enumerate(self.content))
+        self.spent = 0
+        self._base: list[int] | SamplingLimitError | None = None
+        self._chain: tuple | None = None
 
     def sample(self, st: CirnoNeuState,
                rng: random.Random) -> tuple[list[list[int]], list[int], dict[tuple[int, int], list[int]]]:
         """The hands (the seat's own as it is), the draw pile (top last) and the other
-        players' cards from each pile (see ``_deal``) of a world.
-        Its searches together place at most ``SEARCH_LIMIT`` cards (``spent``: how many)."""
-        steps = self.steps + self.needs
-        self.spent = 0
-        if self.safe_actor is not None:
-            # The actor holds a safe card, or the forced bust would have been settled: a few
-            # plain tries (half the work at most) keep each world's odds, then a safe card is
-            # asked for outright.
-            p, safe, _ = self.safe_actor
+        players' cards from each pile, in the order received, of a world: the seat's one
+        matching (:meth:`_match`, found once) with the cards no play pins shuffled, then
+        ``MIXING`` swaps per slot of two cards of one pile that keep every play possible."""
+        if self._base is None:
+            if not self.fits:  # the real position always fits its own record
+                raise RuntimeError("no world fits this position's record")
             try:
-                for _ in range(8):
-                    world = self._deal(st, steps, rng, SEARCH_LIMIT // 2 - self.spent)
-                    if world is not None and any(c in safe for c in world[0][p]):
-                        return world
-            except SamplingLimitError:
-                pass
-            steps = steps + [self.safe_actor]
-        world = self._deal(st, steps, rng, SEARCH_LIMIT - self.spent)
-        if world is None:  # the real position always fits its own record
-            raise RuntimeError("no world fits this position's record")
-        return world
-
-    def _deal(self, st: CirnoNeuState, steps: list[tuple], rng: random.Random,
-              limit: int) -> tuple[list[list[int]], list[int], dict[tuple[int, int], list[int]]] | None:
-        remain = [row[:] for row in self.content]
-        used = {s: [0] * len(remain) for s in self.others}
-        search = self._searches.get(len(steps))
-        if search is None:
-            search = self._searches[len(steps)] = _Search(steps, self.content)
-        try:
-            chosen = search.solve(remain, used, rng, max(limit, 0))
-        finally:
-            self.spent += search.spent
-        if chosen is None:
-            return None
+                self._base = self._match()
+            except SamplingLimitError as e:
+                self._base = e  # once per seat and position: the search would give up again
+        if isinstance(self._base, SamplingLimitError):
+            raise SamplingLimitError(*self._base.args)
+        card = self._mix(self._base, rng)
+        owner, pile = self.owner, self.pile
         hands = [list(h) for h in st._hands]
-        # slots[p, e]: the cards p received from pile e, in the order received: the ones it
-        # played (or shows) first, each before it was played, then the ones it still holds
         slots: dict[tuple[int, int], list[int]] = {}
+        held = {s: Counter() for s in self.others}
         for s in self.others:
-            hands[s] = []
-        for (p, _, _), (e, v), i in zip(steps, chosen, range(len(steps))):
-            slots.setdefault((p, e), []).append(v)
-            if i >= len(self.steps):  # a card the player still holds (N8.2, N8.3)
-                hands[p].append(v)
-        draw: list[int] = []
-        last = len(remain) - 1
-        for e, row in enumerate(remain):
-            pool = [k for k, c in enumerate(row) for _ in range(c)]
-            rng.shuffle(pool)
-            k = 0
-            for s in self.others:
-                m = self.received[s][e] - used[s][e]
-                hands[s] += pool[k:k + m]
-                slots.setdefault((s, e), []).extend(pool[k:k + m])
-                k += m
-            if e == last:
-                draw = pool[k:]
-            elif k != len(pool):
-                return None
-        if len(draw) != self.draw_size or any(len(hands[s]) != len(st._hands[s]) for s in self.others):
-            return None
+            for i in self.mine[s]:
+                slots.setdefault((s, pile[i]), []).append(card[i])
+                held[s][card[i]] += 1
+        for p, (c,), _ in self.steps:
+            held[p][c] -= 1
         for s in self.others:
-            hands[s].sort()
+            hands[s] = sorted(held[s].elements())
+        draw = [card[i] for i, o in enumerate(owner) if o is None]
+        rng.shuffle(draw)  # no play pins the draw pile's order: every order is as likely
         return hands, draw, slots
-        return hands, draw
+
+    # ------------------------------------------------------------------ the one matching
+    def _match(self) -> list[int]:
+        """A card for every slot that fits the record, found once per seat and position
+        from what the seat knows alone (random choices from a generator of a fixed seed):
+        the constraint search of :class:`_Search` first, and if it gives up, a matching
+        repaired play by play (:meth:`_walk`); each may do ``SEARCH_LIMIT`` work, then
+        :class:`SamplingLimitError`. The two fail on different rounds: of 140 positions of
+        long rounds, the search alone gave up on 8, the two together on 4."""
+        rng = random.Random(0)
+        steps = self.steps + self.needs + ([self.safe] if self.safe else [])
+        try:
+            return self._search(steps, rng)
+        except SamplingLimitError:
+            first = self.spent
+        try:
+            return self._walk(steps, rng)
+        finally:
+            self.spent += first
+
+    def _search(self, steps: list[tuple], rng: random.Random) -> list[int]:
+        """The matching of :class:`_Search` (plays to piles), each play then given its
+        player's next slot from that pile (the k-th play served from a pile came after the
+        k-th card received from it), and the other slots their piles' other cards."""
+        pile, time, mine = self.pile, self.time, self.mine
+        recv = []
+        for p, values, t in steps:
+            row = [0] * len(self.content)
+            for s in mine[p]:
+                if time[s] >= t:
+                    break
+                row[pile[s]] += 1
+            recv.append((p, values, tuple(row)))
+        remain = [row[:] for row in self.content]
+        search = _Search(recv, self.content)
+        try:
+            chosen = search.solve(remain, {s: [0] * len(remain) for s in self.others}, rng, SEARCH_LIMIT)
+        finally:
+            self.spent = search.spent
+        if chosen is None:  # the real position always fits its own record
+            raise RuntimeError("no world fits this position's record")
+        card = [-1] * len(pile)
+        nxt = {s: {} for s in self.others}
+        for (p, _, _), (e, v) in zip(steps, chosen):
+            own = nxt[p].setdefault(e, iter([s for s in mine[p] if pile[s] == e]))
+            card[next(own)] = v
+        rest = [list(Counter({v: c for v, c in enumerate(row) if c}).elements()) for row in remain]
+        for s, e in enumerate(pile):
+            if card[s] < 0:
+                card[s] = rest[e].pop()
+        return card
+
+    def _walk(self, steps: list[tuple], rng: random.Random) -> list[int]:
+        """A matching of plays to slots repaired play by play.
+
+        Each play, in the order played, takes a slot its player received before and no
+        play took yet, with a card of the play's value its pile still has (the newest such
+        slot). When there is none, an augmenting path, breadth first as in bipartite
+        matching, moves earlier plays to other slots or piles to make room, each play at
+        most once (work linear in plays times slots). When no path does, the play takes a
+        slot at random all the same, and the plays it pushes out (the slot's, and one that
+        held the pile's last such card) are placed again the same ways. A try that moves
+        plays too often starts again, each allowed twice the work of the one before;
+        :class:`SamplingLimitError` once ``SEARCH_LIMIT`` plays were moved or looked at
+        over all tries. The slots no play took get their piles' other cards."""
+        budget, self.spent = 2 * len(steps) + 16, 0
+        while True:
+            try:
+                return self._try(steps, rng, min(budget, SEARCH_LIMIT - self.spent))
+            except _OutOfWork as e:
+                self.spent += e.args[0]
+                budget *= 2
+                if self.spent >= SEARCH_LIMIT:
+                    raise SamplingLimitError(
+                        f"no world was found within {SEARCH_LIMIT:,} plays moved: this round has "
+                        f"{len(self.content) - 1} reshuffles, too many to deal its unseen cards again") from None
+
+    def _try(self, steps: list[tuple], rng: random.Random, budget: int) -> list[int]:
+        pile, time, mine, content = self.pile, self.time, self.mine, self.content
+        spare = [row[:] for row in content]  # each pile's cards no play took
+        at = [-1] * len(pile)  # slot -> the play it serves
+        where = [-1] * len(steps)  # play -> its slot
+        val = [-1] * len(steps)  # play -> its card
+        holders: dict[tuple[int, int], set[int]] = {}  # (pile, card) -> the plays served from it
+        work = 0
+
+        def put(i: int, s: int, v: int) -> None:
+            at[s], where[i], val[i] = i, s, v
+            spare[pile[s]][v] -= 1
+            holders.setdefault((pile[s], v), set()).add(i)
+
+        def lift(i: int) -> None:
+            s = where[i]
+            at[s], where[i] = -1, -1
+            spare[pile[s]][val[i]] += 1
+            holders[(pile[s], val[i])].discard(i)
+
+        def reroute(parent: dict, moves: list[tuple[int, int, int]]) -> bool:
+            """Make the moves (play, slot, card) along the path; False (nothing changed)
+            when two of them want the same slot or the same card of a pile."""
+            j = moves[0][0]
+            while parent[j] is not None:
+                moves.append(parent[j])
+                j = parent[j][0]
+            old = [(i, where[i], val[i]) for i, _, _ in moves if where[i] >= 0]
+            for i, _, _ in old:
+                lift(i)
+            done = []
+            for i, s, v in moves:
+                if at[s] >= 0 or spare[pile[s]][v] <= 0:
+                    break
+                put(i, s, v)
+                done.append(i)
+            else:
+                return True
+            for i in done:
+                lift(i)
+            for i, s, v in old:
+                put(i, s, v)
+            return False
+
+        def augment(root: int) -> bool:
+            nonlocal work
+            parent: dict[int, tuple[int, int, int] | None] = {root: None}  # play -> the move that pushed it out
+            queue, emptied = [root], set()
+            for j in queue:
+                work += 1
+                if work > budget:
+                    raise _OutOfWork(work)
+                p, values, t = steps[j]
+                own = where[j]
+                for s in mine[p]:
+                    if time[s] >= t:
+                        break
+                    if s == own:
+                        continue
+                    e, k = pile[s], at[s]
+                    for v in values:
+                        room = spare[e][v] + (own >= 0 and pile[own] == e and val[j] == v)
+                        if k < 0:
+                            if room > 0:
+                                if reroute(parent, [(j, s, v)]):
+                                    return True
+                            elif (e, v) not in emptied:  # the pile's cards v are all taken: move a play of one
+                                emptied.add((e, v))
+                                for x in sorted(holders.get((e, v), ())):
+                                    if x not in parent:
+                                        parent[x] = (j, s, v)
+                                        queue.append(x)
+                        elif k not in parent and (room > 0 or val[k] == v):  # take k's slot, move k
+                            parent[k] = (j, s, v)
+                            queue.append(k)
+            return False
+
+        for i, (p, values, t) in enumerate(steps):
+            best = None
+            for s in mine[p]:
+                if time[s] >= t:
+                    break
+                if at[s] < 0:
+                    for v in values:
+                        if spare[pile[s]][v] > 0:
+                            best = (s, v)
+            if best is not None:
+                put(i, *best)
+                continue
+            pending = [i]
+            while pending:
+                j = pending.pop()
+                if where[j] >= 0 or augment(j):
+                    continue
+                p, values, t = steps[j]
+                opts = [(s, v) for s in mine[p] if time[s] < t for v in values if content[pile[s]][v]]
+                if not opts:  # the real position always fits its own record
+                    raise RuntimeError("no world fits this position's record")
+                s, v = opts[int(rng.random() * len(opts))]
+                if at[s] >= 0:
+                    pending.append(at[s])
+                    lift(at[s])
+                if spare[pile[s]][v] <= 0:
+                    them = sorted(holders[(pile[s], v)])
+                    x = them[int(rng.random() * len(them))]
+                    pending.append(x)
+                    lift(x)
+                put(j, s, v)
+        card = [-1] * len(pile)
+        for s, i in enumerate(at):
+            if i >= 0:
+                card[s] = val[i]
+        rest = [list(Counter({v: c for v, c in enumerate(row) if c}).elements()) for row in spare]
+        for s, e in enumerate(pile):
+            if card[s] < 0:
+                card[s] = rest[e].pop()
+        self.spent += work
+        return card
+
+    # ------------------------------------------------------------------ the swaps
+    def _mix(self, base: list[int], rng: random.Random) -> list[int]:
+        """``base`` with the cards no play took shuffled within their piles, then a Markov
+        chain of swaps: two slots of one pile drawn at random exchange their cards when
+        every play stays possible (the chain's moves are symmetric, so every world it can
+        reach is as likely as any other: the uniform distribution over them)."""
+        if self._chain is None:
+            self._chain = self._prepare()
+        free, by_pile, place, plays, safe, _ = self._chain
+        owner, time, pile = self.owner, self.time, self.pile
+        card = base[:]
+        for slots in free:  # exact: any order of these cards fits
+            cards = [card[s] for s in slots]
+            rng.shuffle(cards)
+            for s, c in zip(slots, cards):
+                card[s] = c
+        recv: dict[tuple[int, int], list[int]] = {}  # (player, card) -> when it received one, sorted
+        for s in self.others:
+            for i in self.mine[s]:
+                recv.setdefault((s, card[i]), []).append(time[i])
+        movable = self._chain[5]
+        n = len(movable)
+        if not n:
+            return card
+
+        def fine(p: int, v: int, since: int) -> bool:
+            need = plays.get((p, v))
+            if need:
+                got = recv.get((p, v), ())
+                for k in range(bisect_right(need, since), len(need)):
+                    if bisect_left(got, need[k]) <= k:
+                        return False
+            if safe is not None and p == safe[0] and v in safe[1]:
+                return sum(len(recv.get((p, w), ())) - len(plays.get((p, w), ())) for w in safe[1]) > 0
+            return True
+
+        def move(p: int | None, t: int, old: int, new: int) -> None:
+            if p is not None:
+                recv[(p, old)].remove(t)
+                insort(recv.setdefault((p, new), []), t)
+
+        rand = rng.random
+        for _ in range(MIXING * n):
+            a = movable[int(rand() * n)]
+            mates = by_pile[pile[a]]
+            j = int(rand() * (len(mates) - 1))
+            if j >= place[a]:
+                j += 1
+            b = mates[j]
+            va, vb = card[a], card[b]
+            if va == vb:
+                continue
+            pa, pb, ta, tb = owner[a], owner[b], time[a], time[b]
+            move(pa, ta, va, vb)
+            move(pb, tb, vb, va)
+            if (pa is None or fine(pa, va, ta)) and (pb is None or fine(pb, vb, tb)):
+                card[a], card[b] = vb, va
+            else:
+                move(pa, ta, vb, va)
+                move(pb, tb, va, vb)
+        return card
+
+    def _prepare(self) -> tuple:
+        """What the chain reads: per pile the slots whose cards no play can pin (the draw
+        pile's, and those of a player who plays nothing more and needs nothing), each
+        pile's slots, a slot's place among them, when each player played each card, the
+        safe cards an actor must hold, and the slots of piles with two slots or more."""
+        plays: dict[tuple[int, int], list[int]] = {}
+        for p, (v,), t in self.steps + self.needs:
+            plays.setdefault((p, v), []).append(t)
+        last = {}
+        for p, _, t in self.steps + self.needs + ([self.safe] if self.safe else []):
+            last[p] = t
+        by_pile: dict[int, list[int]] = {}
+        place = [0] * len(self.pile)
+        for s, e in enumerate(self.pile):
+            place[s] = len(by_pile.setdefault(e, []))
+            by_pile[e].append(s)
+        free: dict[int, list[int]] = {}
+        for s, (p, e, t) in enumerate(zip(self.owner, self.pile, self.time)):
+            if p is None or t >= last.get(p, -2):
+                free.setdefault(e, []).append(s)
+        movable = [s for s, e in enumerate(self.pile) if len(by_pile[e]) > 1]
+        safe = None if self.safe is None else (self.safe[0], set(self.safe[1]))
+        return list(free.values()), by_pile, place, plays, safe, movable
 
 
-#: Cards ``_Search.solve`` may place (over all its tries) before ``sample_world`` gives up
-#: with :class:`SamplingLimitError`. A world usually takes about one placement per card the
-#: other players played this round; the bound keeps the rare long search of a round of
-#: hundreds of reshuffles well under a second, in memory that grows with the round only.
+#: Plays :meth:`_Seat._match` may move or look at while it makes room for a play before
+#: ``sample_world`` gives up with :class:`SamplingLimitError` (once per seat and position).
 SEARCH_LIMIT = 10_000
 
-
 class _OutOfWork(Exception):
-    """A try of :meth:`_Search.solve` used up its share of the work (its count)."""
+    """A try of :meth:`_Seat._match` used up its share of the work (its count)."""
+
+
+#: Swaps tried per slot in a pile of two or more, per world (see :meth:`_Seat._mix`).
+MIXING = 4
 
 
 class _Search:
