@@ -24,6 +24,9 @@ earlier one searched a new matching for every world.
    worlds. Total variation distance (TVD), the TVD as many exact draws show by chance
    (mean of 20 runs: the floor a perfect sampler sits on), and the p-value of Pearson's
    chi-square test of the counts against the exact odds.
+4. Positions too large to enumerate (4 and 6 players mid-round, 8 players with 60 and 200
+   reshuffles): how often each other player holds each card, against this sampler's chain
+   made 8 times as long, and the gap two runs of that long chain show by chance.
 
 Prints figures, asserts nothing.
 """
@@ -287,20 +290,67 @@ def uniformity(samplers: dict[str, Sampler], samples: int) -> None:
               f"{chance:>6.3f} " + " ".join(cells))
 
 
+def odds(sampler: Sampler, st: cn.CirnoNeuState, seat: int, n: int, base: int) -> Counter:
+    """How often each other player holds each card, per world (copies counted)."""
+    out: Counter = Counter()
+    for k in range(n):
+        w = sampler(st, seat, random.Random(base + k))
+        for s in range(st.players):
+            if s != seat:
+                out.update((s, c) for c in w.hand(s))
+    return Counter({key: c / n for key, c in out.items()})
+
+
+def gap(p: Counter, q: Counter) -> float:
+    return max(abs(p[k] - q[k]) for k in set(p) | set(q))
+
+
+def long_chains(samplers: dict[str, Sampler], n: int) -> None:
+    """Positions too large to enumerate: each card's odds in each hand against this
+    sampler's chain made 8 times as long (uniform over the worlds it reaches, once mixed);
+    the largest gap, and the gap between two runs of the long chain (chance)."""
+    print(f"\nodds of each card in each hand, {n} worlds, largest gap from a chain 8x as long "
+          f"(chance: two runs of the long chain); ms per world")
+    positions = []
+    for players, seed, moves in [(4, 2, 14), (4, 1, 30), (6, 3, 40)]:
+        st = cn.new_game(players=players, seed=seed)
+        bots = [make_bot("cirno_neu", "greedy", seed=s) for s in range(players)]
+        for _ in range(moves):
+            st.apply(ask(bots[st.current_player], st))
+        positions.append((f"{players} players, seed {seed}, {moves} moves", st, (st.current_player + 1) % players))
+    for bot, seed, reshuffles in LONG[:1] + LONG[3:4]:
+        positions.append((f"8 players, {bot} {seed}, {reshuffles} resh.", long_round(bot, seed, reshuffles), 0))
+    mixing = cn.MIXING
+    for label, st, seat in positions:
+        cn.worlds.MIXING = 8 * mixing
+        try:
+            ref, again = odds(new_sampler, st, seat, n, 10 ** 6), odds(new_sampler, st, seat, n, 2 * 10 ** 6)
+        finally:
+            cn.worlds.MIXING = mixing
+        cells = []
+        for name, sampler in samplers.items():
+            t = time.perf_counter()
+            got = odds(sampler, st, seat, n, 0)
+            cells.append(f"{name} {gap(got, ref):.3f} ({(time.perf_counter() - t) / n * 1e3:.2f} ms)")
+        print(f"{label:>34}: chance {gap(again, ref):.3f}, " + ", ".join(cells))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--old", default=OLD, help="git revision of the earlier sampler ('' for none)")
     ap.add_argument("--worlds", type=int, default=5)
     ap.add_argument("--samples", type=int, default=4000)
     ap.add_argument("--games", type=int, default=12)
+    ap.add_argument("--chain", type=int, default=800, help="worlds per position of the long-chain comparison")
     args = ap.parse_args()
     samplers: dict[str, Sampler] = {"new": new_sampler}
     if args.old:
         samplers["old"] = old_sampler(args.old)
-    print(f"SEARCH_LIMIT = {cn.SEARCH_LIMIT:,}, MIXING = {cn.MIXING} swaps per slot")
+    print(f"SEARCH_LIMIT = {cn.SEARCH_LIMIT:,}, MIXING = {cn.MIXING}")
     long_rounds(samplers, args.worlds)
     sweep(samplers, args.games)
     uniformity(samplers, args.samples)
+    long_chains(samplers, args.chain)
 
 
 if __name__ == "__main__":

@@ -176,8 +176,8 @@ class _Seat:
                rng: random.Random) -> tuple[list[list[int]], list[int], dict[tuple[int, int], list[int]]]:
         """The hands (the seat's own as it is), the draw pile (top last) and the other
         players' cards from each pile, in the order received, of a world: the seat's one
-        matching (:meth:`_match`, found once) with the cards no play pins shuffled, then
-        ``MIXING`` swaps per slot of two cards of one pile that keep every play possible."""
+        matching of the plays (:meth:`_match`, found once per position) dealt again by a
+        chain of swaps (:meth:`_mix`), which cannot fail."""
         if self._base is None:
             if not self.fits:  # the real position always fits its own record
                 raise RuntimeError("no world fits this position's record")
@@ -200,8 +200,7 @@ class _Seat:
             held[p][c] -= 1
         for s in self.others:
             hands[s] = sorted(held[s].elements())
-        draw = [card[i] for i, o in enumerate(owner) if o is None]
-        rng.shuffle(draw)  # no play pins the draw pile's order: every order is as likely
+        draw = [card[i] for i, o in enumerate(owner) if o is None]  # shuffled by _mix: no play pins it
         return hands, draw, slots
 
     # ------------------------------------------------------------------ the one matching
@@ -245,10 +244,13 @@ class _Seat:
         if chosen is None:  # the real position always fits its own record
             raise RuntimeError("no world fits this position's record")
         card = [-1] * len(pile)
-        nxt = {s: {} for s in self.others}
+        nxt: dict[tuple[int, int], Any] = {}  # (player, pile) -> its slots from the pile, in order
+        for s in self.others:
+            for i in mine[s]:
+                nxt.setdefault((s, pile[i]), []).append(i)
+        nxt = {key: iter(slots) for key, slots in nxt.items()}
         for (p, _, _), (e, v) in zip(steps, chosen):
-            own = nxt[p].setdefault(e, iter([s for s in mine[p] if pile[s] == e]))
-            card[next(own)] = v
+            card[next(nxt[p, e])] = v
         rest = [list(Counter({v: c for v, c in enumerate(row) if c}).elements()) for row in remain]
         for s, e in enumerate(pile):
             if card[s] < 0:
@@ -401,48 +403,64 @@ class _Seat:
 
     # ------------------------------------------------------------------ the swaps
     def _mix(self, base: list[int], rng: random.Random) -> list[int]:
-        """``base`` with the cards no play took shuffled within their piles, then a Markov
-        chain of swaps: two slots of one pile drawn at random exchange their cards when
-        every play stays possible (the chain's moves are symmetric, so every world it can
-        reach is as likely as any other: the uniform distribution over them)."""
+        """``base`` dealt again by a Markov chain of swaps. A slot a play could pin (one
+        its player received before a later play) and another slot of its pile, both drawn
+        at random, exchange their cards when every play stays possible: the moves are
+        symmetric (the same pair undoes a swap, drawn as often), so the chain keeps every
+        world it can reach as likely as any other, the uniform distribution over them.
+        The cards of the other slots fit in any order: they are shuffled within their
+        piles before the chain and after it (exact, given the rest)."""
         if self._chain is None:
             self._chain = self._prepare()
-        free, by_pile, place, plays, safe, _ = self._chain
+        free, by_pile, place, plays, safe, pinned = self._chain
         owner, time, pile = self.owner, self.time, self.pile
         card = base[:]
-        for slots in free:  # exact: any order of these cards fits
-            cards = [card[s] for s in slots]
-            rng.shuffle(cards)
-            for s, c in zip(slots, cards):
-                card[s] = c
-        recv: dict[tuple[int, int], list[int]] = {}  # (player, card) -> when it received one, sorted
-        for s in self.others:
-            for i in self.mine[s]:
-                recv.setdefault((s, card[i]), []).append(time[i])
-        movable = self._chain[5]
-        n = len(movable)
+
+        def shuffle_free() -> None:
+            for slots in free:
+                cards = [card[s] for s in slots]
+                rng.shuffle(cards)
+                for s, c in zip(slots, cards):
+                    card[s] = c
+
+        shuffle_free()
+        n = len(pinned)
         if not n:
             return card
+        # recv[p, v]: when p received each card v, sorted; kept only for the cards p plays
+        recv: dict[tuple[int, int], list[int]] = {key: [] for key in plays}
+        held = 0  # the safe cards the actor holds now
+        for s in self.others:
+            for i in self.mine[s]:
+                got = recv.get((s, card[i]))
+                if got is not None:
+                    got.append(time[i])
+        if safe is not None:
+            p, ok = safe
+            held = sum(1 for i in self.mine[p] if card[i] in ok) - sum(len(plays.get((p, w), ())) for w in ok)
 
-        def fine(p: int, v: int, since: int) -> bool:
+        def keeps(p: int, v: int, since: int) -> bool:
+            """Whether p, one card v fewer from ``since`` on, still holds each v it plays."""
             need = plays.get((p, v))
             if need:
-                got = recv.get((p, v), ())
+                got = recv[(p, v)]
                 for k in range(bisect_right(need, since), len(need)):
-                    if bisect_left(got, need[k]) <= k:
+                    if bisect_left(got, need[k]) <= k + 1:
                         return False
-            if safe is not None and p == safe[0] and v in safe[1]:
-                return sum(len(recv.get((p, w), ())) - len(plays.get((p, w), ())) for w in safe[1]) > 0
             return True
 
-        def move(p: int | None, t: int, old: int, new: int) -> None:
-            if p is not None:
-                recv[(p, old)].remove(t)
-                insort(recv.setdefault((p, new), []), t)
+        def move(p: int, t: int, old: int, new: int) -> None:
+            got = recv.get((p, old))
+            if got is not None:
+                got.remove(t)
+            got = recv.get((p, new))
+            if got is not None:
+                insort(got, t)
 
         rand = rng.random
-        for _ in range(MIXING * n):
-            a = movable[int(rand() * n)]
+        actor, ok = safe if safe is not None else (None, ())
+        for _ in range(MIXING * n * n.bit_length()):
+            a = pinned[int(rand() * n)]
             mates = by_pile[pile[a]]
             j = int(rand() * (len(mates) - 1))
             if j >= place[a]:
@@ -452,20 +470,45 @@ class _Seat:
             if va == vb:
                 continue
             pa, pb, ta, tb = owner[a], owner[b], time[a], time[b]
-            move(pa, ta, va, vb)
-            move(pb, tb, vb, va)
-            if (pa is None or fine(pa, va, ta)) and (pb is None or fine(pb, vb, tb)):
+            if pa == pb:  # one player: a card received earlier for one received later
+                move(pa, ta, va, vb)
+                move(pb, tb, vb, va)
+                if self._holds(recv, plays, pa, va) and self._holds(recv, plays, pa, vb):
+                    card[a], card[b] = vb, va
+                else:
+                    move(pa, ta, vb, va)
+                    move(pb, tb, va, vb)
+                continue
+            change = 0
+            if actor is not None:
+                change = (pa == actor) * ((vb in ok) - (va in ok)) + (pb == actor) * ((va in ok) - (vb in ok))
+                if held + change <= 0:
+                    continue
+            if keeps(pa, va, ta) and (pb is None or keeps(pb, vb, tb)):
+                move(pa, ta, va, vb)
+                if pb is not None:
+                    move(pb, tb, vb, va)
                 card[a], card[b] = vb, va
-            else:
-                move(pa, ta, vb, va)
-                move(pb, tb, va, vb)
+                held += change
+        shuffle_free()
         return card
 
+    @staticmethod
+    def _holds(recv: dict, plays: dict, p: int, v: int) -> bool:
+        """Whether p received each card v it plays before it played it."""
+        need = plays.get((p, v))
+        if need:
+            got = recv[(p, v)]
+            for k, t in enumerate(need):
+                if bisect_left(got, t) <= k:
+                    return False
+        return True
+
     def _prepare(self) -> tuple:
-        """What the chain reads: per pile the slots whose cards no play can pin (the draw
-        pile's, and those of a player who plays nothing more and needs nothing), each
-        pile's slots, a slot's place among them, when each player played each card, the
-        safe cards an actor must hold, and the slots of piles with two slots or more."""
+        """What the chain reads: per pile its free slots (the draw pile's, and those a
+        player received after its last play, unless it must hold a safe card), each pile's
+        slots and a slot's place among them, when each player played each card, the safe
+        cards an actor must hold, and the pinned slots (the others, in piles of two or more)."""
         plays: dict[tuple[int, int], list[int]] = {}
         for p, (v,), t in self.steps + self.needs:
             plays.setdefault((p, v), []).append(t)
@@ -478,24 +521,31 @@ class _Seat:
             place[s] = len(by_pile.setdefault(e, []))
             by_pile[e].append(s)
         free: dict[int, list[int]] = {}
+        pinned = []
         for s, (p, e, t) in enumerate(zip(self.owner, self.pile, self.time)):
             if p is None or t >= last.get(p, -2):
                 free.setdefault(e, []).append(s)
-        movable = [s for s, e in enumerate(self.pile) if len(by_pile[e]) > 1]
+            elif len(by_pile[e]) > 1:
+                pinned.append(s)
         safe = None if self.safe is None else (self.safe[0], set(self.safe[1]))
-        return list(free.values()), by_pile, place, plays, safe, movable
+        return list(free.values()), by_pile, place, plays, safe, pinned
 
 
-#: Plays :meth:`_Seat._match` may move or look at while it makes room for a play before
-#: ``sample_world`` gives up with :class:`SamplingLimitError` (once per seat and position).
+#: Work each of the two ways of :meth:`_Seat._match` may do (cards placed by the search,
+#: plays moved or looked at by the walk, over all their tries) before ``sample_world`` gives
+#: up with :class:`SamplingLimitError`, once per seat and position: about 0.5 s at most.
 SEARCH_LIMIT = 10_000
 
+
 class _OutOfWork(Exception):
-    """A try of :meth:`_Seat._match` used up its share of the work (its count)."""
+    """A try of :meth:`_Search.solve` or :meth:`_Seat._walk` used up its share of the work (its count)."""
 
 
-#: Swaps tried per slot in a pile of two or more, per world (see :meth:`_Seat._mix`).
-MIXING = 4
+#: Swaps a world tries, per pinned slot and per doubling of their number n (MIXING * n *
+#: bits of n, as a shuffle by random swaps needs about n log n): see :meth:`_Seat._mix`.
+#: Against chains 8-30 times as long, the cards' odds per hand stay within what 600-1,500
+#: worlds show by chance, in rounds of no reshuffle and of 60 and 200.
+MIXING = 2
 
 
 class _Search:
