@@ -412,8 +412,8 @@ class _Seat:
         piles before the chain and after it (exact, given the rest)."""
         if self._chain is None:
             self._chain = self._prepare()
-        free, by_pile, place, plays, safe, pinned = self._chain
-        owner, time, pile = self.owner, self.time, self.pile
+        free, plays, safe, pinned = self._chain
+        owner, time = self.owner, self.time
         card = base[:]
 
         def shuffle_free() -> None:
@@ -460,16 +460,13 @@ class _Seat:
         rand = rng.random
         actor, ok = safe if safe is not None else (None, ())
         for _ in range(MIXING * n * n.bit_length()):
-            a = pinned[int(rand() * n)]
-            mates = by_pile[pile[a]]
+            a, mates, at, pa, ta = pinned[int(rand() * n)]
             j = int(rand() * (len(mates) - 1))
-            if j >= place[a]:
-                j += 1
-            b = mates[j]
+            b = mates[j + (j >= at)]
             va, vb = card[a], card[b]
             if va == vb:
                 continue
-            pa, pb, ta, tb = owner[a], owner[b], time[a], time[b]
+            pb, tb = owner[b], time[b]
             if pa == pb:  # one player: a card received earlier for one received later
                 move(pa, ta, va, vb)
                 move(pb, tb, vb, va)
@@ -506,9 +503,10 @@ class _Seat:
 
     def _prepare(self) -> tuple:
         """What the chain reads: per pile its free slots (the draw pile's, and those a
-        player received after its last play, unless it must hold a safe card), each pile's
-        slots and a slot's place among them, when each player played each card, the safe
-        cards an actor must hold, and the pinned slots (the others, in piles of two or more)."""
+        player received after its last play, unless it must hold a safe card), when each
+        player played each card, the safe cards an actor must hold, and the pinned slots (the
+        others, in piles of two or more), each with its pile's slots, its place among them,
+        its owner and when it was received."""
         plays: dict[tuple[int, int], list[int]] = {}
         for p, (v,), t in self.steps + self.needs:
             plays.setdefault((p, v), []).append(t)
@@ -526,9 +524,9 @@ class _Seat:
             if p is None or t >= last.get(p, -2):
                 free.setdefault(e, []).append(s)
             elif len(by_pile[e]) > 1:
-                pinned.append(s)
+                pinned.append((s, by_pile[e], place[s], p, t))
         safe = None if self.safe is None else (self.safe[0], set(self.safe[1]))
-        return list(free.values()), by_pile, place, plays, safe, pinned
+        return list(free.values()), plays, safe, pinned
 
 
 #: Work each of the two ways of :meth:`_Seat._match` may do (cards placed by the search,
