@@ -3,6 +3,10 @@
 // scroll and the browser's styles with it), and its handlers are the new drawing's.
 import { describe, it, expect } from "vitest";
 import { mountScenario, useTable, model, $, $$, el, view, handCards } from "./helpers.js";
+import { fakeModel } from "./fake-model.js";
+import { mountTable } from "../src/lib/table.js";
+import { h } from "../src/lib/dom.js";
+import { renderCard } from "../src/lib/cards.js";
 
 useTable();
 
@@ -57,5 +61,83 @@ describe("an update patches the table in place", () => {
     chip.click();  // twice-bound, it would select and unselect at once
     expect($('[data-control="select-move"]').getAttribute("aria-pressed")).toBe("true");
     expect(table.dataset.moves).toBe(String(model.get("history_len")));
+  });
+});
+
+describe("a part drawn the same is kept as it is", () => {
+  it("keeps a narration line's rule chips named as they were when chips come and go above it", () => {
+    mountScenario("depot", "respond");
+    model.set("narration", [...model.get("narration"), "A plays — rule D4.2.", "B passes — rule D4.1."]);
+    const lines = $$(".cw-log-line");
+    const names = $$(".cw-log .cw-rule").map((c) => c.dataset.chip);
+    expect(names.length).toBeGreaterThan(1);
+    // a refusal above the narration brings a chip of its own (it used to renumber every chip below)
+    model.set("last_error", "Not a legal play: rule D4.7 and rule D4.8.");
+    expect($$(".cw-error .cw-rule, .cw-refusal .cw-rule").length + $$(".cw-main .cw-rule").length).toBeGreaterThan(0);
+    expect($$(".cw-log .cw-rule").map((c) => c.dataset.chip)).toEqual(names);
+    $$(".cw-log-line").forEach((li, i) => expect(li).toBe(lines[i]));
+    // and the chip still opens its own rule
+    const chip = $$(".cw-log .cw-rule").at(-1);
+    chip.click();
+    expect($(".cw-rule-card")?.dataset.anchor).toBe(chip.dataset.chip);
+  });
+});
+
+describe("a table with a kept part", () => {
+  /** A table whose one button looks the same at every position, and reports the cursor it was drawn at. */
+  function mountProbe() {
+    const got = /** @type {number[]} */ ([]);
+    const m = fakeModel({ view: { players: 2 }, cursor: 0, bot_delay: 0.5 });
+    const cleanup = mountTable({
+      model: m, el, game: "probe",
+      draw: (ctx) => {
+        const at = Number(ctx.get("cursor"));
+        const select = h("select", { class: "probe-speed", value: String(ctx.get("bot_delay")) },
+          ["0.5", "1"].map((v) => h("option", { value: v }, v)));
+        select.value = String(ctx.get("bot_delay"));
+        ctx.root.append(
+          h("div", { class: "probe" }, h("span", null, h("button", { class: "probe-button", onClick: () => got.push(at) }, "Go"))),
+          h("div", { class: "probe-controls" }, select),
+        );
+      },
+    });
+    return { m, got, cleanup };
+  }
+
+  it("gives the kept elements the new drawing's handlers", () => {
+    const { m, got, cleanup } = mountProbe();
+    const button = $(".probe-button");
+    m.set("cursor", 3);
+    expect($(".probe-button")).toBe(button);
+    button.click();
+    expect(got).toEqual([3]);  // the handler of the drawing at cursor 3, not of the first one
+    cleanup();
+  });
+
+  it("always patches a part holding a control whose state is a property", () => {
+    const { m, cleanup } = mountProbe();
+    const select = /** @type {HTMLSelectElement} */ ($(".probe-speed"));
+    expect(select.value).toBe("0.5");
+    m.set("bot_delay", 1);
+    expect($(".probe-speed")).toBe(select);
+    expect(select.value).toBe("1");
+    cleanup();
+  });
+});
+
+describe("stamped cards", () => {
+  it("are copies with their own handlers, and show what their options say", () => {
+    const calls = /** @type {string[]} */ ([]);
+    const a = renderCard("5", { onClick: () => calls.push("a"), title: "five" });
+    const b = renderCard("5", { onClick: () => calls.push("b"), title: "five" });
+    const c = renderCard("5", { title: "five", selected: true });
+    expect(a).not.toBe(b);
+    expect(a.isEqualNode(b)).toBe(true);
+    a.click();
+    b.click();
+    expect(calls).toEqual(["a", "b"]);
+    expect(c.tagName).toBe("DIV");
+    expect(c.classList.contains("cw-selected")).toBe(true);
+    expect(a.classList.contains("cw-selected")).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 // Card faces and backs. A card is identified only by its notation (`data-card`);
 // colour comes from a tone (`data-tone`) that the game chooses, styled in table.css.
-import { h } from "./dom.js";
+import { h, on, stamp } from "./dom.js";
 
 /**
  * @typedef {Object} CardOptions
@@ -16,6 +16,26 @@ import { h } from "./dom.js";
  * @property {(ev: MouseEvent) => void} [onClick] makes the card a `<button>`
  */
 
+const NOOP = () => {};
+
+/**
+ * A card drawn by `build` from its options, drawn once per look and then copied (see `stamp`);
+ * the click handler goes on each copy. A game's card face is drawn through this too.
+ * @param {any} face what the face shows beyond the options (the notation, the facts of the card)
+ * @param {CardOptions} opts
+ * @param {(opts: CardOptions) => HTMLElement} build draws the card (its onClick, if any, does nothing)
+ * @returns {HTMLElement}
+ */
+export function stampCard(face, opts, build) {
+  const { onClick, ...rest } = opts;
+  const clickable = typeof onClick === "function";
+  const attrs = /** @type {Record<string, unknown>} */ (rest.attrs || {});
+  if (Object.values(attrs).some((v) => typeof v === "function")) return build(opts);  // a handler in attrs: not copied
+  const el = stamp(JSON.stringify([face, clickable, rest]), () => build({ ...rest, onClick: clickable ? NOOP : undefined }));
+  if (clickable) on(el, "click", /** @type {(ev: MouseEvent) => void} */ (onClick));
+  return el;
+}
+
 /**
  * Render one face-up card.
  * @param {string | number} value card notation (Depot: the value 1..8)
@@ -23,7 +43,11 @@ import { h } from "./dom.js";
  * @returns {HTMLElement} `.cw-card` with `data-card="<notation>"`
  */
 export function renderCard(value, opts = {}) {
-  const card = String(value);
+  return stampCard(String(value), opts, (o) => drawCard(String(value), o));
+}
+
+/** @param {string} card @param {CardOptions} opts */
+function drawCard(card, opts) {
   const label = opts.label ?? card;
   const size = opts.size ?? "md";
   const clickable = typeof opts.onClick === "function";

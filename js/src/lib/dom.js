@@ -130,6 +130,28 @@ export function clear(el) {
   while (el.firstChild) el.removeChild(el.firstChild);
 }
 
+/** @type {Map<string, Element>} elements drawn once, by what they show, then copied */
+const STAMPS = new Map();
+
+/**
+ * A copy of what `build` draws for `key`: drawn once, then cloned. A table draws the same cards
+ * and lines again at every move, and one native copy is far cheaper than building each part and
+ * setting each attribute. `build` must attach no handler (a copy has none): put them on the copy.
+ * @template {Element} T
+ * @param {string} key everything the drawing depends on
+ * @param {() => T} build
+ * @returns {T}
+ */
+export function stamp(key, build) {
+  let proto = STAMPS.get(key);
+  if (!proto) {
+    if (STAMPS.size >= 4000) STAMPS.clear();  // a long session starts again rather than grow
+    proto = build();
+    STAMPS.set(key, proto);
+  }
+  return /** @type {T} */ (proto.cloneNode(true));
+}
+
 /** @type {Map<string, SVGSVGElement>} parsed icons, cloned for each use */
 const ICONS = new Map();
 

@@ -245,8 +245,17 @@ export function drawFrame(ctx, layout) {
     } else ctx.ui.rule = null;
   }
   decorateRuleChips(root, rules);
-  [...root.querySelectorAll(".cw-rule[data-rule]:not(.cw-rule-unknown)")].forEach((chip, k) => {
-    chip.setAttribute("data-chip", String(k));
+  // A chip's name: its place within its narration line (lines keep their number as the game goes
+  // on), else among the chips outside the narration. Numbered across the whole table, every line
+  // changed name when a chip came or went above it, and the whole narration was patched at every move.
+  /** @type {Map<Element | null, number>} */
+  const counts = new Map();
+  for (const chip of root.querySelectorAll(".cw-rule[data-rule]:not(.cw-rule-unknown)")) {
+    const line = chip.closest("[data-line]");
+    const n = counts.get(line) ?? 0;
+    counts.set(line, n + 1);
+    const k = line ? `${line.getAttribute("data-line")}.${n}` : String(n);
+    chip.setAttribute("data-chip", k);
     chip.setAttribute("aria-expanded", String(ctx.ui.rule?.chip === k));
     on(chip, "click", (ev) => {
       ev.stopPropagation();
@@ -254,7 +263,7 @@ export function drawFrame(ctx, layout) {
       ctx.ui.rule = ctx.ui.rule?.chip === k ? null : { id, chip: k, at };
       ctx.redraw();
     });
-  });
+  }
 }
 
 /**

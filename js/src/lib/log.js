@@ -1,7 +1,7 @@
 // The narration panel: one line per event, newest at the bottom, rule IDs as chips. Beside a
 // wide table it fills the side; under a narrower one it shows its newest lines and opens on
 // request, so the table and the hand stay on one screen.
-import { h } from "./dom.js";
+import { h, stamp } from "./dom.js";
 import { withRuleIds } from "./text.js";
 
 /**
@@ -39,12 +39,13 @@ export function renderLog(lines, opts = {}) {
       start: first + 1, tabIndex: 0,
     },
       shown.length
-        ? shown.map((line, i) =>
-            h("li", {
-              class: ["cw-log-line", i === shown.length - 1 && "cw-log-latest"],
-              // its place in the whole narration: a redraw keeps the lines it already shows
-              "data-line": first + i,
-            }, withRuleIds(line)))
+        ? shown.map((line, i) => {
+            const latest = i === shown.length - 1;
+            const li = stamp(`log:${latest}:${line}`, () => h("li", { class: ["cw-log-line", latest && "cw-log-latest"] }, withRuleIds(line)));
+            // its place in the whole narration: a redraw keeps the lines it already shows
+            li.setAttribute("data-line", String(first + i));
+            return li;
+          })
         : h("li", { class: "cw-log-line cw-muted" }, opts.empty ?? "Nothing has happened yet.")),
   ]);
 }

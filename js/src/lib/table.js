@@ -240,9 +240,12 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
    * focus, scroll and handlers, and the browser restyles only what changed. Cards are matched by
    * their notation (the n-th of equal ones), narration lines by their place; a card in flight lands
    * (measured mid-flight, its motion would start from the wrong place) and flies on in the next frame.
+   * A part drawn the same as before (most of the table, most moves) is compared by the browser in
+   * one native call (`isEqualNode`) instead of node by node.
    * @param {HTMLElement} sheet
    */
   function patch(sheet) {
+    // Every key is worked out here, once, so morphdom's lookups are one WeakMap read.
     /** @type {WeakMap<Node, string>} */
     const keys = new WeakMap();
     for (const tree of [root, sheet]) {
@@ -256,22 +259,33 @@ export function mountTable({ model, el, game, draw, onKey, motion: motionHints, 
         if (tree === root) motion?.land(el);
         keys.set(el, `card:${n}:${card}`);
       }
+      for (const el of tree.querySelectorAll("[data-line]")) keys.set(el, `line:${el.getAttribute("data-line")}`);
+    }
+    // the live region and the motion layer stay as they are (the drawing has stand-ins for them)
+    keys.set(live, "cw:live").set(/** @type {Node} */ (sheet.querySelector(":scope > .cw-announce")), "cw:live");
+    if (motion) keys.set(motion.layer, "cw:layer").set(/** @type {Node} */ (sheet.querySelector(":scope > .cw-motion-layer")), "cw:layer");
+    // Controls whose state lives in properties (a slider's value), which isEqualNode does not see:
+    // the parts holding one are always patched.
+    /** @type {WeakSet<Node>} */
+    const holdsControl = new WeakSet();
+    for (const el of sheet.querySelectorAll("input, select, option, textarea")) {
+      for (let n = /** @type {Node | null} */ (el); n && n !== sheet; n = n.parentNode) holdsControl.add(n);
     }
     root.className = sheet.className;
     morphdom(root, sheet, {
       childrenOnly: true,
-      getNodeKey: (node) => {
-        if (node === live || node.nodeType === 1 && /** @type {Element} */ (node).classList.contains("cw-announce")) return "cw:live";
-        if (motion && node === motion.layer || node.nodeType === 1 && /** @type {Element} */ (node).classList.contains("cw-motion-layer")) return "cw:layer";
-        const k = keys.get(node);
-        if (k) return k;
-        if (node.nodeType !== 1) return undefined;
-        const el = /** @type {Element} */ (node);
-        const line = el.getAttribute("data-line");
-        return line !== null ? `line:${line}` : el.id || undefined;
-      },
+      getNodeKey: (node) => keys.get(node) ?? (/** @type {Element} */ (node).id || undefined),
       onBeforeElUpdated: (from, to) => {
         if (from === live || from === motion?.layer) return false;
+        if (!holdsControl.has(to) && from.isEqualNode(to)) {
+          // Kept as it is; its elements still take the new drawing's handlers (the same shape,
+          // so the same document order).
+          const a = from.getElementsByTagName("*");
+          const b = to.getElementsByTagName("*");
+          adoptHandlers(from, to);
+          for (let i = 0; i < b.length; i++) adoptHandlers(a[i], b[i]);
+          return false;
+        }
         adoptHandlers(from, to);
         return true;
       },

@@ -2,7 +2,7 @@
 // colour letter and number. Its house size and whether it is a roof come from the view
 // (`view.sizes`, `view.roofs`), never from a table in JS.
 import { h, svgIcon } from "../lib/dom.js";
-import { renderCard, renderCardBack } from "../lib/cards.js";
+import { renderCard, renderCardBack, stampCard } from "../lib/cards.js";
 
 // ------------------------------------------------------------------ notation
 
@@ -125,6 +125,13 @@ function pips(size) {
  * @returns {HTMLElement}
  */
 export function renderYkCard(card, deck, opts = {}) {
+  const size = deck.sizes[card];
+  const roof = deck.roofs.has(card);
+  return stampCard([card, size ?? null, roof], opts, (o) => drawYkCard(card, deck, o));
+}
+
+/** @param {string} card @param {Deck} deck @param {import("../lib/cards.js").CardOptions} opts */
+function drawYkCard(card, deck, opts) {
   const { colour, letter, number } = cardParts(card);
   const size = deck.sizes[card];
   const roof = deck.roofs.has(card);
