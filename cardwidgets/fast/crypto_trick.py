@@ -30,6 +30,7 @@ from numba import njit
 from ..games import crypto_trick as ref
 from . import Batch, Coverage, decisions
 from ._arrays import flat, starts, worded
+from ._bits import low_bit, popcount
 from ._rng import below, permutation, stream
 
 GAME = "crypto_trick"
@@ -95,39 +96,24 @@ def _below(rng, n):
 
 
 @njit(cache=True)
-def _popcount(x):
-    c = 0
-    while x:
-        x &= x - 1
-        c += 1
-    return c
-
-
-@njit(cache=True)
 def _cards(mask, out):
     """The set bits of ``mask``, lowest first, into ``out``; their count."""
     k = 0
-    i = 0
     while mask:
-        if mask & 1:
-            out[k] = i
-            k += 1
-        mask >>= 1
-        i += 1
+        out[k] = low_bit(mask)
+        mask &= mask - 1
+        k += 1
     return k
 
 
 @njit(cache=True)
-def _follow_mask(hand, lead_col, tcol, col, D, unified):
-    """The cards of ``hand`` that follow the lead colour (C6.3, C6.4); 0 when none does."""
-    m = 0
-    lead_trump = lead_col == WHITE or lead_col == tcol
-    for i in range(D):
-        if hand >> i & 1:
-            c = col[i]
-            if c == lead_col or (unified and lead_trump and (c == WHITE or c == tcol)):
-                m |= 1 << i
-    return m
+def _follow_mask(hand, lead_col, tcol, cmask, unified):
+    """The cards of ``hand`` that follow the lead colour (C6.3, C6.4); 0 when none does.
+    ``cmask[c]`` holds the cards of colour ``c``."""
+    m = cmask[lead_col]
+    if unified and (lead_col == WHITE or lead_col == tcol):
+        m |= cmask[WHITE] | cmask[tcol]
+    return hand & m
 
 
 @njit(cache=True)
@@ -148,7 +134,7 @@ def _round_score(b, colours, negative):
     if b == 0:
         return 5
     if b <= 3:
-        return b * _popcount(colours)
+        return b * popcount(colours)
     return -b if negative else b
 
 
@@ -219,9 +205,9 @@ def _g_want(cards, ncards, still, exclude, b, bcols, hand, left, n, share, tcol,
             newcols |= 1 << col[cards[j]]
     more = still * share
     b_win = (b + new) + more
-    k_win = _popcount(bcols | newcols) + 0.7 * more
+    k_win = popcount(bcols | newcols) + 0.7 * more
     future = _g_future(hand, exclude, left, n, share, tcol, col, rank, D, fbuf)
-    return _g_plan(b_win, k_win, future, negative) - _g_plan(b, _popcount(bcols), future, negative)
+    return _g_plan(b_win, k_win, future, negative) - _g_plan(b, popcount(bcols), future, negative)
 
 
 @njit(cache=True)
@@ -261,7 +247,7 @@ def _share(me_hand, table, ntable, indicator, offered, won_cnt, won_b, nblocks, 
     seen |= 1 << indicator
     if offered >= 0:
         seen |= 1 << offered
-    nseen = _popcount(seen)
+    nseen = popcount(seen)
     bseen = 0
     for i in range(D):
         if seen >> i & 1 and block[i]:
@@ -365,8 +351,10 @@ def _play(rng, n, D, col, num, block, rank, rounds, flags, bots, record, st, han
     one list after the other in ``legal_buf``)."""
     first_mode, unified, white_high, negative = flags[0], flags[1], flags[2], flags[3]
     nblocks = 0
+    cmask = np.zeros(WHITE + 1, np.int64)  # the cards of each colour
     for i in range(D):
         nblocks += block[i]
+        cmask[col[i]] |= 1 << i
     legal = np.empty(MAX_LEGAL, np.int64)
     cards = np.empty(MAX_LEGAL, np.int64)
     k1 = np.empty(MAX_LEGAL, np.float64)
@@ -475,7 +463,7 @@ def _play(rng, n, D, col, num, block, rank, rounds, flags, bots, record, st, han
                 s = cur
                 i = ntable
                 lead_col = col[table[0]]
-                fm = _follow_mask(hands[s], lead_col, tcol, col, D, unified)
+                fm = _follow_mask(hands[s], lead_col, tcol, cmask, unified)
                 m = _cards(fm if fm else hands[s], cards)  # C6.3: follow the lead colour if you can
                 for j in range(m):
                     legal[j] = PLAY * 64 + cards[j]
