@@ -31,7 +31,7 @@ from ..games import crypto_trick as ref
 from . import Batch, Coverage, decisions
 from ._arrays import flat, starts, worded
 from ._bits import low_bit, popcount
-from ._rng import below, permutation, stream
+from ._rng import below, permutation, reseed, stream
 
 GAME = "crypto_trick"
 REVEAL, WANT, PASS, GIVE, PLAY = range(5)
@@ -167,26 +167,28 @@ def _g_plan(b, k, future, negative):
 
 
 @njit(cache=True)
-def _g_future(hand, exclude, left, n, share, tcol, col, rank, D, top):
+def _g_future(hand, exclude, left, n, share, tcol, col, rank, top):
     """CryptoGreedyBot._future: the blocks still to win, from the ``left`` best cards' chances."""
     if left <= 0:
         return 0.0
     # The best ``left`` chances, largest first (insertion into a short sorted list: no allocation).
     m = 0
-    for i in range(D):
-        if hand >> i & 1 and i != exclude:
-            v = _g_chance(i, tcol, col, rank)
-            j = m if m < left else left
-            if j == left and (j == 0 or v <= top[j - 1]):
-                continue
-            if j == left:
-                j -= 1
-            while j > 0 and top[j - 1] < v:
-                top[j] = top[j - 1]
-                j -= 1
-            top[j] = v
-            if m < left:
-                m += 1
+    rest = hand & ~(1 << exclude) if exclude >= 0 else hand
+    while rest:
+        i = low_bit(rest)
+        rest &= rest - 1
+        v = _g_chance(i, tcol, col, rank)
+        j = m if m < left else left
+        if j == left and (j == 0 or v <= top[j - 1]):
+            continue
+        if j == left:
+            j -= 1
+        while j > 0 and top[j - 1] < v:
+            top[j] = top[j - 1]
+            j -= 1
+        top[j] = v
+        if m < left:
+            m += 1
     tot = 0.0
     for j in range(m):
         tot += top[j]
@@ -206,7 +208,7 @@ def _g_want(cards, ncards, still, exclude, b, bcols, hand, left, n, share, tcol,
     more = still * share
     b_win = (b + new) + more
     k_win = popcount(bcols | newcols) + 0.7 * more
-    future = _g_future(hand, exclude, left, n, share, tcol, col, rank, D, fbuf)
+    future = _g_future(hand, exclude, left, n, share, tcol, col, rank, fbuf)
     return _g_plan(b_win, k_win, future, negative) - _g_plan(b, popcount(bcols), future, negative)
 
 
@@ -249,9 +251,10 @@ def _share(me_hand, table, ntable, indicator, offered, won_cnt, won_b, nblocks, 
         seen |= 1 << offered
     nseen = popcount(seen)
     bseen = 0
-    for i in range(D):
-        if seen >> i & 1 and block[i]:
-            bseen += 1
+    rest = seen
+    while rest:
+        bseen += block[low_bit(rest)]
+        rest &= rest - 1
     wc = 0
     wb = 0
     for s in range(n):
@@ -261,6 +264,17 @@ def _share(me_hand, table, ntable, indicator, offered, won_cnt, won_b, nblocks, 
     unseen_blocks = nblocks - bseen - wb
     ub = unseen_blocks if unseen_blocks > 0 else 0
     return ub / (unseen_cards if unseen_cards > 1 else 1)
+
+
+@njit(cache=True)
+def _same_colour(hand, colour, col):
+    """How many cards of ``hand`` are of this colour."""
+    k = 0
+    while hand:
+        if col[low_bit(hand)] == colour:
+            k += 1
+        hand &= hand - 1
+    return k
 
 
 @njit(cache=True)
@@ -277,10 +291,7 @@ def _g_offer(rng, cards, m, hand, b, bcols, table, indicator, won_cnt, won_b, nb
             k1[j] = wc
             k2[j] = block[c]
         else:
-            alone = 1
-            for i in range(D):
-                if i != c and hand >> i & 1 and col[i] == col[c]:
-                    alone = 0
+            alone = 1 if _same_colour(hand & ~(1 << c), col[c], col) == 0 else 0
             # max of (alone, -chance, not block): as a min of the negated keys
             k1[j] = -(alone * 10.0) + wc
             k2[j] = block[c]
@@ -299,10 +310,7 @@ def _g_give(rng, cards, m, hand, b, bcols, offered, table, indicator, won_cnt, w
         idx[j] = j
         wc = _g_chance(c, tcol, col, rank)
         if going:
-            short = 0
-            for i in range(D):
-                if hand >> i & 1 and col[i] == col[c]:
-                    short += 1
+            short = _same_colour(hand, col[c], col)
             k1[j] = wc
             k2[j] = short
         else:
@@ -342,26 +350,44 @@ def _deal(rng, first, n, D, hands, won_cnt, won_b, won_bm, perm, chance, nc):
 
 
 @njit(cache=True)
-def _play(rng, n, D, col, num, block, rank, rounds, flags, bots, record, st, hands, won_cnt, won_b, won_bm,
-          totals, table, perm, chance, actions, legal_buf, legal_cnt, max_steps, round0):
-    """Play on from the position (``st`` and the seat arrays, updated in place) until the game
+def _seats(pos, n):
+    """The parts of a position array (``S_SIZE + 6 * n`` int64): the scalars ``st``, then per seat
+    ``hands``, ``won_cnt``, ``won_b``, ``won_bm``, ``totals``, then the trick's ``table``."""
+    return (pos[:S_SIZE], pos[S_SIZE:S_SIZE + n], pos[S_SIZE + n:S_SIZE + 2 * n], pos[S_SIZE + 2 * n:S_SIZE + 3 * n],
+            pos[S_SIZE + 3 * n:S_SIZE + 4 * n], pos[S_SIZE + 4 * n:S_SIZE + 5 * n], pos[S_SIZE + 5 * n:S_SIZE + 6 * n])
+
+
+@njit(cache=True)
+def _scratch(n, D):
+    """:func:`_play`'s scratch space: ``(perm, iw, fw)``."""
+    return (np.empty(D, np.int64), np.empty(4 * MAX_LEGAL + WHITE + 1 + n + 1, np.int64),
+            np.empty(3 * MAX_LEGAL, np.float64))
+
+
+@njit(cache=True)
+def _play(rng, n, D, col, num, block, rank, rounds, flags, bots, record, pos, perm, iw, fw, chance, actions,
+          legal_buf, legal_cnt, max_steps, round0):
+    """Play on from the position ``pos`` (see :func:`_seats`; updated in place) until the game
     is over, or ``max_steps`` actions were made (if >= 0), or the round is no longer ``round0``
     (if >= 0; checked before each action). Each action goes to ``actions``, each deal to
     ``chance``; with ``record``, the legal lists too (``legal_cnt[a]`` entries at action ``a``,
-    one list after the other in ``legal_buf``)."""
+    one list after the other in ``legal_buf``). ``perm``, ``iw`` and ``fw`` are scratch space
+    (:func:`_scratch`): a batch makes them once, not once per game."""
     first_mode, unified, white_high, negative = flags[0], flags[1], flags[2], flags[3]
+    st, hands, won_cnt, won_b, won_bm, totals, table = _seats(pos, n)
+    legal = iw[:MAX_LEGAL]
+    cards = iw[MAX_LEGAL:2 * MAX_LEGAL]
+    idx = iw[2 * MAX_LEGAL:4 * MAX_LEGAL]
+    cmask = iw[4 * MAX_LEGAL:4 * MAX_LEGAL + WHITE + 1]  # the cards of each colour
+    tmp = iw[4 * MAX_LEGAL + WHITE + 1:]
+    k1 = fw[:MAX_LEGAL]
+    k2 = fw[MAX_LEGAL:2 * MAX_LEGAL]
+    fbuf = fw[2 * MAX_LEGAL:]
     nblocks = 0
-    cmask = np.zeros(WHITE + 1, np.int64)  # the cards of each colour
+    cmask[:] = 0
     for i in range(D):
         nblocks += block[i]
         cmask[col[i]] |= 1 << i
-    legal = np.empty(MAX_LEGAL, np.int64)
-    cards = np.empty(MAX_LEGAL, np.int64)
-    k1 = np.empty(MAX_LEGAL, np.float64)
-    k2 = np.empty(MAX_LEGAL, np.float64)
-    idx = np.empty(2 * MAX_LEGAL, np.int64)
-    tmp = np.empty(n + 1, np.int64)
-    fbuf = np.empty(8, np.float64)
     ph, cur, first, leader, dec = st[S_PH], st[S_CUR], st[S_FIRST], st[S_LEADER], st[S_DEC]
     offered, indicator, trick, rnd, ntable = st[S_OFFERED], st[S_IND], st[S_TRICK], st[S_RND], st[S_NTABLE]
     na, nl, nc = st[S_NA], st[S_NL], st[S_NC]
@@ -533,19 +559,14 @@ def _play(rng, n, D, col, num, block, rank, rounds, flags, bots, record, st, han
 # --------------------------------------------------------------------------- one game
 @njit(cache=True)
 def _game(seed, n, D, col, num, block, rank, rounds, first_opt, flags, bots, record,
-          chance, actions, legal_buf, legal_cnt, scores, starter):
+          chance, actions, legal_buf, legal_cnt, scores, starter, rng, pos, perm, iw, fw):
     """Play one game from its deal; fill ``chance`` (the chance stream, see ``cardwidgets.fast``),
     ``actions``, ``scores``, ``starter`` and, with ``record``, the legal lists. Returns the
-    length and the legal lists' total size."""
-    rng = stream(seed)
-    hands = np.zeros(n, np.int64)
-    won_cnt = np.zeros(n, np.int64)
-    won_b = np.zeros(n, np.int64)
-    won_bm = np.zeros(n, np.int64)
-    totals = np.zeros(n, np.int64)
-    table = np.empty(n, np.int64)
-    perm = np.empty(D, np.int64)
-    st = np.zeros(S_SIZE, np.int64)
+    length and the legal lists' total size. The other arrays are the batch's, reused: a game
+    allocates nothing (a fifth of a random game's time went to its allocations)."""
+    reseed(rng, seed)
+    pos[:] = 0
+    st, hands, won_cnt, won_b, won_bm, totals, table = _seats(pos, n)
     nc = 0
     if first_opt < 0:  # C2.5: first_player='random' is the engine's first chance decision
         first = _below(rng, n)
@@ -558,8 +579,8 @@ def _game(seed, n, D, col, num, block, rank, rounds, first_opt, flags, bots, rec
     st[S_IND] = _deal(rng, first, n, D, hands, won_cnt, won_b, won_bm, perm, chance, nc)
     st[S_PH], st[S_CUR], st[S_FIRST], st[S_LEADER], st[S_DEC], st[S_OFFERED] = P_OFFER, first, first, -1, -1, -1
     st[S_TRICK], st[S_RND], st[S_NC] = 1, 1, nc + 1 + D
-    _play(rng, n, D, col, num, block, rank, rounds, flags, bots, record, st, hands, won_cnt, won_b, won_bm,
-          totals, table, perm, chance, actions, legal_buf, legal_cnt, -1, -1)
+    _play(rng, n, D, col, num, block, rank, rounds, flags, bots, record, pos, perm, iw, fw, chance, actions,
+          legal_buf, legal_cnt, -1, -1)
     for s in range(n):
         scores[s] = totals[s]
     return st[S_NA], st[S_NL]
@@ -595,7 +616,7 @@ def _g_follow(rng, cards, m, table, pos0, best, lead_col, tcol, col, num, rank, 
                     k += 1
             return _pick(rng, k1, k2, idx, k, still == 0)
     if nw < m:
-        fut = _g_future(hand, -1, left, n, share, tcol, col, rank, D, fbuf)
+        fut = _g_future(hand, -1, left, n, share, tcol, col, rank, fbuf)
         k = 0
         for j in range(m):
             c = cards[j]
@@ -617,23 +638,17 @@ def _g_follow(rng, cards, m, table, pos0, best, lead_col, tcol, col, num, rank, 
 @njit(cache=True)
 def _rollout(pos, n, D, col, num, block, rank, rounds, flags, bots, record, seed, max_steps, round0, chance, actions,
              out):
-    """Play on from the position ``pos`` (:func:`_position`'s layout, changed in place) and put
+    """Play on from the position ``pos`` (:func:`_seats`; changed in place) and put
     the rollout's reward in ``out``: the win shares at the end of the game, else the totals
     estimate of ``cardwidgets.bots.ismcts`` (C10 and the round's score so far, softened by the
     rounds still to play). Returns the actions and chance entries written."""
     rng = stream(seed)
-    st = pos[:S_SIZE]
-    hands = pos[S_SIZE:S_SIZE + n]
-    won_cnt = pos[S_SIZE + n:S_SIZE + 2 * n]
-    won_b = pos[S_SIZE + 2 * n:S_SIZE + 3 * n]
-    won_bm = pos[S_SIZE + 3 * n:S_SIZE + 4 * n]
-    totals = pos[S_SIZE + 4 * n:S_SIZE + 5 * n]
-    table = pos[S_SIZE + 5 * n:S_SIZE + 6 * n]
-    perm = np.empty(D, np.int64)
+    st, hands, won_cnt, won_b, won_bm, totals, table = _seats(pos, n)
+    perm, iw, fw = _scratch(n, D)
     no_legal = np.empty(1, np.int16)
     no_count = np.empty(1, np.int64)
-    _play(rng, n, D, col, num, block, rank, rounds, flags, bots, record, st, hands, won_cnt, won_b, won_bm,
-          totals, table, perm, chance, actions, no_legal, no_count, max_steps, round0)
+    _play(rng, n, D, col, num, block, rank, rounds, flags, bots, record, pos, perm, iw, fw, chance, actions,
+          no_legal, no_count, max_steps, round0)
     if st[S_PH] == P_FINISHED:  # win_shares: 1 split among the highest totals (C10.1)
         top = totals[0]
         for s in range(n):
@@ -666,9 +681,13 @@ def _rollout(pos, n, D, col, num, block, rank, rounds, flags, bots, record, seed
 @njit(cache=True)
 def _batch(seeds, n, D, col, num, block, rank, rounds, first_opt, flags, bots, record,
            chance, actions, lengths, legal_buf, legal_cnt, legal_len, scores, starter):
+    rng = stream(0)
+    pos = np.empty(S_SIZE + 6 * n, np.int64)
+    perm, iw, fw = _scratch(n, D)
     for g in range(seeds.shape[0]):
         na, nl = _game(seeds[g], n, D, col, num, block, rank, rounds, first_opt, flags, bots, record,
-                       chance[g], actions[g], legal_buf[g], legal_cnt[g], scores[g], starter[g:g + 1])
+                       chance[g], actions[g], legal_buf[g], legal_cnt[g], scores[g], starter[g:g + 1], rng, pos, perm,
+                       iw, fw)
         lengths[g] = na
         legal_len[g] = nl
 
