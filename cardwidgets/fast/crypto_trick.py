@@ -29,9 +29,9 @@ from numba import njit
 
 from ..games import crypto_trick as ref
 from . import Batch, Coverage, decisions
-from ._arrays import flat, starts, worded
+from ._arrays import choice_into, flat, record_legal, shuffle_into, starts, worded
 from ._bits import low_bit, popcount
-from ._rng import below, permutation, reseed, stream
+from ._rng import below, reseed, stream
 
 GAME = "crypto_trick"
 REVEAL, WANT, PASS, GIVE, PLAY = range(5)
@@ -335,10 +335,7 @@ P_OFFER, P_DECLARE, P_GIVE, P_FOLLOW, P_FINISHED = range(5)
 def _deal(rng, first, n, D, hands, won_cnt, won_b, won_bm, perm, chance, nc):
     """C4.1, C4.2: shuffle the sorted deck and deal 6 cards each from ``first`` clockwise;
     the shuffle goes to the chance stream at ``nc``. Returns the indicator (C4.3)."""
-    permutation(rng, perm, D)
-    chance[nc] = D
-    for i in range(D):
-        chance[nc + 1 + i] = perm[i]
+    shuffle_into(rng, perm, D, chance, nc)
     for s in range(n):
         hands[s] = 0
         won_cnt[s] = 0
@@ -417,13 +414,10 @@ def _play(rng, n, D, col, num, block, rank, rounds, flags, bots, record, pos, pe
                 ch = _g_offer(rng, cards, m, hands[f], won_b[f], won_bm[f], table, indicator, won_cnt, won_b, nblocks,
                               left, n, D, tcol, col, rank, block, negative, k1, k2, idx, tmp, fbuf)
             if record:
-                for j in range(m):
-                    legal_buf[nl + j] = legal[j]
-                legal_cnt[na] = m
-                nl += m
-            offered = cards[ch]
+                nl = record_legal(legal, m, legal_buf, legal_cnt, na, nl)
             actions[na] = legal[ch]
             na += 1
+            offered = cards[ch]
             hands[f] &= ~(1 << offered)
             dec = -1
             ph = P_DECLARE
@@ -443,10 +437,7 @@ def _play(rng, n, D, col, num, block, rank, rounds, flags, bots, record, pos, pe
                 chn = _g_chance(offered, tcol, col, rank)
                 ch = 0 if ((gain > 0 and chn >= 0.5) or (gain < 0 and chn <= 0.15)) else 1
             if record:
-                legal_buf[nl] = legal[0]
-                legal_buf[nl + 1] = legal[1]
-                legal_cnt[na] = 2
-                nl += 2
+                nl = record_legal(legal, 2, legal_buf, legal_cnt, na, nl)
             actions[na] = legal[ch]
             na += 1
             if ch == 0:
@@ -475,13 +466,10 @@ def _play(rng, n, D, col, num, block, rank, rounds, flags, bots, record, pos, pe
                     ch = _g_give(rng, cards, m, hands[dec], won_b[dec], won_bm[dec], offered, table, indicator, won_cnt,
                                  won_b, nblocks, left, n, D, tcol, col, rank, block, negative, k1, k2, idx, tmp, fbuf)
                 if record:
-                    for j in range(m):
-                        legal_buf[nl + j] = legal[j]
-                    legal_cnt[na] = m
-                    nl += m
-                g = cards[ch]
+                    nl = record_legal(legal, m, legal_buf, legal_cnt, na, nl)
                 actions[na] = legal[ch]
                 na += 1
+                g = cards[ch]
                 hands[dec] &= ~(1 << g)
                 hands[first] |= 1 << g
                 leader = dec
@@ -500,13 +488,10 @@ def _play(rng, n, D, col, num, block, rank, rounds, flags, bots, record, pos, pe
                                    won_b[s], won_bm[s], won_cnt, won_b, indicator, nblocks, left, n, D, white_high,
                                    negative, k1, k2, idx, tmp, fbuf)
                 if record:
-                    for j in range(m):
-                        legal_buf[nl + j] = legal[j]
-                    legal_cnt[na] = m
-                    nl += m
-                c = cards[ch]
+                    nl = record_legal(legal, m, legal_buf, legal_cnt, na, nl)
                 actions[na] = legal[ch]
                 na += 1
+                c = cards[ch]
                 hands[s] &= ~(1 << c)
                 table[i] = c
                 ntable = i + 1
@@ -569,10 +554,7 @@ def _game(seed, n, D, col, num, block, rank, rounds, first_opt, flags, bots, rec
     st, hands, won_cnt, won_b, won_bm, totals, table = _seats(pos, n)
     nc = 0
     if first_opt < 0:  # C2.5: first_player='random' is the engine's first chance decision
-        first = _below(rng, n)
-        chance[0] = -1
-        chance[1] = first
-        nc = 2
+        first, nc = choice_into(rng, n, chance, 0)
     else:
         first = first_opt
     starter[0] = first
