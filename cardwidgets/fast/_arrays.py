@@ -116,7 +116,7 @@ def record_legal(legal, m, legal_buf, legal_cnt, na, nl):
     return nl + m
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def insort(rows, counts, r, v):
     """Insert ``v`` into row ``r`` of ``rows``, kept in increasing order (``counts[r]`` entries)."""
     i = counts[r]

@@ -35,8 +35,8 @@ from ..games import yadokarick as ref
 from ..games.yadokarick import cards as refcards
 from ..bots.ismcts import SOLO_PARTIAL, _soft_shares, solo_reward, win_shares
 from . import Batch, Coverage, decisions
-from ._arrays import flat, starts, worded
-from ._rng import below, permutation, stream
+from ._arrays import flat, insort, record_legal, shuffle_into, starts, worded
+from ._rng import below, stream
 
 GAME = "yadokarick"
 MOVE0 = 72  # codes 72, 73, 74: move left, stay, right
@@ -123,9 +123,12 @@ def _house_size(who, house, hlen, size):
 
 @njit(cache=True)
 def _remove(hand, hcnt, s, j):
+    """Card ``j`` of seat ``s``'s hand (kept in card order) leaves it: returns the card."""
+    c = hand[s, j]
     for i in range(j, hcnt[s] - 1):
         hand[s, i] = hand[s, i + 1]
     hcnt[s] -= 1
+    return c
 
 
 @njit(cache=True)
@@ -401,16 +404,12 @@ def _std_run(rng, P, n, cards, size, roof, rounds, rotate, reset, mstart, lo, hi
     kp = P[P_KP]
     order = np.empty(8, np.int64)
     full_order = np.empty(8, np.int64)
-    done = 0
+    na0 = na  # this call's actions: na - na0
     stop = False
     while not over and not stop:
         if deal:
             # Y2.6: shuffle the cards in use, deal 10 each from the dealer's left, set the rest aside
-            permutation(rng, perm, C)
-            chance[nc] = C
-            for i in range(C):
-                chance[nc + 1 + i] = perm[i]
-            nc += 1 + C
+            nc = shuffle_into(rng, perm, C, chance, nc)
             for c in range(72):
                 loc[c] = OUT
             start = (dealer + 1) % n
@@ -423,12 +422,7 @@ def _std_run(rng, P, n, cards, size, roof, rounds, rotate, reset, mstart, lo, hi
                 c = cards[perm[p]]
                 if p < 10 * n:
                     s = (start + p % n) % n
-                    k = hcnt[s]
-                    while k > 0 and hand[s, k - 1] > c:  # a hand is kept in card order
-                        hand[s, k] = hand[s, k - 1]
-                        k -= 1
-                    hand[s, k] = c
-                    hcnt[s] += 1
+                    insort(hand, hcnt, s, c)  # a hand is kept in card order
                     loc[c] = s
                 else:
                     loc[c] = ASIDE
@@ -445,7 +439,7 @@ def _std_run(rng, P, n, cards, size, roof, rounds, rotate, reset, mstart, lo, hi
             if phase == 0:
                 # Y4.2: everyone plays a card, any card
                 for i in range(npos, n):
-                    if steps >= 0 and done >= steps:
+                    if steps >= 0 and na - na0 >= steps:
                         npos = i
                         stop = True
                         break
@@ -458,15 +452,10 @@ def _std_run(rng, P, n, cards, size, roof, rounds, rotate, reset, mstart, lo, hi
                                               coll, roofed, marker, trick_no, limit, capture_all, coll_public, gain,
                                               pool, draws, full, got, vals)
                     if record:
-                        for j in range(m):
-                            legal_buf[nl + j] = hand[s, j]
-                        legal_cnt[na] = m
-                        nl += m
-                    c = hand[s, ch]
+                        nl = record_legal(hand[s], m, legal_buf, legal_cnt, na, nl)
+                    c = _remove(hand, hcnt, s, ch)
                     actions[na] = c
                     na += 1
-                    done += 1
-                    _remove(hand, hcnt, s, ch)
                     trick[i] = c
                     loc[c] = TRICK
                 if stop:
@@ -564,7 +553,7 @@ def _std_run(rng, P, n, cards, size, roof, rounds, rotate, reset, mstart, lo, hi
             if phase == 2:
                 # Y8.3: each captor of more than one card chooses their order, bottom to top
                 for q in range(kp, npend):
-                    if steps >= 0 and done >= steps:
+                    if steps >= 0 and na - na0 >= steps:
                         kp = q
                         stop = True
                         break
@@ -595,7 +584,6 @@ def _std_run(rng, P, n, cards, size, roof, rounds, rotate, reset, mstart, lo, hi
                         nl += nperm
                     actions[na] = _order_code(order, k)
                     na += 1
-                    done += 1
                     _place_as(who, order, k, house, hlen, coll, roofed, size, roof, limit, loc)
                 if stop:
                     break
@@ -604,7 +592,7 @@ def _std_run(rng, P, n, cards, size, roof, rounds, rotate, reset, mstart, lo, hi
                 kp = 0
             # Y7: the movers, in play order
             for k in range(km, nm):
-                if steps >= 0 and done >= steps:
+                if steps >= 0 and na - na0 >= steps:
                     km = k
                     stop = True
                     break
@@ -639,13 +627,9 @@ def _std_run(rng, P, n, cards, size, roof, rounds, rotate, reset, mstart, lo, hi
                             nt += 1
                     ch = np.int64(vals[_below(rng, nt)]) if nt > 1 else bj
                 if record:
-                    for j in range(m):
-                        legal_buf[nl + j] = legal[j]
-                    legal_cnt[na] = m
-                    nl += m
+                    nl = record_legal(legal, m, legal_buf, legal_cnt, na, nl)
                 actions[na] = legal[ch]
                 na += 1
-                done += 1
                 d = legal[ch] - MOVE0 - 1
                 marker += d
                 if d != 0:
@@ -832,7 +816,7 @@ def _duo_run(rng, D, order, cards, size, roof, limit, roofs_apply, coll_public, 
     top = D[D_TOP]
     na = D[D_NA]
     nl = D[D_NL]
-    done = 0
+    na0 = na  # this call's actions: na - na0
     stop = False
     while trick_no <= 10:
         for k in range(k0, 3):
@@ -842,7 +826,7 @@ def _duo_run(rng, D, order, cards, size, roof, limit, roofs_apply, coll_public, 
                 c = npc[top]
                 top += 1
             else:
-                if steps >= 0 and done >= steps:
+                if steps >= 0 and na - na0 >= steps:
                     k0 = k
                     stop = True
                     break
@@ -854,15 +838,10 @@ def _duo_run(rng, D, order, cards, size, roof, limit, roofs_apply, coll_public, 
                                           house, hlen, roofed, trick_no, limit, roofs_apply, coll_public, pool,
                                           draws, full, vals)
                 if record:
-                    for j in range(m):
-                        legal_buf[nl + j] = hand[who, j]
-                    legal_cnt[na] = m
-                    nl += m
-                c = hand[who, ch]
+                    nl = record_legal(hand[who], m, legal_buf, legal_cnt, na, nl)
+                c = _remove(hand, hcnt, who, ch)
                 actions[na] = c
                 na += 1
-                done += 1
-                _remove(hand, hcnt, who, ch)
             trick[k] = c
             loc[c] = TRICK
         if stop:
@@ -913,22 +892,15 @@ def _duo_game(seed, cards, size, roof, order, limit, roofs_apply, coll_public, b
     perm = np.empty(C, np.int64)
     deal = np.empty(C, np.int64)
     # Y13.2, Y13.13: 10 cards to each player alternately, the first player in table order first
-    permutation(rng, perm, C)
-    chance[0] = C
+    shuffle_into(rng, perm, C, chance, 0)
     for i in range(C):
-        chance[1 + i] = perm[i]
         deal[i] = cards[perm[i]]
     first = 0 if (order[0] == 0 or (order[0] == NPC and order[1] == 0)) else 1
     for p in range(C):
         c = deal[p]
         if p < 20:
             s = first if p % 2 == 0 else 1 - first
-            k = hcnt[s]
-            while k > 0 and hand[s, k - 1] > c:
-                hand[s, k] = hand[s, k - 1]
-                k -= 1
-            hand[s, k] = c
-            hcnt[s] += 1
+            insort(hand, hcnt, s, c)
             loc[c] = s
         else:
             loc[c] = NPC_DECK
@@ -1296,9 +1268,9 @@ def _solo_run(rng, st, cards, size, roofs, nonstrict, complete, chain, on_setup,
     minus = st[S_MINUS]
     na = st[S_NA]
     nl = st[S_NL]
-    done = 0
+    na0 = na  # this call's actions: na - na0
     while st[0] != S_OVER:
-        if steps >= 0 and done >= steps:
+        if steps >= 0 and na - na0 >= steps:
             break
         ph = st[0]
         m = 0
@@ -1344,14 +1316,10 @@ def _solo_run(rng, st, cards, size, roofs, nonstrict, complete, chain, on_setup,
             ch = _solo_greedy(ph, legal, m, crab, clen, roofm, row, st[1], deck, dtop, size, roofs, nonstrict,
                               complete)
         if record:
-            for j in range(m):
-                legal_buf[nl + j] = legal[j]
-            legal_cnt[na] = m
-            nl += m
+            nl = record_legal(legal, m, legal_buf, legal_cnt, na, nl)
         code = legal[ch]
         actions[na] = code
         na += 1
-        done += 1
         if code < GIVEUP0:  # Y14.4-Y14.8: place
             c = code >> 2
             k = code & 3
@@ -1431,12 +1399,9 @@ def _solo_game(seed, cards, size, roofs, one_color, nonstrict, complete, chain, 
             if c & 1 == colour:
                 mine[k] = c
                 k += 1
-        permutation(rng, perm, k)
-        chance[nc] = k
+        nc = shuffle_into(rng, perm, k, chance, nc)
         for i in range(k):
-            chance[nc + 1 + i] = perm[i]
             deck[colour, i] = mine[perm[i]]
-        nc += 1 + k
     dtop = np.zeros(2, np.int64)
     for colour in range(2):
         dtop[colour] = width - ncol[colour]  # a short deck's cards sit at its end
