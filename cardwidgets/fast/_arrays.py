@@ -127,19 +127,10 @@ def insort(rows, counts, r, v):
     counts[r] += 1
 
 
-@njit(cache=True)
-def best_at_random(rng, keys, codes, m, highest):
-    """The code of one of the best ``keys[:m]`` (the highest, or the lowest), chosen uniformly: one
+@njit(cache=True, inline="always")
+def tie_at_random(rng, keys, codes, m, best, ties):
+    """The code of one of the ``ties`` entries of ``keys[:m]`` equal to ``best``, chosen uniformly: one
     draw ``below(rng, ties)``, then the tie of that rank in list order. The greedy bots' tie-break."""
-    best = keys[0]
-    ties = 1
-    for i in range(1, m):
-        k = keys[i]
-        if k == best:
-            ties += 1
-        elif (k > best) == highest:
-            best = k
-            ties = 1
     pick = below(rng, ties)
     for i in range(m):
         if keys[i] == best:

@@ -22,7 +22,7 @@ from numba import njit
 from ..core.outcome import Termination
 from ..games import cirno_neu as ref
 from . import Batch, Coverage
-from ._arrays import chance_choice, chance_shuffle, grow, record
+from ._arrays import chance_choice, chance_shuffle, grow, insort, record, tie_at_random
 from ._rng import below, reseed
 
 COVERAGE = Coverage(
@@ -49,16 +49,6 @@ DECODE = tuple([str(ref.Play(t)) for t in ref.TOKENS] + [f"play shot @{t}" for t
  S_K, S_MOVES) = range(16)
 NSV = 16
 _STARTERS = {"loser": 0, "after_loser": 1, "rotate": 2}
-
-
-@njit(cache=True)
-def _insort(hands, hc, p, c):
-    i = hc[p]
-    while i > 0 and hands[p, i - 1] > c:
-        hands[p, i] = hands[p, i - 1]
-        i -= 1
-    hands[p, i] = c
-    hc[p] += 1
 
 
 @njit(cache=True)
@@ -167,7 +157,7 @@ def _play(cfg, kinds, acts, g, ch, cu, lg, lstart, sv, steps, round0):
                     m += 1
             dealt = m * h
             for i in range(dealt):
-                _insort(hands, hc, seats[i % m], stack[i])
+                insort(hands, hc, seats[i % m], stack[i])
             dn = 0
             for i in range(k - 1, dealt - 1, -1):  # top of the pile last
                 draw[dn] = stack[i]
@@ -202,7 +192,7 @@ def _play(cfg, kinds, acts, g, ch, cu, lg, lstart, sv, steps, round0):
                             stack[0] = top
                             sn = 1
                         dn -= 1
-                        _insort(hands, hc, p, draw[dn])
+                        insort(hands, hc, p, draw[dn])
                 req = 2 if double_next else 1
                 if shot_target >= 0:
                     anchor = p if cfg[AFTER_SHOOTER] else shot_target
@@ -295,14 +285,7 @@ def _play(cfg, kinds, acts, g, ch, cu, lg, lstart, sv, steps, round0):
                         ties = 1
                     elif key == best:
                         ties += 1
-                pick = below(rng, ties)
-                code = -1
-                for i in range(nl):
-                    if lkey[i] == best:
-                        if pick == 0:
-                            code = lcode[i]
-                            break
-                        pick -= 1
+                code = tie_at_random(rng, lkey, lcode, nl, best, ties)
             acts[length] = code
             length += 1
             # apply (N3, N4)
@@ -350,7 +333,7 @@ def _play(cfg, kinds, acts, g, ch, cu, lg, lstart, sv, steps, round0):
                         stack[0] = top
                         sn = 1
                     dn -= 1
-                    _insort(hands, hc, p, draw[dn])
+                    insort(hands, hc, p, draw[dn])
                 if ends:  # N5: who plays next
                     req = 2 if double_next else 1
                     if shot_target >= 0:

@@ -25,7 +25,7 @@ from numba import njit
 
 from ..games import depot as ref
 from . import Batch, Coverage, decisions
-from ._arrays import chance_choice, chance_shuffle, grow, record
+from ._arrays import chance_choice, chance_shuffle, grow, record, tie_at_random
 from ._rng import below, reseed
 
 COVERAGE = Coverage(
@@ -265,14 +265,7 @@ def _play_from(cfg, deck_counts, kinds, acts, g, sv, ch, cu, lg, lu, lstart, ste
                             ties = 1
                         elif key == best:
                             ties += 1
-                    pick = below(rng, ties)
-                    code = -1
-                    for i in range(nplays):
-                        if lkey[i] == best:
-                            if pick == 0:
-                                code = lcode[i]
-                                break
-                            pick -= 1
+                    code = tie_at_random(rng, lkey, lcode, nplays, best, ties)
                 elif hsize <= 3:
                     code = lcode[nplays - 1]  # the strongest: keep control near the end
                 else:
@@ -299,14 +292,7 @@ def _play_from(cfg, deck_counts, kinds, acts, g, sv, ch, cu, lg, lu, lstart, ste
                         ties = 1
                     elif key == best:
                         ties += 1
-                pick = below(rng, ties)
-                code = -1
-                for i in range(nl):
-                    if lkey[i] == best:
-                        if pick == 0:
-                            code = lcode[i]
-                            break
-                        pick -= 1
+                code = tie_at_random(rng, lkey, lcode, nl, best, ties)
             if length >= acts.shape[0]:
                 acts = grow(acts, length, 256)
             acts[length] = code
