@@ -117,6 +117,18 @@ def record_legal(legal, m, legal_buf, legal_cnt, na, nl):
 
 
 @njit(cache=True)
+def append_legal(lg, lu, lstart, length, lcode, nl):
+    """The legal list ``lcode[:nl]`` of action ``length`` appended to ``lg[:lu]`` (grown when needed), where
+    ``lstart[length]`` says it starts: returns ``(lg, lu)`` after it. Called, not inlined, under the
+    caller's ``if record_legal:``: inlined, it cost a random batch 4 % though it never ran."""
+    lg = grow(lg, lu, nl)
+    lstart[length] = lu
+    for i in range(nl):
+        lg[lu + i] = lcode[i]
+    return lg, lu + nl
+
+
+@njit(cache=True)
 def insort(rows, counts, r, v):
     """Insert ``v`` into row ``r`` of ``rows``, kept in increasing order (``counts[r]`` entries)."""
     i = counts[r]

@@ -22,7 +22,7 @@ from numba import njit
 from ..core.outcome import Termination
 from ..games import cirno_neu as ref
 from . import Batch, Coverage
-from ._arrays import chance_choice, chance_shuffle, grow, insort, record, tie_at_random
+from ._arrays import append_legal, chance_choice, chance_shuffle, insort, record, tie_at_random
 from ._rng import below, reseed
 
 COVERAGE = Coverage(
@@ -246,11 +246,7 @@ def _play(cfg, kinds, acts, g, ch, cu, lg, lstart, sv, steps, round0):
                         nl += 1
                     prev = c
             if record_legal:
-                lg = grow(lg, lu, nl)
-                lstart[length] = lu
-                for i in range(nl):
-                    lg[lu + i] = lcode[i]
-                lu += nl
+                lg, lu = append_legal(lg, lu, lstart, length, lcode, nl)
             if kinds[p] == 0:
                 code = lcode[below(rng, nl)]
             else:
