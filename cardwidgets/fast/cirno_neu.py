@@ -139,6 +139,8 @@ def _play(cfg, kinds, acts, g, ch, cu, lg, lstart, sv, steps, round0):
     winner = -1
     length = 0
     starter = -1
+    owed = 0
+    drawer = 0
 
     while True:
         if new_round:
@@ -173,26 +175,32 @@ def _play(cfg, kinds, acts, g, ch, cu, lg, lstart, sv, steps, round0):
             shot_target = -1
             double_next = False
             new_round = False
-        # settle: empty hands (N4.5), forced busts (N4.4)
+        # settle: the cards owed, empty hands (N4.5), forced busts (N4.4)
         busted = False
         while True:
+            # N4.7: ``drawer`` draws ``owed`` cards one at a time while there are any; an empty draw pile
+            # is the main stack but its top card, shuffled (N7.1). The one place a card is drawn: a play
+            # and an emptied hand leave their draws owed here, before anything else happens.
+            for _ in range(owed):
+                if dn == 0:
+                    if sn < 2:
+                        break
+                    top = stack[sn - 1]
+                    k = sn - 1
+                    ch, cu = chance_shuffle(rng, perm, k, ch, cu)
+                    for i in range(k):
+                        draw[i] = stack[perm[i]]
+                    dn = k
+                    stack[0] = top
+                    sn = 1
+                dn -= 1
+                insort(hands, hc, drawer, draw[dn])
+            owed = 0
             p = actor
             if hc[p] == 0:
                 if not (required == 2 and cfg[AFTER_EACH]):
-                    for _ in range(played):
-                        if dn == 0:
-                            if sn < 2:
-                                break
-                            top = stack[sn - 1]
-                            k = sn - 1
-                            ch, cu = chance_shuffle(rng, perm, k, ch, cu)
-                            for i in range(k):
-                                draw[i] = stack[perm[i]]
-                            dn = k
-                            stack[0] = top
-                            sn = 1
-                        dn -= 1
-                        insort(hands, hc, p, draw[dn])
+                    owed = played
+                    drawer = p
                 req = 2 if double_next else 1
                 if shot_target >= 0:
                     anchor = p if cfg[AFTER_SHOOTER] else shot_target
@@ -316,20 +324,8 @@ def _play(cfg, kinds, acts, g, ch, cu, lg, lstart, sv, steps, round0):
                 ends = played >= required or (c == PASS and cfg[PASS_ENDS])
                 if ends and not each:
                     ndraw = played
-                for _ in range(ndraw):  # N4.7, N7
-                    if dn == 0:
-                        if sn < 2:
-                            break
-                        top = stack[sn - 1]
-                        k = sn - 1
-                        ch, cu = chance_shuffle(rng, perm, k, ch, cu)
-                        for i in range(k):
-                            draw[i] = stack[perm[i]]
-                        dn = k
-                        stack[0] = top
-                        sn = 1
-                    dn -= 1
-                    insort(hands, hc, p, draw[dn])
+                owed = ndraw  # drawn first thing in the settle (N4.7)
+                drawer = p
                 if ends:  # N5: who plays next
                     req = 2 if double_next else 1
                     if shot_target >= 0:
