@@ -140,6 +140,16 @@ def insort(rows, counts, r, v):
 
 
 @njit(cache=True, inline="always")
+def tally(key, best, ties, highest):
+    """``(best, ties)`` after one more key: the best (highest, or lowest) key so far and how many have it."""
+    if key == best:
+        return best, ties + 1
+    if (key > best) == highest:
+        return key, 1
+    return best, ties
+
+
+@njit(cache=True, inline="always")
 def tie_at_random(rng, keys, codes, m, best, ties):
     """The code of one of the ``ties`` entries of ``keys[:m]`` equal to ``best``, chosen uniformly: one
     draw ``below(rng, ties)``, then the tie of that rank in list order. The greedy bots' tie-break."""

@@ -22,7 +22,7 @@ from numba import njit
 from ..core.outcome import Termination
 from ..games import cirno_neu as ref
 from . import Batch, Coverage
-from ._arrays import append_legal, chance_choice, chance_shuffle, insort, record, tie_at_random
+from ._arrays import append_legal, chance_choice, chance_shuffle, insort, record, tally, tie_at_random
 from ._rng import below, reseed
 
 COVERAGE = Coverage(
@@ -141,6 +141,7 @@ def _play(cfg, kinds, acts, g, ch, cu, lg, lstart, sv, steps, round0):
     starter = -1
     owed = 0
     drawer = 0
+    ended = False
 
     while True:
         if new_round:
@@ -179,8 +180,9 @@ def _play(cfg, kinds, acts, g, ch, cu, lg, lstart, sv, steps, round0):
         busted = False
         while True:
             # N4.7: ``drawer`` draws ``owed`` cards one at a time while there are any; an empty draw pile
-            # is the main stack but its top card, shuffled (N7.1). The one place a card is drawn: a play
-            # and an emptied hand leave their draws owed here, before anything else happens.
+            # is the main stack but its top card, shuffled (N7.1). Then, if ``drawer``'s turn ``ended``, the
+            # next actor (N5). A play and an emptied hand leave both to this one place; no chance decision
+            # comes between, so the order is the rules'.
             for _ in range(owed):
                 if dn == 0:
                     if sn < 2:
@@ -196,14 +198,11 @@ def _play(cfg, kinds, acts, g, ch, cu, lg, lstart, sv, steps, round0):
                 dn -= 1
                 insort(hands, hc, drawer, draw[dn])
             owed = 0
-            p = actor
-            if hc[p] == 0:
-                if not (required == 2 and cfg[AFTER_EACH]):
-                    owed = played
-                    drawer = p
+            if ended:  # N5: who plays next
+                ended = False
                 req = 2 if double_next else 1
                 if shot_target >= 0:
-                    anchor = p if cfg[AFTER_SHOOTER] else shot_target
+                    anchor = drawer if cfg[AFTER_SHOOTER] else shot_target
                     actor = shot_target
                 else:
                     actor = anchor = _step(active, n, anchor, direction)
@@ -211,6 +210,12 @@ def _play(cfg, kinds, acts, g, ch, cu, lg, lstart, sv, steps, round0):
                 played = 0
                 shot_target = -1
                 double_next = False
+            p = actor
+            if hc[p] == 0:  # N4.5: an emptied hand ends the turn
+                if not (required == 2 and cfg[AFTER_EACH]):
+                    owed = played
+                drawer = p
+                ended = True
                 continue
             if cfg[AUTO]:
                 c0 = hands[p, 0]
@@ -284,11 +289,7 @@ def _play(cfg, kinds, acts, g, ch, cu, lg, lstart, sv, steps, round0):
                     else:
                         key = (-_VALUE[c] + (1 << 30)) << 1
                     lkey[i] = key
-                    if key > best:
-                        best = key
-                        ties = 1
-                    elif key == best:
-                        ties += 1
+                    best, ties = tally(key, best, ties, True)
                 code = tie_at_random(rng, lkey, lcode, nl, best, ties)
             acts[length] = code
             length += 1
@@ -324,19 +325,9 @@ def _play(cfg, kinds, acts, g, ch, cu, lg, lstart, sv, steps, round0):
                 ends = played >= required or (c == PASS and cfg[PASS_ENDS])
                 if ends and not each:
                     ndraw = played
-                owed = ndraw  # drawn first thing in the settle (N4.7)
+                owed = ndraw  # drawn, and the turn ended, first thing in the settle
                 drawer = p
-                if ends:  # N5: who plays next
-                    req = 2 if double_next else 1
-                    if shot_target >= 0:
-                        anchor = p if cfg[AFTER_SHOOTER] else shot_target
-                        actor = shot_target
-                    else:
-                        actor = anchor = _step(active, n, anchor, direction)
-                    required = req
-                    played = 0
-                    shot_target = -1
-                    double_next = False
+                ended = ends
                 continue  # settle, then stop at the bound (G4) if the match goes on
         # a bust (N6)
         bust_seat = p

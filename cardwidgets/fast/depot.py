@@ -25,7 +25,7 @@ from numba import njit
 
 from ..games import depot as ref
 from . import Batch, Coverage, decisions
-from ._arrays import append_legal, chance_choice, chance_shuffle, grow, record, tie_at_random
+from ._arrays import append_legal, chance_choice, chance_shuffle, grow, record, tally, tie_at_random
 from ._rng import below, reseed
 
 COVERAGE = Coverage(
@@ -254,13 +254,8 @@ def _play_from(cfg, deck_counts, kinds, acts, g, sv, ch, cu, lg, lu, lstart, ste
                     ties = 0
                     for i in range(nplays):
                         kk, total = _play_cards(lcode[i], info)
-                        key = kk * 100000 - total
-                        lkey[i] = key
-                        if key > best:
-                            best = key
-                            ties = 1
-                        elif key == best:
-                            ties += 1
+                        lkey[i] = kk * 100000 - total
+                        best, ties = tally(lkey[i], best, ties, True)
                     code = tie_at_random(rng, lkey, lcode, nplays, best, ties)
                 elif hsize <= 3:
                     code = lcode[nplays - 1]  # the strongest: keep control near the end
@@ -283,11 +278,7 @@ def _play_from(cfg, deck_counts, kinds, acts, g, sv, ch, cu, lg, lu, lstart, ste
                         gcost = (0 if lone else 20) + gv
                     key = (taken - builds - (1 if gv > 0 else 0) + 1000) * 1000 + gcost
                     lkey[i] = key
-                    if key < best:
-                        best = key
-                        ties = 1
-                    elif key == best:
-                        ties += 1
+                    best, ties = tally(key, best, ties, False)
                 code = tie_at_random(rng, lkey, lcode, nl, best, ties)
             if length >= acts.shape[0]:
                 acts = grow(acts, length, 256)
