@@ -96,11 +96,14 @@ def _below(rng, n):
 
 
 @njit(cache=True)
-def _cards(mask, out):
-    """The set bits of ``mask``, lowest first, into ``out``; their count."""
+def _cards(mask, kind, out, legal):
+    """The set bits of ``mask``, lowest first, into ``out`` and the actions of this ``kind`` on them
+    into ``legal``; their count."""
     k = 0
     while mask:
-        out[k] = low_bit(mask)
+        c = low_bit(mask)
+        out[k] = c
+        legal[k] = kind * 64 + c
         mask &= mask - 1
         k += 1
     return k
@@ -405,9 +408,7 @@ def _play(rng, n, D, col, num, block, rank, rounds, flags, bots, record, pos, pe
         left = 6 - trick
         if ph == P_OFFER:  # C5.1: the first player reveals a card and offers it
             f = first
-            m = _cards(hands[f], cards)
-            for j in range(m):
-                legal[j] = REVEAL * 64 + cards[j]
+            m = _cards(hands[f], REVEAL, cards, legal)
             if bots[f] == 0 or m == 1:
                 ch = _below(rng, m) if m > 1 else 0
             else:
@@ -457,9 +458,7 @@ def _play(rng, n, D, col, num, block, rank, rounds, flags, bots, record, pos, pe
             leader = first  # C5.3: nobody wants it, the first player leads it
         else:
             if ph == P_GIVE:  # C5.5: the declarer gives the first player a card, then leads (C5.6)
-                m = _cards(hands[dec], cards)
-                for j in range(m):
-                    legal[j] = GIVE * 64 + cards[j]
+                m = _cards(hands[dec], GIVE, cards, legal)
                 if bots[dec] == 0 or m == 1:
                     ch = _below(rng, m) if m > 1 else 0
                 else:
@@ -478,9 +477,7 @@ def _play(rng, n, D, col, num, block, rank, rounds, flags, bots, record, pos, pe
                 i = ntable
                 lead_col = col[table[0]]
                 fm = _follow_mask(hands[s], lead_col, tcol, cmask, unified)
-                m = _cards(fm if fm else hands[s], cards)  # C6.3: follow the lead colour if you can
-                for j in range(m):
-                    legal[j] = PLAY * 64 + cards[j]
+                m = _cards(fm if fm else hands[s], PLAY, cards, legal)  # C6.3: follow the lead colour if you can
                 if bots[s] == 0 or m == 1:
                     ch = _below(rng, m) if m > 1 else 0
                 else:
