@@ -548,7 +548,7 @@ def _game(seed, n, D, col, num, block, rank, rounds, first_opt, flags, bots, rec
     allocates nothing (a fifth of a random game's time went to its allocations)."""
     reseed(rng, seed)
     pos[:] = 0
-    st, hands, won_cnt, won_b, won_bm, totals, table = _seats(pos, n)
+    st, hands, won_cnt, won_b, won_bm, totals, _ = _seats(pos, n)
     nc = 0
     if first_opt < 0:  # C2.5: first_player='random' is the engine's first chance decision
         first, nc = choice_into(rng, n, chance, 0)
@@ -622,7 +622,7 @@ def _rollout(pos, n, D, col, num, block, rank, rounds, flags, bots, record, seed
     estimate of ``cardwidgets.bots.ismcts`` (C10 and the round's score so far, softened by the
     rounds still to play). Returns the actions and chance entries written."""
     rng = stream(seed)
-    st, hands, won_cnt, won_b, won_bm, totals, table = _seats(pos, n)
+    st, _, _, won_b, won_bm, totals, _ = _seats(pos, n)
     perm, iw, fw = _scratch(n, D)
     no_legal = np.empty(1, np.int16)
     no_count = np.empty(1, np.int64)

@@ -672,7 +672,7 @@ def _rollout(cfg, deck_counts, kinds, head, zones, seed, steps, round0, out):
     for v in range(9):
         total += deck_counts[v]
     g = _work(n, total)
-    hands, storage, deck, discard, _, _, pens, lost, ranking, _, _, _, _, info, rng = g
+    hands, storage, deck, discard, _, _, pens, lost, ranking, _, _, _, _, _, rng = g
     z = 0
     for s in range(n):
         for v in range(9):
