@@ -6,8 +6,8 @@ highest, and in Crypto Trick that loop was half of a random game's time.
 
 from __future__ import annotations
 
-from llvmlite import ir
 from numba import types
+from numba.core import cgutils
 from numba.extending import intrinsic
 
 
@@ -15,7 +15,7 @@ from numba.extending import intrinsic
 def low_bit(typingctx, x):
     """The index of the lowest set bit of ``x`` (an int64 other than 0): LLVM's ``cttz``."""
     def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+        return builder.cttz(args[0], cgutils.true_bit)  # true: 0 is no input (undefined)
     return types.int64(types.int64), codegen
 
 
