@@ -119,3 +119,30 @@ def test_the_progress_bar_names_the_engine(monkeypatch):
     monkeypatch.setattr(run, "_bar", lambda n, desc: seen.append(desc) or real(n, desc))
     simulate("cirno_neu", 3, bots="random", seed=1, progress=True, engine="python")
     assert seen == ["cirno_neu (python)"]
+
+
+@needs_numba
+def test_the_bit_instructions_agree_with_python():
+    """fast._bits: the lowest set bit and the count of set bits of card masks, the edges included."""
+    import random
+
+    import numpy as np
+    from numba import njit
+
+    from cardwidgets.fast._bits import low_bit, popcount
+
+    @njit
+    def both(xs, low, count):
+        for i in range(xs.shape[0]):
+            low[i] = low_bit(xs[i]) if xs[i] else -1
+            count[i] = popcount(xs[i])
+
+    r = random.Random(7)
+    xs = [1, 2, 3, 1 << 62, (1 << 63) - 1, 0b101000] + [r.getrandbits(r.randrange(1, 63)) | 1 << r.randrange(62)
+                                                     for _ in range(500)]
+    arr = np.array(xs, np.int64)
+    low = np.empty_like(arr)
+    count = np.empty_like(arr)
+    both(arr, low, count)
+    assert low.tolist() == [(x & -x).bit_length() - 1 for x in xs]
+    assert count.tolist() == [x.bit_count() for x in xs]

@@ -22,7 +22,7 @@ from numba import njit
 from ..core.outcome import Termination
 from ..games import cirno_neu as ref
 from . import Batch, Coverage
-from ._arrays import chance_choice, chance_shuffle, grow, record
+from ._arrays import append_legal, chance_choice, chance_shuffle, insort, record, tally, tie_at_random
 from ._rng import below, reseed
 
 COVERAGE = Coverage(
@@ -49,16 +49,6 @@ DECODE = tuple([str(ref.Play(t)) for t in ref.TOKENS] + [f"play shot @{t}" for t
  S_K, S_MOVES) = range(16)
 NSV = 16
 _STARTERS = {"loser": 0, "after_loser": 1, "rotate": 2}
-
-
-@njit(cache=True)
-def _insort(hands, hc, p, c):
-    i = hc[p]
-    while i > 0 and hands[p, i - 1] > c:
-        hands[p, i] = hands[p, i - 1]
-        i -= 1
-    hands[p, i] = c
-    hc[p] += 1
 
 
 @njit(cache=True)
@@ -149,6 +139,9 @@ def _play(cfg, kinds, acts, g, ch, cu, lg, lstart, sv, steps, round0):
     winner = -1
     length = 0
     starter = -1
+    owed = 0
+    drawer = 0
+    ended = False
 
     while True:
         if new_round:
@@ -167,7 +160,7 @@ def _play(cfg, kinds, acts, g, ch, cu, lg, lstart, sv, steps, round0):
                     m += 1
             dealt = m * h
             for i in range(dealt):
-                _insort(hands, hc, seats[i % m], stack[i])
+                insort(hands, hc, seats[i % m], stack[i])
             dn = 0
             for i in range(k - 1, dealt - 1, -1):  # top of the pile last
                 draw[dn] = stack[i]
@@ -183,29 +176,33 @@ def _play(cfg, kinds, acts, g, ch, cu, lg, lstart, sv, steps, round0):
             shot_target = -1
             double_next = False
             new_round = False
-        # settle: empty hands (N4.5), forced busts (N4.4)
+        # settle: the cards owed, empty hands (N4.5), forced busts (N4.4)
         busted = False
         while True:
-            p = actor
-            if hc[p] == 0:
-                if not (required == 2 and cfg[AFTER_EACH]):
-                    for _ in range(played):
-                        if dn == 0:
-                            if sn < 2:
-                                break
-                            top = stack[sn - 1]
-                            k = sn - 1
-                            ch, cu = chance_shuffle(rng, perm, k, ch, cu)
-                            for i in range(k):
-                                draw[i] = stack[perm[i]]
-                            dn = k
-                            stack[0] = top
-                            sn = 1
-                        dn -= 1
-                        _insort(hands, hc, p, draw[dn])
+            # N4.7: ``drawer`` draws ``owed`` cards one at a time while there are any; an empty draw pile
+            # is the main stack but its top card, shuffled (N7.1). Then, if ``drawer``'s turn ``ended``, the
+            # next actor (N5). A play and an emptied hand leave both to this one place; no chance decision
+            # comes between, so the order is the rules'.
+            for _ in range(owed):
+                if dn == 0:
+                    if sn < 2:
+                        break
+                    top = stack[sn - 1]
+                    k = sn - 1
+                    ch, cu = chance_shuffle(rng, perm, k, ch, cu)
+                    for i in range(k):
+                        draw[i] = stack[perm[i]]
+                    dn = k
+                    stack[0] = top
+                    sn = 1
+                dn -= 1
+                insort(hands, hc, drawer, draw[dn])
+            owed = 0
+            if ended:  # N5: who plays next
+                ended = False
                 req = 2 if double_next else 1
                 if shot_target >= 0:
-                    anchor = p if cfg[AFTER_SHOOTER] else shot_target
+                    anchor = drawer if cfg[AFTER_SHOOTER] else shot_target
                     actor = shot_target
                 else:
                     actor = anchor = _step(active, n, anchor, direction)
@@ -213,6 +210,12 @@ def _play(cfg, kinds, acts, g, ch, cu, lg, lstart, sv, steps, round0):
                 played = 0
                 shot_target = -1
                 double_next = False
+            p = actor
+            if hc[p] == 0:  # N4.5: an emptied hand ends the turn
+                if not (required == 2 and cfg[AFTER_EACH]):
+                    owed = played
+                drawer = p
+                ended = True
                 continue
             if cfg[AUTO]:
                 c0 = hands[p, 0]
@@ -256,11 +259,7 @@ def _play(cfg, kinds, acts, g, ch, cu, lg, lstart, sv, steps, round0):
                         nl += 1
                     prev = c
             if record_legal:
-                lg = grow(lg, lu, nl)
-                lstart[length] = lu
-                for i in range(nl):
-                    lg[lu + i] = lcode[i]
-                lu += nl
+                lg, lu = append_legal(lg, lu, lstart, length, lcode, nl)
             if kinds[p] == 0:
                 code = lcode[below(rng, nl)]
             else:
@@ -290,19 +289,8 @@ def _play(cfg, kinds, acts, g, ch, cu, lg, lstart, sv, steps, round0):
                     else:
                         key = (-_VALUE[c] + (1 << 30)) << 1
                     lkey[i] = key
-                    if key > best:
-                        best = key
-                        ties = 1
-                    elif key == best:
-                        ties += 1
-                pick = below(rng, ties)
-                code = -1
-                for i in range(nl):
-                    if lkey[i] == best:
-                        if pick == 0:
-                            code = lcode[i]
-                            break
-                        pick -= 1
+                    best, ties = tally(key, best, ties, True)
+                code = tie_at_random(rng, lkey, lcode, nl, best, ties)
             acts[length] = code
             length += 1
             # apply (N3, N4)
@@ -337,31 +325,9 @@ def _play(cfg, kinds, acts, g, ch, cu, lg, lstart, sv, steps, round0):
                 ends = played >= required or (c == PASS and cfg[PASS_ENDS])
                 if ends and not each:
                     ndraw = played
-                for _ in range(ndraw):  # N4.7, N7
-                    if dn == 0:
-                        if sn < 2:
-                            break
-                        top = stack[sn - 1]
-                        k = sn - 1
-                        ch, cu = chance_shuffle(rng, perm, k, ch, cu)
-                        for i in range(k):
-                            draw[i] = stack[perm[i]]
-                        dn = k
-                        stack[0] = top
-                        sn = 1
-                    dn -= 1
-                    _insort(hands, hc, p, draw[dn])
-                if ends:  # N5: who plays next
-                    req = 2 if double_next else 1
-                    if shot_target >= 0:
-                        anchor = p if cfg[AFTER_SHOOTER] else shot_target
-                        actor = shot_target
-                    else:
-                        actor = anchor = _step(active, n, anchor, direction)
-                    required = req
-                    played = 0
-                    shot_target = -1
-                    double_next = False
+                owed = ndraw  # drawn, and the turn ended, first thing in the settle
+                drawer = p
+                ended = ends
                 continue  # settle, then stop at the bound (G4) if the match goes on
         # a bust (N6)
         bust_seat = p

@@ -29,8 +29,9 @@ from numba import njit
 
 from ..games import crypto_trick as ref
 from . import Batch, Coverage, decisions
-from ._arrays import flat, starts, worded
-from ._rng import below, permutation, stream
+from ._arrays import choice_into, flat, record_legal, shuffle_into, starts, worded
+from ._bits import low_bit, popcount
+from ._rng import below, reseed, stream
 
 GAME = "crypto_trick"
 REVEAL, WANT, PASS, GIVE, PLAY = range(5)
@@ -95,39 +96,27 @@ def _below(rng, n):
 
 
 @njit(cache=True)
-def _popcount(x):
-    c = 0
-    while x:
-        x &= x - 1
-        c += 1
-    return c
-
-
-@njit(cache=True)
-def _cards(mask, out):
-    """The set bits of ``mask``, lowest first, into ``out``; their count."""
+def _cards(mask, kind, out, legal):
+    """The set bits of ``mask``, lowest first, into ``out`` and the actions of this ``kind`` on them
+    into ``legal``; their count."""
     k = 0
-    i = 0
     while mask:
-        if mask & 1:
-            out[k] = i
-            k += 1
-        mask >>= 1
-        i += 1
+        c = low_bit(mask)
+        out[k] = c
+        legal[k] = kind * 64 + c
+        mask &= mask - 1
+        k += 1
     return k
 
 
 @njit(cache=True)
-def _follow_mask(hand, lead_col, tcol, col, D, unified):
-    """The cards of ``hand`` that follow the lead colour (C6.3, C6.4); 0 when none does."""
-    m = 0
-    lead_trump = lead_col == WHITE or lead_col == tcol
-    for i in range(D):
-        if hand >> i & 1:
-            c = col[i]
-            if c == lead_col or (unified and lead_trump and (c == WHITE or c == tcol)):
-                m |= 1 << i
-    return m
+def _follow_mask(hand, lead_col, tcol, cmask, unified):
+    """The cards of ``hand`` that follow the lead colour (C6.3, C6.4); 0 when none does.
+    ``cmask[c]`` holds the cards of colour ``c``."""
+    m = cmask[lead_col]
+    if unified and (lead_col == WHITE or lead_col == tcol):
+        m |= cmask[WHITE] | cmask[tcol]
+    return hand & m
 
 
 @njit(cache=True)
@@ -148,7 +137,7 @@ def _round_score(b, colours, negative):
     if b == 0:
         return 5
     if b <= 3:
-        return b * _popcount(colours)
+        return b * popcount(colours)
     return -b if negative else b
 
 
@@ -181,26 +170,28 @@ def _g_plan(b, k, future, negative):
 
 
 @njit(cache=True)
-def _g_future(hand, exclude, left, n, share, tcol, col, rank, D, top):
+def _g_future(hand, exclude, left, n, share, tcol, col, rank, top):
     """CryptoGreedyBot._future: the blocks still to win, from the ``left`` best cards' chances."""
     if left <= 0:
         return 0.0
     # The best ``left`` chances, largest first (insertion into a short sorted list: no allocation).
     m = 0
-    for i in range(D):
-        if hand >> i & 1 and i != exclude:
-            v = _g_chance(i, tcol, col, rank)
-            j = m if m < left else left
-            if j == left and (j == 0 or v <= top[j - 1]):
-                continue
-            if j == left:
-                j -= 1
-            while j > 0 and top[j - 1] < v:
-                top[j] = top[j - 1]
-                j -= 1
-            top[j] = v
-            if m < left:
-                m += 1
+    rest = hand & ~(1 << exclude) if exclude >= 0 else hand
+    while rest:
+        i = low_bit(rest)
+        rest &= rest - 1
+        v = _g_chance(i, tcol, col, rank)
+        j = m if m < left else left
+        if j == left and (j == 0 or v <= top[j - 1]):
+            continue
+        if j == left:
+            j -= 1
+        while j > 0 and top[j - 1] < v:
+            top[j] = top[j - 1]
+            j -= 1
+        top[j] = v
+        if m < left:
+            m += 1
     tot = 0.0
     for j in range(m):
         tot += top[j]
@@ -219,9 +210,9 @@ def _g_want(cards, ncards, still, exclude, b, bcols, hand, left, n, share, tcol,
             newcols |= 1 << col[cards[j]]
     more = still * share
     b_win = (b + new) + more
-    k_win = _popcount(bcols | newcols) + 0.7 * more
-    future = _g_future(hand, exclude, left, n, share, tcol, col, rank, D, fbuf)
-    return _g_plan(b_win, k_win, future, negative) - _g_plan(b, _popcount(bcols), future, negative)
+    k_win = popcount(bcols | newcols) + 0.7 * more
+    future = _g_future(hand, exclude, left, n, share, tcol, col, rank, fbuf)
+    return _g_plan(b_win, k_win, future, negative) - _g_plan(b, popcount(bcols), future, negative)
 
 
 @njit(cache=True)
@@ -261,11 +252,12 @@ def _share(me_hand, table, ntable, indicator, offered, won_cnt, won_b, nblocks, 
     seen |= 1 << indicator
     if offered >= 0:
         seen |= 1 << offered
-    nseen = _popcount(seen)
+    nseen = popcount(seen)
     bseen = 0
-    for i in range(D):
-        if seen >> i & 1 and block[i]:
-            bseen += 1
+    rest = seen
+    while rest:
+        bseen += block[low_bit(rest)]
+        rest &= rest - 1
     wc = 0
     wb = 0
     for s in range(n):
@@ -275,6 +267,17 @@ def _share(me_hand, table, ntable, indicator, offered, won_cnt, won_b, nblocks, 
     unseen_blocks = nblocks - bseen - wb
     ub = unseen_blocks if unseen_blocks > 0 else 0
     return ub / (unseen_cards if unseen_cards > 1 else 1)
+
+
+@njit(cache=True)
+def _same_colour(hand, colour, col):
+    """How many cards of ``hand`` are of this colour."""
+    k = 0
+    while hand:
+        if col[low_bit(hand)] == colour:
+            k += 1
+        hand &= hand - 1
+    return k
 
 
 @njit(cache=True)
@@ -291,10 +294,7 @@ def _g_offer(rng, cards, m, hand, b, bcols, table, indicator, won_cnt, won_b, nb
             k1[j] = wc
             k2[j] = block[c]
         else:
-            alone = 1
-            for i in range(D):
-                if i != c and hand >> i & 1 and col[i] == col[c]:
-                    alone = 0
+            alone = 1 if _same_colour(hand & ~(1 << c), col[c], col) == 0 else 0
             # max of (alone, -chance, not block): as a min of the negated keys
             k1[j] = -(alone * 10.0) + wc
             k2[j] = block[c]
@@ -313,10 +313,7 @@ def _g_give(rng, cards, m, hand, b, bcols, offered, table, indicator, won_cnt, w
         idx[j] = j
         wc = _g_chance(c, tcol, col, rank)
         if going:
-            short = 0
-            for i in range(D):
-                if hand >> i & 1 and col[i] == col[c]:
-                    short += 1
+            short = _same_colour(hand, col[c], col)
             k1[j] = wc
             k2[j] = short
         else:
@@ -341,10 +338,7 @@ P_OFFER, P_DECLARE, P_GIVE, P_FOLLOW, P_FINISHED = range(5)
 def _deal(rng, first, n, D, hands, won_cnt, won_b, won_bm, perm, chance, nc):
     """C4.1, C4.2: shuffle the sorted deck and deal 6 cards each from ``first`` clockwise;
     the shuffle goes to the chance stream at ``nc``. Returns the indicator (C4.3)."""
-    permutation(rng, perm, D)
-    chance[nc] = D
-    for i in range(D):
-        chance[nc + 1 + i] = perm[i]
+    shuffle_into(rng, perm, D, chance, nc)
     for s in range(n):
         hands[s] = 0
         won_cnt[s] = 0
@@ -356,24 +350,44 @@ def _deal(rng, first, n, D, hands, won_cnt, won_b, won_bm, perm, chance, nc):
 
 
 @njit(cache=True)
-def _play(rng, n, D, col, num, block, rank, rounds, flags, bots, record, st, hands, won_cnt, won_b, won_bm,
-          totals, table, perm, chance, actions, legal_buf, legal_cnt, max_steps, round0):
-    """Play on from the position (``st`` and the seat arrays, updated in place) until the game
+def _seats(pos, n):
+    """The parts of a position array (``S_SIZE + 6 * n`` int64): the scalars ``st``, then per seat
+    ``hands``, ``won_cnt``, ``won_b``, ``won_bm``, ``totals``, then the trick's ``table``."""
+    return (pos[:S_SIZE], pos[S_SIZE:S_SIZE + n], pos[S_SIZE + n:S_SIZE + 2 * n], pos[S_SIZE + 2 * n:S_SIZE + 3 * n],
+            pos[S_SIZE + 3 * n:S_SIZE + 4 * n], pos[S_SIZE + 4 * n:S_SIZE + 5 * n], pos[S_SIZE + 5 * n:S_SIZE + 6 * n])
+
+
+@njit(cache=True)
+def _scratch(n, D):
+    """:func:`_play`'s scratch space: ``(perm, iw, fw)``."""
+    return (np.empty(D, np.int64), np.empty(4 * MAX_LEGAL + WHITE + 1 + n + 1, np.int64),
+            np.empty(3 * MAX_LEGAL, np.float64))
+
+
+@njit(cache=True)
+def _play(rng, n, D, col, num, block, rank, rounds, flags, bots, record, pos, perm, iw, fw, chance, actions,
+          legal_buf, legal_cnt, max_steps, round0):
+    """Play on from the position ``pos`` (see :func:`_seats`; updated in place) until the game
     is over, or ``max_steps`` actions were made (if >= 0), or the round is no longer ``round0``
     (if >= 0; checked before each action). Each action goes to ``actions``, each deal to
     ``chance``; with ``record``, the legal lists too (``legal_cnt[a]`` entries at action ``a``,
-    one list after the other in ``legal_buf``)."""
+    one list after the other in ``legal_buf``). ``perm``, ``iw`` and ``fw`` are scratch space
+    (:func:`_scratch`): a batch makes them once, not once per game."""
     first_mode, unified, white_high, negative = flags[0], flags[1], flags[2], flags[3]
+    st, hands, won_cnt, won_b, won_bm, totals, table = _seats(pos, n)
+    legal = iw[:MAX_LEGAL]
+    cards = iw[MAX_LEGAL:2 * MAX_LEGAL]
+    idx = iw[2 * MAX_LEGAL:4 * MAX_LEGAL]
+    cmask = iw[4 * MAX_LEGAL:4 * MAX_LEGAL + WHITE + 1]  # the cards of each colour
+    tmp = iw[4 * MAX_LEGAL + WHITE + 1:]
+    k1 = fw[:MAX_LEGAL]
+    k2 = fw[MAX_LEGAL:2 * MAX_LEGAL]
+    fbuf = fw[2 * MAX_LEGAL:]
     nblocks = 0
+    cmask[:] = 0
     for i in range(D):
         nblocks += block[i]
-    legal = np.empty(MAX_LEGAL, np.int64)
-    cards = np.empty(MAX_LEGAL, np.int64)
-    k1 = np.empty(MAX_LEGAL, np.float64)
-    k2 = np.empty(MAX_LEGAL, np.float64)
-    idx = np.empty(2 * MAX_LEGAL, np.int64)
-    tmp = np.empty(n + 1, np.int64)
-    fbuf = np.empty(8, np.float64)
+        cmask[col[i]] |= 1 << i
     ph, cur, first, leader, dec = st[S_PH], st[S_CUR], st[S_FIRST], st[S_LEADER], st[S_DEC]
     offered, indicator, trick, rnd, ntable = st[S_OFFERED], st[S_IND], st[S_TRICK], st[S_RND], st[S_NTABLE]
     na, nl, nc = st[S_NA], st[S_NL], st[S_NC]
@@ -394,22 +408,17 @@ def _play(rng, n, D, col, num, block, rank, rounds, flags, bots, record, st, han
         left = 6 - trick
         if ph == P_OFFER:  # C5.1: the first player reveals a card and offers it
             f = first
-            m = _cards(hands[f], cards)
-            for j in range(m):
-                legal[j] = REVEAL * 64 + cards[j]
+            m = _cards(hands[f], REVEAL, cards, legal)
             if bots[f] == 0 or m == 1:
                 ch = _below(rng, m) if m > 1 else 0
             else:
                 ch = _g_offer(rng, cards, m, hands[f], won_b[f], won_bm[f], table, indicator, won_cnt, won_b, nblocks,
                               left, n, D, tcol, col, rank, block, negative, k1, k2, idx, tmp, fbuf)
             if record:
-                for j in range(m):
-                    legal_buf[nl + j] = legal[j]
-                legal_cnt[na] = m
-                nl += m
-            offered = cards[ch]
+                nl = record_legal(legal, m, legal_buf, legal_cnt, na, nl)
             actions[na] = legal[ch]
             na += 1
+            offered = cards[ch]
             hands[f] &= ~(1 << offered)
             dec = -1
             ph = P_DECLARE
@@ -429,10 +438,7 @@ def _play(rng, n, D, col, num, block, rank, rounds, flags, bots, record, st, han
                 chn = _g_chance(offered, tcol, col, rank)
                 ch = 0 if ((gain > 0 and chn >= 0.5) or (gain < 0 and chn <= 0.15)) else 1
             if record:
-                legal_buf[nl] = legal[0]
-                legal_buf[nl + 1] = legal[1]
-                legal_cnt[na] = 2
-                nl += 2
+                nl = record_legal(legal, 2, legal_buf, legal_cnt, na, nl)
             actions[na] = legal[ch]
             na += 1
             if ch == 0:
@@ -452,22 +458,17 @@ def _play(rng, n, D, col, num, block, rank, rounds, flags, bots, record, st, han
             leader = first  # C5.3: nobody wants it, the first player leads it
         else:
             if ph == P_GIVE:  # C5.5: the declarer gives the first player a card, then leads (C5.6)
-                m = _cards(hands[dec], cards)
-                for j in range(m):
-                    legal[j] = GIVE * 64 + cards[j]
+                m = _cards(hands[dec], GIVE, cards, legal)
                 if bots[dec] == 0 or m == 1:
                     ch = _below(rng, m) if m > 1 else 0
                 else:
                     ch = _g_give(rng, cards, m, hands[dec], won_b[dec], won_bm[dec], offered, table, indicator, won_cnt,
                                  won_b, nblocks, left, n, D, tcol, col, rank, block, negative, k1, k2, idx, tmp, fbuf)
                 if record:
-                    for j in range(m):
-                        legal_buf[nl + j] = legal[j]
-                    legal_cnt[na] = m
-                    nl += m
-                g = cards[ch]
+                    nl = record_legal(legal, m, legal_buf, legal_cnt, na, nl)
                 actions[na] = legal[ch]
                 na += 1
+                g = cards[ch]
                 hands[dec] &= ~(1 << g)
                 hands[first] |= 1 << g
                 leader = dec
@@ -475,10 +476,8 @@ def _play(rng, n, D, col, num, block, rank, rounds, flags, bots, record, st, han
                 s = cur
                 i = ntable
                 lead_col = col[table[0]]
-                fm = _follow_mask(hands[s], lead_col, tcol, col, D, unified)
-                m = _cards(fm if fm else hands[s], cards)  # C6.3: follow the lead colour if you can
-                for j in range(m):
-                    legal[j] = PLAY * 64 + cards[j]
+                fm = _follow_mask(hands[s], lead_col, tcol, cmask, unified)
+                m = _cards(fm if fm else hands[s], PLAY, cards, legal)  # C6.3: follow the lead colour if you can
                 if bots[s] == 0 or m == 1:
                     ch = _below(rng, m) if m > 1 else 0
                 else:
@@ -486,13 +485,10 @@ def _play(rng, n, D, col, num, block, rank, rounds, flags, bots, record, st, han
                                    won_b[s], won_bm[s], won_cnt, won_b, indicator, nblocks, left, n, D, white_high,
                                    negative, k1, k2, idx, tmp, fbuf)
                 if record:
-                    for j in range(m):
-                        legal_buf[nl + j] = legal[j]
-                    legal_cnt[na] = m
-                    nl += m
-                c = cards[ch]
+                    nl = record_legal(legal, m, legal_buf, legal_cnt, na, nl)
                 actions[na] = legal[ch]
                 na += 1
+                c = cards[ch]
                 hands[s] &= ~(1 << c)
                 table[i] = c
                 ntable = i + 1
@@ -545,33 +541,25 @@ def _play(rng, n, D, col, num, block, rank, rounds, flags, bots, record, st, han
 # --------------------------------------------------------------------------- one game
 @njit(cache=True)
 def _game(seed, n, D, col, num, block, rank, rounds, first_opt, flags, bots, record,
-          chance, actions, legal_buf, legal_cnt, scores, starter):
+          chance, actions, legal_buf, legal_cnt, scores, starter, rng, pos, perm, iw, fw):
     """Play one game from its deal; fill ``chance`` (the chance stream, see ``cardwidgets.fast``),
     ``actions``, ``scores``, ``starter`` and, with ``record``, the legal lists. Returns the
-    length and the legal lists' total size."""
-    rng = stream(seed)
-    hands = np.zeros(n, np.int64)
-    won_cnt = np.zeros(n, np.int64)
-    won_b = np.zeros(n, np.int64)
-    won_bm = np.zeros(n, np.int64)
-    totals = np.zeros(n, np.int64)
-    table = np.empty(n, np.int64)
-    perm = np.empty(D, np.int64)
-    st = np.zeros(S_SIZE, np.int64)
+    length and the legal lists' total size. The other arrays are the batch's, reused: a game
+    allocates nothing (a fifth of a random game's time went to its allocations)."""
+    reseed(rng, seed)
+    pos[:] = 0
+    st, hands, won_cnt, won_b, won_bm, totals, _ = _seats(pos, n)
     nc = 0
     if first_opt < 0:  # C2.5: first_player='random' is the engine's first chance decision
-        first = _below(rng, n)
-        chance[0] = -1
-        chance[1] = first
-        nc = 2
+        first, nc = choice_into(rng, n, chance, 0)
     else:
         first = first_opt
     starter[0] = first
     st[S_IND] = _deal(rng, first, n, D, hands, won_cnt, won_b, won_bm, perm, chance, nc)
     st[S_PH], st[S_CUR], st[S_FIRST], st[S_LEADER], st[S_DEC], st[S_OFFERED] = P_OFFER, first, first, -1, -1, -1
     st[S_TRICK], st[S_RND], st[S_NC] = 1, 1, nc + 1 + D
-    _play(rng, n, D, col, num, block, rank, rounds, flags, bots, record, st, hands, won_cnt, won_b, won_bm,
-          totals, table, perm, chance, actions, legal_buf, legal_cnt, -1, -1)
+    _play(rng, n, D, col, num, block, rank, rounds, flags, bots, record, pos, perm, iw, fw, chance, actions,
+          legal_buf, legal_cnt, -1, -1)
     for s in range(n):
         scores[s] = totals[s]
     return st[S_NA], st[S_NL]
@@ -607,7 +595,7 @@ def _g_follow(rng, cards, m, table, pos0, best, lead_col, tcol, col, num, rank, 
                     k += 1
             return _pick(rng, k1, k2, idx, k, still == 0)
     if nw < m:
-        fut = _g_future(hand, -1, left, n, share, tcol, col, rank, D, fbuf)
+        fut = _g_future(hand, -1, left, n, share, tcol, col, rank, fbuf)
         k = 0
         for j in range(m):
             c = cards[j]
@@ -629,23 +617,17 @@ def _g_follow(rng, cards, m, table, pos0, best, lead_col, tcol, col, num, rank, 
 @njit(cache=True)
 def _rollout(pos, n, D, col, num, block, rank, rounds, flags, bots, record, seed, max_steps, round0, chance, actions,
              out):
-    """Play on from the position ``pos`` (:func:`_position`'s layout, changed in place) and put
+    """Play on from the position ``pos`` (:func:`_seats`; changed in place) and put
     the rollout's reward in ``out``: the win shares at the end of the game, else the totals
     estimate of ``cardwidgets.bots.ismcts`` (C10 and the round's score so far, softened by the
     rounds still to play). Returns the actions and chance entries written."""
     rng = stream(seed)
-    st = pos[:S_SIZE]
-    hands = pos[S_SIZE:S_SIZE + n]
-    won_cnt = pos[S_SIZE + n:S_SIZE + 2 * n]
-    won_b = pos[S_SIZE + 2 * n:S_SIZE + 3 * n]
-    won_bm = pos[S_SIZE + 3 * n:S_SIZE + 4 * n]
-    totals = pos[S_SIZE + 4 * n:S_SIZE + 5 * n]
-    table = pos[S_SIZE + 5 * n:S_SIZE + 6 * n]
-    perm = np.empty(D, np.int64)
+    st, _, _, won_b, won_bm, totals, _ = _seats(pos, n)
+    perm, iw, fw = _scratch(n, D)
     no_legal = np.empty(1, np.int16)
     no_count = np.empty(1, np.int64)
-    _play(rng, n, D, col, num, block, rank, rounds, flags, bots, record, st, hands, won_cnt, won_b, won_bm,
-          totals, table, perm, chance, actions, no_legal, no_count, max_steps, round0)
+    _play(rng, n, D, col, num, block, rank, rounds, flags, bots, record, pos, perm, iw, fw, chance, actions,
+          no_legal, no_count, max_steps, round0)
     if st[S_PH] == P_FINISHED:  # win_shares: 1 split among the highest totals (C10.1)
         top = totals[0]
         for s in range(n):
@@ -678,9 +660,13 @@ def _rollout(pos, n, D, col, num, block, rank, rounds, flags, bots, record, seed
 @njit(cache=True)
 def _batch(seeds, n, D, col, num, block, rank, rounds, first_opt, flags, bots, record,
            chance, actions, lengths, legal_buf, legal_cnt, legal_len, scores, starter):
+    rng = stream(0)
+    pos = np.empty(S_SIZE + 6 * n, np.int64)
+    perm, iw, fw = _scratch(n, D)
     for g in range(seeds.shape[0]):
         na, nl = _game(seeds[g], n, D, col, num, block, rank, rounds, first_opt, flags, bots, record,
-                       chance[g], actions[g], legal_buf[g], legal_cnt[g], scores[g], starter[g:g + 1])
+                       chance[g], actions[g], legal_buf[g], legal_cnt[g], scores[g], starter[g:g + 1], rng, pos, perm,
+                       iw, fw)
         lengths[g] = na
         legal_len[g] = nl
 

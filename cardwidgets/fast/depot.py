@@ -25,7 +25,7 @@ from numba import njit
 
 from ..games import depot as ref
 from . import Batch, Coverage, decisions
-from ._arrays import chance_choice, chance_shuffle, grow, record
+from ._arrays import append_legal, chance_choice, chance_shuffle, grow, record, tally, tie_at_random
 from ._rng import below, reseed
 
 COVERAGE = Coverage(
@@ -243,11 +243,7 @@ def _play_from(cfg, deck_counts, kinds, acts, g, sv, ch, cu, lg, lu, lstart, ste
                 else:  # a random bot needs only how many passes there are (see _pass_at)
                     nall = nplays + _pass_count(hands, storage, p, ssize, hsize)
             if record_legal:
-                lg = grow(lg, lu, nl)
-                lstart[length] = lu
-                for i in range(nl):
-                    lg[lu + i] = lcode[i]
-                lu += nl
+                lg, lu = append_legal(lg, lu, lstart, length, lcode, nl)
             # ---- the bot's choice
             if kinds[p] == 0:
                 r = below(rng, nall)
@@ -258,21 +254,9 @@ def _play_from(cfg, deck_counts, kinds, acts, g, sv, ch, cu, lg, lu, lstart, ste
                     ties = 0
                     for i in range(nplays):
                         kk, total = _play_cards(lcode[i], info)
-                        key = kk * 100000 - total
-                        lkey[i] = key
-                        if key > best:
-                            best = key
-                            ties = 1
-                        elif key == best:
-                            ties += 1
-                    pick = below(rng, ties)
-                    code = -1
-                    for i in range(nplays):
-                        if lkey[i] == best:
-                            if pick == 0:
-                                code = lcode[i]
-                                break
-                            pick -= 1
+                        lkey[i] = kk * 100000 - total
+                        best, ties = tally(lkey[i], best, ties, True)
+                    code = tie_at_random(rng, lkey, lcode, nplays, best, ties)
                 elif hsize <= 3:
                     code = lcode[nplays - 1]  # the strongest: keep control near the end
                 else:
@@ -294,19 +278,8 @@ def _play_from(cfg, deck_counts, kinds, acts, g, sv, ch, cu, lg, lu, lstart, ste
                         gcost = (0 if lone else 20) + gv
                     key = (taken - builds - (1 if gv > 0 else 0) + 1000) * 1000 + gcost
                     lkey[i] = key
-                    if key < best:
-                        best = key
-                        ties = 1
-                    elif key == best:
-                        ties += 1
-                pick = below(rng, ties)
-                code = -1
-                for i in range(nl):
-                    if lkey[i] == best:
-                        if pick == 0:
-                            code = lcode[i]
-                            break
-                        pick -= 1
+                    best, ties = tally(key, best, ties, False)
+                code = tie_at_random(rng, lkey, lcode, nl, best, ties)
             if length >= acts.shape[0]:
                 acts = grow(acts, length, 256)
             acts[length] = code
@@ -582,6 +555,15 @@ def _rank_key_gt(hands, tie, a, b):
 
 
 @njit(cache=True)
+def _work(n, total):
+    """The arrays a game is played in (``g``), empty: piles of up to ``total`` cards."""
+    return (np.zeros((n, 9), np.int64), np.zeros(9, np.int64), np.empty(total, np.int64), np.zeros(9, np.int64),
+            np.empty(total, np.int64), np.empty(total, np.int64), np.zeros((n, 9), np.int64), np.zeros(n, np.int64),
+            np.zeros(n, np.int64), np.zeros(n, np.int64), np.empty(total, np.int64), np.empty(LEGAL_CAP, np.int64),
+            np.empty(LEGAL_CAP, np.int64), np.zeros(9, np.int64), np.zeros(1, np.uint64))
+
+
+@njit(cache=True)
 def _run(seeds, first, cfg, deck_counts, kinds, o_len, o_abort, o_info, o_scores, o_rank,
          acts, a_start, chance, c_start, legal, l_start, l_pos):
     """Play games ``first..`` into the output arrays; returns the index after the last game
@@ -590,22 +572,8 @@ def _run(seeds, first, cfg, deck_counts, kinds, o_len, o_abort, o_info, o_scores
     total = 0
     for v in range(9):
         total += deck_counts[v]
-    hands = np.zeros((n, 9), np.int64)
-    storage = np.zeros(9, np.int64)
-    deck = np.empty(total, np.int64)
-    discard = np.zeros(9, np.int64)
-    gather = np.empty(total, np.int64)
-    perm = np.empty(total, np.int64)
-    pens = np.zeros((n, 9), np.int64)
-    lost = np.zeros(n, np.int64)
-    ranking = np.zeros(n, np.int64)
-    tie = np.zeros(n, np.int64)
-    cards = np.empty(total, np.int64)
-    lcode = np.empty(LEGAL_CAP, np.int64)
-    lkey = np.empty(LEGAL_CAP, np.int64)
-    info = np.zeros(9, np.int64)
-    rng = np.zeros(1, np.uint64)
-    g = (hands, storage, deck, discard, gather, perm, pens, lost, ranking, tie, cards, lcode, lkey, info, rng)
+    g = _work(n, total)
+    hands, lost, ranking, info = g[0], g[7], g[8], g[13]
     sv = np.zeros(NSV, np.int64)
     local = np.empty(cfg[MAX_TURNS] * cfg[GAMES], np.int32)
     ch = np.empty(4 * (total + 1), np.int32)
@@ -703,12 +671,8 @@ def _rollout(cfg, deck_counts, kinds, head, zones, seed, steps, round0, out):
     total = zones.shape[0]  # room for every card: the deck never holds more than all of them
     for v in range(9):
         total += deck_counts[v]
-    hands = np.zeros((n, 9), np.int64)
-    storage = np.zeros(9, np.int64)
-    deck = np.empty(total, np.int64)
-    discard = np.zeros(9, np.int64)
-    pens = np.zeros((n, 9), np.int64)
-    lost = np.zeros(n, np.int64)
+    g = _work(n, total)
+    hands, storage, deck, discard, _, _, pens, lost, ranking, _, _, _, _, _, rng = g
     z = 0
     for s in range(n):
         for v in range(9):
@@ -730,13 +694,7 @@ def _rollout(cfg, deck_counts, kinds, head, zones, seed, steps, round0, out):
         sv[i] = head[i]
     for s in range(n):
         lost[s] = head[NSV + s]
-    ranking = np.zeros(n, np.int64)
-    info = np.zeros(9, np.int64)
-    rng = np.zeros(1, np.uint64)
     reseed(rng, seed)
-    g = (hands, storage, deck, discard, np.empty(total, np.int64), np.empty(total, np.int64), pens, lost, ranking,
-         np.zeros(n, np.int64), np.empty(total, np.int64), np.empty(LEGAL_CAP, np.int64),
-         np.empty(LEGAL_CAP, np.int64), info, rng)
     acts = np.empty(64, np.int32)
     ch = np.empty(64, np.int32)
     acts, ch, cu, _, _ = _play_from(cfg, deck_counts, kinds, acts, g, sv, ch, 0, np.empty(1, np.int16), 0,

@@ -35,8 +35,8 @@ from ..games import yadokarick as ref
 from ..games.yadokarick import cards as refcards
 from ..bots.ismcts import SOLO_PARTIAL, _soft_shares, solo_reward, win_shares
 from . import Batch, Coverage, decisions
-from ._arrays import flat, starts, worded
-from ._rng import below, permutation, stream
+from ._arrays import flat, insort, record_legal, shuffle_into, starts, worded
+from ._rng import below, stream
 
 GAME = "yadokarick"
 MOVE0 = 72  # codes 72, 73, 74: move left, stay, right
@@ -81,6 +81,34 @@ def _round_score(h, f, t):
     return base - f
 
 
+@njit(cache=True, inline="always")
+def _collapse(who, k, limit, house, hlen, coll, size, loc):
+    """Y8.4: house ``who`` holds ``k`` cards; those below its top ``limit`` collapse (their sizes counted).
+    Inlined: called, it made a random 4-player batch 17 % slower."""
+    over = k - limit
+    if over > 0:
+        for j in range(over):
+            coll[who] += size[house[who, j]]
+            loc[house[who, j]] = COLLAPSED + who
+        for j in range(over, k):
+            house[who, j - over] = house[who, j]
+        k -= over
+    hlen[who] = k
+
+
+@njit(cache=True)
+def _duo_judge(t, size):
+    """Y13.6 on the three cards ``t``: ``(where the highest number is, the largest size)``."""
+    pos = 0
+    smax = 0
+    for i in range(3):
+        if t[i] > t[pos]:
+            pos = i
+        if size[t[i]] > smax:
+            smax = size[t[i]]
+    return pos, smax
+
+
 @njit(cache=True)
 def _build(who, got, ng, house, hlen, coll, roofed, size, roof, limit, roofs_apply, loc):
     """Y8.2-Y8.7: place ``got[:ng]`` on an unroofed house (roof cards last), collapse, roof."""
@@ -100,15 +128,7 @@ def _build(who, got, ng, house, hlen, coll, roofed, size, roof, limit, roofs_app
                 k += 1
     for j in range(hlen[who], k):
         loc[house[who, j]] = HOUSE
-    over = k - limit
-    if over > 0:
-        for j in range(over):
-            coll[who] += size[house[who, j]]
-            loc[house[who, j]] = COLLAPSED + who
-        for j in range(over, k):
-            house[who, j - over] = house[who, j]
-        k -= over
-    hlen[who] = k
+    _collapse(who, k, limit, house, hlen, coll, size, loc)
     if roofs_apply and has_roof:
         roofed[who] = 1
 
@@ -123,9 +143,54 @@ def _house_size(who, house, hlen, size):
 
 @njit(cache=True)
 def _remove(hand, hcnt, s, j):
+    """Card ``j`` of seat ``s``'s hand (kept in card order) leaves it: returns the card."""
+    c = hand[s, j]
     for i in range(j, hcnt[s] - 1):
         hand[s, i] = hand[s, i + 1]
     hcnt[s] -= 1
+    return c
+
+
+@njit(cache=True)
+def _zones(seats, owners):
+    """A game's empty zones: ``(hand, hcnt, house, hlen, coll, roofed, loc)``, hands for ``seats``,
+    houses, collapsed sizes and roofed flags for ``owners``, every card's location ``OUT``."""
+    return (np.zeros((seats, 10), np.int64), np.zeros(seats, np.int64), np.zeros((owners, HOUSE_CAP), np.int64),
+            np.zeros(owners, np.int64), np.zeros(owners, np.int64), np.zeros(owners, np.int64),
+            np.full(72, OUT, np.int64))
+
+
+@njit(cache=True)
+def _unpack_zones(v, j, size, hand, hcnt, house, hlen, coll, roofed, loc):
+    """The hands, houses, collapsed piles and roofed flags of a rollout's vector from ``v[j]`` (as
+    :func:`_vector_zones` writes them) into the zones; returns where the vector goes on."""
+    for s in range(hcnt.shape[0]):
+        m = v[j]
+        j += 1
+        hcnt[s] = m
+        for i in range(m):
+            hand[s, i] = v[j + i]
+            loc[v[j + i]] = s
+        j += m
+    owners = hlen.shape[0]
+    for w in range(owners):
+        m = v[j]
+        j += 1
+        hlen[w] = m
+        for i in range(m):
+            house[w, i] = v[j + i]
+            loc[v[j + i]] = HOUSE
+        j += m
+    for w in range(owners):
+        m = v[j]
+        j += 1
+        for i in range(m):
+            coll[w] += size[v[j + i]]
+            loc[v[j + i]] = COLLAPSED + w
+        j += m
+    for w in range(owners):
+        roofed[w] = v[j + w]
+    return j + owners
 
 
 @njit(cache=True)
@@ -321,15 +386,7 @@ def _place_as(who, order, k, house, hlen, coll, roofed, size, roof, limit, loc):
         j += 1
         if roof[order[i]]:
             has_roof = True
-    over = j - limit
-    if over > 0:
-        for i in range(over):
-            coll[who] += size[house[who, i]]
-            loc[house[who, i]] = COLLAPSED + who
-        for i in range(over, j):
-            house[who, i - over] = house[who, i]
-        j -= over
-    hlen[who] = j
+    _collapse(who, j, limit, house, hlen, coll, size, loc)
     if has_roof:
         roofed[who] = 1
 
@@ -401,16 +458,12 @@ def _std_run(rng, P, n, cards, size, roof, rounds, rotate, reset, mstart, lo, hi
     kp = P[P_KP]
     order = np.empty(8, np.int64)
     full_order = np.empty(8, np.int64)
-    done = 0
+    na0 = na  # this call's actions: na - na0
     stop = False
     while not over and not stop:
         if deal:
             # Y2.6: shuffle the cards in use, deal 10 each from the dealer's left, set the rest aside
-            permutation(rng, perm, C)
-            chance[nc] = C
-            for i in range(C):
-                chance[nc + 1 + i] = perm[i]
-            nc += 1 + C
+            nc = shuffle_into(rng, perm, C, chance, nc)
             for c in range(72):
                 loc[c] = OUT
             start = (dealer + 1) % n
@@ -423,12 +476,7 @@ def _std_run(rng, P, n, cards, size, roof, rounds, rotate, reset, mstart, lo, hi
                 c = cards[perm[p]]
                 if p < 10 * n:
                     s = (start + p % n) % n
-                    k = hcnt[s]
-                    while k > 0 and hand[s, k - 1] > c:  # a hand is kept in card order
-                        hand[s, k] = hand[s, k - 1]
-                        k -= 1
-                    hand[s, k] = c
-                    hcnt[s] += 1
+                    insort(hand, hcnt, s, c)  # a hand is kept in card order
                     loc[c] = s
                 else:
                     loc[c] = ASIDE
@@ -445,7 +493,7 @@ def _std_run(rng, P, n, cards, size, roof, rounds, rotate, reset, mstart, lo, hi
             if phase == 0:
                 # Y4.2: everyone plays a card, any card
                 for i in range(npos, n):
-                    if steps >= 0 and done >= steps:
+                    if steps >= 0 and na - na0 >= steps:
                         npos = i
                         stop = True
                         break
@@ -458,15 +506,10 @@ def _std_run(rng, P, n, cards, size, roof, rounds, rotate, reset, mstart, lo, hi
                                               coll, roofed, marker, trick_no, limit, capture_all, coll_public, gain,
                                               pool, draws, full, got, vals)
                     if record:
-                        for j in range(m):
-                            legal_buf[nl + j] = hand[s, j]
-                        legal_cnt[na] = m
-                        nl += m
-                    c = hand[s, ch]
+                        nl = record_legal(hand[s], m, legal_buf, legal_cnt, na, nl)
+                    c = _remove(hand, hcnt, s, ch)
                     actions[na] = c
                     na += 1
-                    done += 1
-                    _remove(hand, hcnt, s, ch)
                     trick[i] = c
                     loc[c] = TRICK
                 if stop:
@@ -564,7 +607,7 @@ def _std_run(rng, P, n, cards, size, roof, rounds, rotate, reset, mstart, lo, hi
             if phase == 2:
                 # Y8.3: each captor of more than one card chooses their order, bottom to top
                 for q in range(kp, npend):
-                    if steps >= 0 and done >= steps:
+                    if steps >= 0 and na - na0 >= steps:
                         kp = q
                         stop = True
                         break
@@ -595,7 +638,6 @@ def _std_run(rng, P, n, cards, size, roof, rounds, rotate, reset, mstart, lo, hi
                         nl += nperm
                     actions[na] = _order_code(order, k)
                     na += 1
-                    done += 1
                     _place_as(who, order, k, house, hlen, coll, roofed, size, roof, limit, loc)
                 if stop:
                     break
@@ -604,7 +646,7 @@ def _std_run(rng, P, n, cards, size, roof, rounds, rotate, reset, mstart, lo, hi
                 kp = 0
             # Y7: the movers, in play order
             for k in range(km, nm):
-                if steps >= 0 and done >= steps:
+                if steps >= 0 and na - na0 >= steps:
                     km = k
                     stop = True
                     break
@@ -639,13 +681,9 @@ def _std_run(rng, P, n, cards, size, roof, rounds, rotate, reset, mstart, lo, hi
                             nt += 1
                     ch = np.int64(vals[_below(rng, nt)]) if nt > 1 else bj
                 if record:
-                    for j in range(m):
-                        legal_buf[nl + j] = legal[j]
-                    legal_cnt[na] = m
-                    nl += m
+                    nl = record_legal(legal, m, legal_buf, legal_cnt, na, nl)
                 actions[na] = legal[ch]
                 na += 1
-                done += 1
                 d = legal[ch] - MOVE0 - 1
                 marker += d
                 if d != 0:
@@ -705,11 +743,11 @@ def _std_game(seed, n, cards, size, roof, rounds, dealer, rotate, reset, mstart,
     P[P_DEAL] = 1
     totals = np.zeros(n, np.int64)
     starter[0] = (dealer + 1) % n
+    hand, hcnt, house, hlen, coll, roofed, loc = _zones(n, n)
     _std_run(rng, P, n, cards, size, roof, rounds, rotate, reset, mstart, lo, hi, capture_all, limit,
-             last_entitled, coll_public, choose, bots, np.zeros((n, 10), np.int64), np.zeros(n, np.int64),
-             np.zeros((n, HOUSE_CAP), np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
-             totals, np.full(72, OUT, np.int64), np.empty(n, np.int64), np.empty(2, np.int64), np.empty(2, np.int64),
-             np.empty((2, 9), np.int64), -1, False, record, chance, actions, legal_buf, legal_cnt)
+             last_entitled, coll_public, choose, bots, hand, hcnt, house, hlen, coll, roofed, totals, loc,
+             np.empty(n, np.int64), np.empty(2, np.int64), np.empty(2, np.int64), np.empty((2, 9), np.int64), -1,
+             False, record, chance, actions, legal_buf, legal_cnt)
     for s in range(n):
         scores[s] = totals[s]
     return P[P_NA], P[P_NL]
@@ -759,13 +797,7 @@ def _duo_greedy_play(rng, me, hand, hcnt, trick, twho, npos, order, lead, cards,
         for d in range(samples):
             for i in range(rest):
                 full[npos + 1 + i] = draws[d * 8 + i]
-            cpos = 0
-            smax = 0
-            for i in range(3):
-                if full[i] > full[cpos]:
-                    cpos = i
-                if size[full[i]] > smax:
-                    smax = size[full[i]]
+            cpos, smax = _duo_judge(full, size)
             captor = seats[cpos]
             for w in range(3):
                 hs[w] = sizes0[w]
@@ -832,7 +864,7 @@ def _duo_run(rng, D, order, cards, size, roof, limit, roofs_apply, coll_public, 
     top = D[D_TOP]
     na = D[D_NA]
     nl = D[D_NL]
-    done = 0
+    na0 = na  # this call's actions: na - na0
     stop = False
     while trick_no <= 10:
         for k in range(k0, 3):
@@ -842,7 +874,7 @@ def _duo_run(rng, D, order, cards, size, roof, limit, roofs_apply, coll_public, 
                 c = npc[top]
                 top += 1
             else:
-                if steps >= 0 and done >= steps:
+                if steps >= 0 and na - na0 >= steps:
                     k0 = k
                     stop = True
                     break
@@ -854,28 +886,17 @@ def _duo_run(rng, D, order, cards, size, roof, limit, roofs_apply, coll_public, 
                                           house, hlen, roofed, trick_no, limit, roofs_apply, coll_public, pool,
                                           draws, full, vals)
                 if record:
-                    for j in range(m):
-                        legal_buf[nl + j] = hand[who, j]
-                    legal_cnt[na] = m
-                    nl += m
-                c = hand[who, ch]
+                    nl = record_legal(hand[who], m, legal_buf, legal_cnt, na, nl)
+                c = _remove(hand, hcnt, who, ch)
                 actions[na] = c
                 na += 1
-                done += 1
-                _remove(hand, hcnt, who, ch)
             trick[k] = c
             loc[c] = TRICK
         if stop:
             break
         k0 = 0
         # Y13.6: the highest number captures the cards of the largest size
-        pos = 0
-        smax = 0
-        for i in range(3):
-            if trick[i] > trick[pos]:
-                pos = i
-            if size[trick[i]] > smax:
-                smax = size[trick[i]]
+        pos, smax = _duo_judge(trick, size)
         ng = 0
         for i in range(3):
             if size[trick[i]] == smax:
@@ -903,32 +924,19 @@ def _duo_game(seed, cards, size, roof, order, limit, roofs_apply, coll_public, b
               legal_buf, legal_cnt, scores, starter, hsizes):
     rng = stream(seed)
     C = cards.shape[0]
-    hand = np.zeros((2, 10), np.int64)
-    hcnt = np.zeros(2, np.int64)
-    house = np.zeros((3, HOUSE_CAP), np.int64)
-    hlen = np.zeros(3, np.int64)
-    coll = np.zeros(3, np.int64)
-    roofed = np.zeros(3, np.int64)
-    loc = np.full(72, OUT, np.int64)
+    hand, hcnt, house, hlen, coll, roofed, loc = _zones(2, 3)
     perm = np.empty(C, np.int64)
     deal = np.empty(C, np.int64)
     # Y13.2, Y13.13: 10 cards to each player alternately, the first player in table order first
-    permutation(rng, perm, C)
-    chance[0] = C
+    shuffle_into(rng, perm, C, chance, 0)
     for i in range(C):
-        chance[1 + i] = perm[i]
         deal[i] = cards[perm[i]]
     first = 0 if (order[0] == 0 or (order[0] == NPC and order[1] == 0)) else 1
     for p in range(C):
         c = deal[p]
         if p < 20:
             s = first if p % 2 == 0 else 1 - first
-            k = hcnt[s]
-            while k > 0 and hand[s, k - 1] > c:
-                hand[s, k] = hand[s, k - 1]
-                k -= 1
-            hand[s, k] = c
-            hcnt[s] += 1
+            insort(hand, hcnt, s, c)
             loc[c] = s
         else:
             loc[c] = NPC_DECK
@@ -1296,9 +1304,9 @@ def _solo_run(rng, st, cards, size, roofs, nonstrict, complete, chain, on_setup,
     minus = st[S_MINUS]
     na = st[S_NA]
     nl = st[S_NL]
-    done = 0
+    na0 = na  # this call's actions: na - na0
     while st[0] != S_OVER:
-        if steps >= 0 and done >= steps:
+        if steps >= 0 and na - na0 >= steps:
             break
         ph = st[0]
         m = 0
@@ -1344,14 +1352,10 @@ def _solo_run(rng, st, cards, size, roofs, nonstrict, complete, chain, on_setup,
             ch = _solo_greedy(ph, legal, m, crab, clen, roofm, row, st[1], deck, dtop, size, roofs, nonstrict,
                               complete)
         if record:
-            for j in range(m):
-                legal_buf[nl + j] = legal[j]
-            legal_cnt[na] = m
-            nl += m
+            nl = record_legal(legal, m, legal_buf, legal_cnt, na, nl)
         code = legal[ch]
         actions[na] = code
         na += 1
-        done += 1
         if code < GIVEUP0:  # Y14.4-Y14.8: place
             c = code >> 2
             k = code & 3
@@ -1431,12 +1435,9 @@ def _solo_game(seed, cards, size, roofs, one_color, nonstrict, complete, chain, 
             if c & 1 == colour:
                 mine[k] = c
                 k += 1
-        permutation(rng, perm, k)
-        chance[nc] = k
+        nc = shuffle_into(rng, perm, k, chance, nc)
         for i in range(k):
-            chance[nc + 1 + i] = perm[i]
             deck[colour, i] = mine[perm[i]]
-        nc += 1 + k
     dtop = np.zeros(2, np.int64)
     for colour in range(2):
         dtop[colour] = width - ncol[colour]  # a short deck's cards sit at its end
@@ -1746,45 +1747,15 @@ def _std_rollout(v, seed, cv, cards, size, roof, bots, steps, stop_round, trace)
     n, rounds, rotate, reset, mstart, lo, hi, capture_all, limit, last_entitled, coll_public, choose = \
         cv[0], cv[1], cv[2], cv[3], cv[4], cv[5], cv[6], cv[7], cv[8], cv[9], cv[10], cv[11]
     P = v[:P_SIZE].copy()
-    hand = np.zeros((n, 10), np.int64)
-    hcnt = np.zeros(n, np.int64)
-    house = np.zeros((n, HOUSE_CAP), np.int64)
-    hlen = np.zeros(n, np.int64)
-    coll = np.zeros(n, np.int64)
-    roofed = np.zeros(n, np.int64)
+    hand, hcnt, house, hlen, coll, roofed, loc = _zones(n, n)
     totals = np.zeros(n, np.int64)
-    loc = np.full(72, OUT, np.int64)
     trick = np.empty(n, np.int64)
     movers = np.empty(2, np.int64)
     moved = np.empty(2, np.int64)
-    j = P_SIZE
-    for s in range(n):
-        m = v[j]
-        j += 1
-        hcnt[s] = m
-        for i in range(m):
-            hand[s, i] = v[j + i]
-            loc[v[j + i]] = s
-        j += m
+    j = _unpack_zones(v, P_SIZE, size, hand, hcnt, house, hlen, coll, roofed, loc)
     for w in range(n):
-        m = v[j]
-        j += 1
-        hlen[w] = m
-        for i in range(m):
-            house[w, i] = v[j + i]
-            loc[v[j + i]] = HOUSE
-        j += m
-    for w in range(n):
-        m = v[j]
-        j += 1
-        for i in range(m):
-            coll[w] += size[v[j + i]]
-            loc[v[j + i]] = COLLAPSED + w
-        j += m
-    for w in range(n):
-        roofed[w] = v[j + w]
-        totals[w] = v[j + n + w]
-    j += 2 * n
+        totals[w] = v[j + w]
+    j += n
     for i in range(P[P_NPOS]):
         trick[i] = v[j + i]
         loc[v[j + i]] = TRICK
@@ -1833,42 +1804,10 @@ def _duo_rollout(v, seed, cv, order, cards, size, roof, bots, steps, trace):
     out = over, actions, then the three house sizes (player 0, player 1, the NPC)."""
     limit, roofs_apply, coll_public = cv[0], cv[1], cv[2]
     D = v[:D_SIZE].copy()
-    hand = np.zeros((2, 10), np.int64)
-    hcnt = np.zeros(2, np.int64)
-    house = np.zeros((3, HOUSE_CAP), np.int64)
-    hlen = np.zeros(3, np.int64)
-    coll = np.zeros(3, np.int64)
-    roofed = np.zeros(3, np.int64)
-    loc = np.full(72, OUT, np.int64)
+    hand, hcnt, house, hlen, coll, roofed, loc = _zones(2, 3)
     trick = np.empty(3, np.int64)
     twho = np.empty(3, np.int64)
-    j = D_SIZE
-    for s in range(2):
-        m = v[j]
-        j += 1
-        hcnt[s] = m
-        for i in range(m):
-            hand[s, i] = v[j + i]
-            loc[v[j + i]] = s
-        j += m
-    for w in range(3):
-        m = v[j]
-        j += 1
-        hlen[w] = m
-        for i in range(m):
-            house[w, i] = v[j + i]
-            loc[v[j + i]] = HOUSE
-        j += m
-    for w in range(3):
-        m = v[j]
-        j += 1
-        for i in range(m):
-            coll[w] += size[v[j + i]]
-            loc[v[j + i]] = COLLAPSED + w
-        j += m
-    for w in range(3):
-        roofed[w] = v[j + w]
-    j += 3
+    j = _unpack_zones(v, D_SIZE, size, hand, hcnt, house, hlen, coll, roofed, loc)
     for i in range(D[D_K]):
         trick[i] = v[j + i]
         twho[i] = order[(D[D_LEAD] + i) % 3]
@@ -1995,6 +1934,21 @@ def rollout_trace(world: Any, policy: str, steps: int | None, round0: int | None
     return reward, actions, chance
 
 
+def _vector_zones(world: Any) -> list[int]:
+    """The hands, houses and collapsed piles of a standard or duo world (each its length, then its
+    cards) and the roofed flags: the part of a rollout's vector that ``_unpack_zones`` reads."""
+    v: list[int] = []
+    for h in world._hands:
+        v.append(len(h))
+        v += [a.cid for a in h]
+    for zone in (world._houses, world._collapsed):
+        for h in zone:
+            v.append(len(h))
+            v += h
+    v += world._roofed
+    return v
+
+
 def _std_vector(world: Any) -> list[int]:
     """The flat vector ``_std_rollout`` unpacks (its layout, in order)."""
     phase = world._phase
@@ -2007,16 +1961,7 @@ def _std_vector(world: Any) -> list[int]:
     v = [world._round - 1, world._dealer, world._marker, world._trick_no, world._leader,
          1 if marker else (2 if judged else 0), len(trick), len(ent), len(ent) - len(world._movers) if marker else 0,
          len(moved), 0, 0, 0, 0, 0, len(pending), 0]
-    for h in world._hands:
-        v.append(len(h))
-        v += [a.cid for a in h]
-    for h in world._houses:
-        v.append(len(h))
-        v += h
-    for h in world._collapsed:
-        v.append(len(h))
-        v += h
-    v += world._roofed
+    v += _vector_zones(world)
     v += world._totals
     v += trick
     v += ent
@@ -2063,16 +2008,7 @@ def _duo_vector(world: Any) -> list[int]:
     trick = world._trick
     npc = world._npc_deck
     v = [world._trick_no, world._lead, len(trick), 0, 0, 0, 0]
-    for h in world._hands:
-        v.append(len(h))
-        v += [a.cid for a in h]
-    for h in world._houses:
-        v.append(len(h))
-        v += h
-    for h in world._collapsed:
-        v.append(len(h))
-        v += h
-    v += world._roofed
+    v += _vector_zones(world)
     v += trick
     v.append(len(npc))
     v += npc[::-1]  # top first: the engine pops its top card from the end
