@@ -34,6 +34,14 @@ the answer) and ``page_ms`` (that frame to the DOM); the tables' own performance
 narration's scroll, cards set in motion); ``bytes_in`` is what the kernel sent back. Medians per
 kind of click are printed; every click, with its frames, is in the JSON (``clicks_raw``).
 
+``--nodelay``: the same, on a server whose kernel websockets send at once (``TCP_NODELAY``, which
+jupyter-server leaves off). Without it every click, the counter's too, waits about 40 ms: the
+server holds the kernel's answer until the browser acknowledges its "busy" frame, and Linux
+delays that acknowledgement (Nagle's algorithm meeting delayed ACKs). That wait hides what a table
+costs beyond it: the browser drawing the last move before it reads the next answer.
+``--settle``: each click waits until the answer before it is on the screen (two frames), so a click
+is charged with its own work only.
+
 Prints median/min/max per widget and the ratios of the medians (Depot legal-move clicks and
 Crypto Trick card clicks over counter clicks); writes the numbers as JSON to
 ``benchmarks/results/browser_roundtrip.json`` (git-ignored). Not a test: it never fails on timings.
@@ -266,11 +274,11 @@ WIRE_JS = """
 """
 
 
-def measure(page, spec: dict, clicks: int) -> list[dict]:
+def measure(page, spec: dict, clicks: int, settle: bool = False) -> list[dict]:
     page.wait_for_selector(spec["rootSel"], state="visible", timeout=60_000)
     page.evaluate("""() => { if (window.__cwWire) window.__cwWire.length = 0;
                             performance.clearMeasures("cw-redraw"); performance.clearMeasures("cw-frame"); }""")
-    timed = page.evaluate(lab.ROUNDTRIP_JS, {**spec, "n": clicks, "timeoutMs": 15_000})
+    timed = page.evaluate(lab.ROUNDTRIP_JS, {**spec, "n": clicks, "timeoutMs": 15_000, "settle": settle})
     wire = page.evaluate("() => window.__cwWire || []")
     # the table's own measures: each redraw of a new position, and the work it left for the next frame
     work = page.evaluate("""() => ["cw-redraw", "cw-frame"].flatMap((name) =>
@@ -317,7 +325,8 @@ TABLES = [
 ]
 
 
-def measure_table(page, server, key: str, title: str, code: str, spec: dict, kinds: dict, clicks: int) -> dict:
+def measure_table(page, server, key: str, title: str, code: str, spec: dict, kinds: dict, clicks: int,
+                  settle: bool = False) -> dict:
     """Open a notebook with the table, click it ``clicks`` times, summarize per kind of click."""
     server.write_notebook(f"bench_{key}.ipynb", [code])
     nb = lab.Notebook(page, server, f"bench_{key}.ipynb").open()
@@ -325,7 +334,7 @@ def measure_table(page, server, key: str, title: str, code: str, spec: dict, kin
     errs = nb.errors()
     if errs:
         raise RuntimeError(f"{title} notebook failed: {errs}")
-    timed = measure(page, spec, clicks)
+    timed = measure(page, spec, clicks, settle)
     hist = nb.json("len(t.history)")
     out = {kind: summary([t["ms"] for t in timed if t["kind"] == kind]) for kind in kinds}
     for kind in kinds:
@@ -343,12 +352,26 @@ def measure_table(page, server, key: str, title: str, code: str, spec: dict, kin
     return out
 
 
+#: Server configuration for ``--nodelay``: each kernel websocket sets TCP_NODELAY when it opens.
+NODELAY = """
+from jupyter_server.services.kernels.websocket import KernelWebsocketHandler
+_open = KernelWebsocketHandler.open
+async def _open_nodelay(self, kernel_id):
+    self.set_nodelay(True)
+    return await _open(self, kernel_id)
+KernelWebsocketHandler.open = _open_nodelay
+"""
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--clicks", type=int, default=20)
     ap.add_argument("--skip", action="append", default=[], choices=[t[0] for t in TABLES] + ["motion"],
                     help="skip a table, or the motion measurement (repeatable)")
     ap.add_argument("--headed", action="store_true", help="show the browser window")
+    ap.add_argument("--nodelay", action="store_true",
+                    help="kernel websockets with TCP_NODELAY (no 40 ms wait on every answer)")
+    ap.add_argument("--settle", action="store_true", help="click again only once the last answer is on the screen")
     args = ap.parse_args()
 
     if not lab.chromium_available():
@@ -356,9 +379,9 @@ def main() -> int:
         return 2
     from playwright.sync_api import sync_playwright
 
-    results: dict = {"clicks": args.clicks}
+    results: dict = {"clicks": args.clicks, "nodelay": args.nodelay, "settle": args.settle}
     with tempfile.TemporaryDirectory(prefix="cw-bench-") as tmp:
-        server = lab.LabServer(Path(tmp))
+        server = lab.LabServer(Path(tmp), server_config=NODELAY if args.nodelay else "")
         t0 = time.perf_counter()
         server.start()
         print(f"jupyter lab up in {server.timings['server_start_s']:.1f} s ({server.url})")
@@ -373,7 +396,7 @@ def main() -> int:
                     server.write_notebook("bench_counter.ipynb", [lab.COUNTER_CODE])
                     nb = lab.Notebook(page, server, "bench_counter.ipynb").open()
                     nb.run_all()
-                    timed = measure(page, COUNTER_SPEC, args.clicks)
+                    timed = measure(page, COUNTER_SPEC, args.clicks, args.settle)
                     seen = nb.json("len(counter.seen)")
                     results["counter"] = {**summary([t["ms"] for t in timed]), "kernel_saw": seen,
                                           "breakdown": breakdown(timed), "clicks_raw": timed}
@@ -385,7 +408,8 @@ def main() -> int:
                         if key in args.skip:
                             continue
                         page = ctx.new_page()
-                        results[key] = measure_table(page, server, key, title, code, spec, kinds, args.clicks)
+                        results[key] = measure_table(page, server, key, title, code, spec, kinds, args.clicks,
+                                                     args.settle)
                         timed = results[key][main_kind]
                         if timed["n"]:
                             ratio = timed["median_ms"] / results["counter"]["median_ms"]
@@ -405,7 +429,7 @@ def main() -> int:
                 print(f"warning: kernels survived shutdown: {report['survivors']}", file=sys.stderr)
         results["wall_s"] = round(time.perf_counter() - t0, 2)
 
-    out = ROOT / "benchmarks" / "results" / "browser_roundtrip.json"
+    out = ROOT / "benchmarks" / "results" / f"browser_roundtrip{'_nodelay' if args.nodelay else ''}{'_settle' if args.settle else ''}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(results, indent=1))
     print(f"wrote {out.relative_to(ROOT)} (wall {results['wall_s']} s)")
